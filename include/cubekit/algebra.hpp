@@ -1,0 +1,22 @@
+// The algebra of every data type (cube-format.md §7.2): identity, ⊕ and ⊖, applied to whole
+// rows of values in memory layout (see DataType::lane_type). One table, one place.
+#pragma once
+
+#include <cstddef>
+
+#include "cubekit/data_type.hpp"
+
+namespace cubekit {
+
+// dst[i] = identity, for n values.
+void set_identity(DataType type, std::byte* dst, size_t n);
+// acc[i] = acc[i] ⊕ x[i], for n values.
+void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n);
+// acc[i] = acc[i] ⊖ x[i], for n values.
+void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n);
+// acc[0] = acc[0] ⊕ x[0] ⊕ … ⊕ x[n-1]: aggregation over the locations of a row.
+void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n);
+// A number for sorting and thresholds (value, modulus, ratio, mean, sum of bins, ...).
+double scalar(DataType type, const std::byte* value);
+
+}  // namespace cubekit

@@ -1,0 +1,161 @@
+// The report's definitions: the metric forest, regions and the call forest, the system forest,
+// topologies and global attributes, as read from anchor.xml (or a Cube 3 file).
+//
+// Every entity lives in a vector in document pre-order; tree links are indices into those
+// vectors (cache-friendly, no pointer graph). `id` is always the id written in the file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "cubekit/data_type.hpp"
+
+namespace cubekit {
+
+using Index = uint32_t;  // position of an entity in its vector
+inline constexpr Index kNoIndex = UINT32_MAX;
+
+using Attributes = std::vector<std::pair<std::string, std::string>>;
+
+enum class MetricKind : uint8_t {
+  kExclusive,
+  kInclusive,
+  kSimple,
+  kPostDerived,
+  kPrederivedInclusive,
+  kPrederivedExclusive,
+};
+
+// Text as written in the anchor ("EXCLUSIVE", "POSTDERIVED", ...).
+const char* metric_kind_name(MetricKind kind);
+bool is_derived(MetricKind kind);
+
+struct Metric {
+  uint32_t id = 0;  // XML id; names the <id>.index / <id>.data members
+  std::string disp_name, uniq_name, dtype_text, uom, val, url, descr;
+  DataType dtype;
+  MetricKind kind = MetricKind::kExclusive;
+  bool ghost = false;
+  bool convertible = true;
+  bool cacheable = true;
+  bool is_void = false;  // own or inherited <val>VOID</val>
+  // CubePL texts of derived metrics (empty when absent).
+  std::string expression, init_expression, aggr_plus, aggr_minus, aggr_aggr;
+  bool rowwise = true;  // false when written rowwise=false / locationwise=false
+  Attributes attrs;
+  Index parent = kNoIndex;
+  std::vector<Index> children;
+};
+
+struct Region {
+  uint32_t id = 0;
+  std::string name, mangled_name, paradigm = "unknown", role = "unknown", url, descr, mod;
+  int64_t begin = -1, end = -1;
+  Attributes attrs;
+};
+
+struct Parameter {
+  std::string type, key, value;  // type: "numeric" or "string"
+};
+
+struct Cnode {
+  uint32_t id = 0;
+  Index region = kNoIndex;  // callee region (index into regions)
+  int64_t line = -1;
+  std::string mod;
+  std::vector<Parameter> parameters;
+  Attributes attrs;
+  Index parent = kNoIndex;
+  std::vector<Index> children;
+};
+
+struct SystemNode {
+  uint32_t id = 0;  // as written; CubeLib renumbers in document order, we keep both
+  std::string name, class_name, descr;
+  Attributes attrs;
+  Index parent = kNoIndex;
+  std::vector<Index> children;  // child system nodes
+  std::vector<Index> groups;    // location groups
+};
+
+struct LocationGroup {
+  uint32_t id = 0;
+  std::string name, type = "process";
+  int64_t rank = 0;
+  Attributes attrs;
+  Index node = kNoIndex;
+  std::vector<Index> locations;
+};
+
+struct Location {
+  uint32_t id = 0;  // the column of this location in every data row
+  std::string name, type = "thread";
+  int64_t rank = 0;
+  Attributes attrs;
+  Index group = kNoIndex;
+};
+
+struct Topology {
+  struct Dim {
+    std::string name;
+    int64_t size = 0;
+    bool periodic = false;
+  };
+  enum class Owner : uint8_t { kLocation, kGroup, kNode };
+  struct Coord {
+    Owner owner = Owner::kLocation;
+    uint32_t owner_id = 0;
+    std::vector<int64_t> coords;
+  };
+  std::string name;
+  std::vector<Dim> dims;
+  std::vector<Coord> coords;
+};
+
+// The definitions of one report. Built by the readers, immutable afterwards.
+class Model {
+ public:
+  std::string version;  // <cube version="...">
+  Attributes attrs;     // global <attr>, in file order, later duplicates replaced
+  std::vector<std::string> mirrors;
+  std::string metrics_title, program_title, system_title;
+  std::vector<Metric> metrics;
+  std::vector<Region> regions;
+  std::vector<Cnode> cnodes;
+  std::vector<SystemNode> system_nodes;
+  std::vector<LocationGroup> groups;
+  std::vector<Location> locations;  // document order; column = locations[i].id
+  std::vector<Topology> topologies;
+
+  std::vector<Index> metric_roots() const;
+  std::vector<Index> cnode_roots() const;
+  std::vector<Index> system_roots() const;
+
+  // Lookups by the id written in the file; nullopt when absent.
+  std::optional<Index> metric_by_uniq_name(std::string_view name) const;
+  std::optional<Index> cnode_by_id(uint32_t id) const;
+
+  const std::string* attr(std::string_view key) const;
+
+  // Validates cross references and id rules (cube-format.md §11) and builds lookup tables.
+  // Throws FormatError naming `where` (usually "file:anchor.xml").
+  void finalize(const std::string& where);
+
+ private:
+  std::unordered_map<std::string, Index> metric_by_name_;
+  std::unordered_map<uint32_t, Index> cnode_by_id_;
+};
+
+// Row orders of the call forest (cube-format.md §4). Position p of the order holds the index
+// of the cnode stored in row p.
+std::vector<Index> pre_order(const Model& model);
+std::vector<Index> children_first_order(const Model& model);
+// The order rows of a metric of this kind are stored in (EXCLUSIVE: pre-order; INCLUSIVE and
+// SIMPLE: children-first).
+std::vector<Index> storage_order(const Model& model, MetricKind kind);
+
+}  // namespace cubekit

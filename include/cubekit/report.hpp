@@ -1,0 +1,59 @@
+// Opening a report. Opening maps the file and reads the container and the definitions only; a
+// metric's values are decoded on first use, cached, and can be dropped again. All const members
+// are safe to call from several threads.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cubekit/model.hpp"
+#include "cubekit/severity.hpp"
+
+namespace cubekit {
+
+// One stored member of a .cubex archive (for listings such as `cube_dump -w`).
+struct MemberInfo {
+  std::string name;
+  uint64_t size = 0;
+};
+
+// Where a report's values come from (a .cubex archive, a Cube 3 XML document, memory).
+class SeveritySource {
+ public:
+  virtual ~SeveritySource() = default;
+  // Decodes the stored values of metric `metric` (index into Model::metrics). Returns nullptr
+  // when the metric has no stored data (all values are the identity).
+  virtual std::shared_ptr<const SeverityMatrix> load(const Model& model, Index metric) const = 0;
+  virtual std::vector<MemberInfo> members() const { return {}; }
+  virtual bool has_data(const Model& model, Index metric) const = 0;
+};
+
+class Report {
+ public:
+  // Opens a .cubex archive or a Cube 3 .cube / .cube.gz document. Throws cubekit::Error.
+  static Report open(const std::string& path);
+  Report(std::string path, std::shared_ptr<const Model> model,
+         std::shared_ptr<const SeveritySource> source);
+
+  const std::string& path() const { return path_; }
+  const Model& model() const { return *model_; }
+  std::vector<MemberInfo> members() const { return source_->members(); }
+
+  // Whether metric `metric` has stored data (false: all identity, or derived, or VOID).
+  bool has_data(Index metric) const;
+  // The decoded values of a metric; nullptr when it has none. Decoded once, then cached.
+  std::shared_ptr<const SeverityMatrix> severities(Index metric) const;
+  // Forgets the cached values of a metric (memory is freed when no caller holds them).
+  void drop(Index metric) const;
+
+ private:
+  struct Cache;
+  std::string path_;
+  std::shared_ptr<const Model> model_;
+  std::shared_ptr<const SeveritySource> source_;
+  std::shared_ptr<Cache> cache_;
+};
+
+}  // namespace cubekit

@@ -1,0 +1,55 @@
+// A metric's stored values in memory: one row per call path that has data, one value per
+// location (column = location id), each value in the memory layout of its DataType.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "cubekit/data_type.hpp"
+#include "cubekit/model.hpp"
+
+namespace cubekit {
+
+class SeverityMatrix {
+ public:
+  SeverityMatrix(DataType type, size_t cnodes, size_t locations);
+
+  DataType type() const { return type_; }
+  size_t locations() const { return locations_; }
+  size_t cnodes() const { return row_of_cnode_.size(); }
+  size_t stored_rows() const { return row_count_; }
+  // Bytes of one row in memory.
+  size_t row_bytes() const { return row_bytes_; }
+
+  // The row of a cnode (by index into Model::cnodes), or nullptr when it has none (identity).
+  const std::byte* row(Index cnode) const {
+    const uint32_t r = row_of_cnode_[cnode];
+    return r == kNoRow ? nullptr : bytes_.data() + size_t{r} * row_bytes_;
+  }
+  bool has_row(Index cnode) const { return row_of_cnode_[cnode] != kNoRow; }
+
+  // Reserves `rows` rows; then add_row() hands out storage for each cnode in turn.
+  void reserve_rows(size_t rows);
+  std::byte* add_row(Index cnode);
+
+  size_t memory_bytes() const { return bytes_.size() + row_of_cnode_.size() * sizeof(uint32_t); }
+
+ private:
+  static constexpr uint32_t kNoRow = UINT32_MAX;
+  DataType type_;
+  size_t locations_;
+  size_t row_bytes_;
+  size_t row_count_ = 0;
+  std::vector<uint32_t> row_of_cnode_;
+  // 64-bit words keep every lane type aligned.
+  struct Storage {
+    std::vector<uint64_t> words;
+    std::byte* data() { return reinterpret_cast<std::byte*>(words.data()); }
+    const std::byte* data() const { return reinterpret_cast<const std::byte*>(words.data()); }
+    size_t size() const { return words.size() * sizeof(uint64_t); }
+  } bytes_;
+};
+
+}  // namespace cubekit

@@ -1,0 +1,172 @@
+#include "cubekit/calc.hpp"
+
+#include "cubekit/algebra.hpp"
+#include "cubekit/error.hpp"
+
+namespace cubekit {
+
+Values::Values(DataType type, size_t n)
+    : type_(type),
+      n_(n),
+      stride_(type.memory_size()),
+      words_((n * type.memory_size() + 7) / 8) {
+  set_identity(type, data(), n);
+}
+
+double Values::scalar(size_t i) const { return cubekit::scalar(type_, at(i)); }
+
+namespace {
+
+bool stored_inclusive(const Metric& m) {
+  return m.kind == MetricKind::kInclusive || m.kind == MetricKind::kSimple;
+}
+
+void require_stored(const Report& report, Index metric) {
+  const Metric& m = report.model().metrics.at(metric);
+  if (is_derived(m.kind))
+    throw CubePLError(report.path() + ": metric '" + m.uniq_name + "' is " +
+                      metric_kind_name(m.kind) +
+                      "; its values need the CubePL evaluator, which this build lacks");
+}
+
+// Sub-metrics that store data along the metric tree (derived ones do not take part).
+std::vector<Index> stored_children(const Model& model, Index metric) {
+  std::vector<Index> out;
+  for (Index k : model.metrics[metric].children)
+    if (!is_derived(model.metrics[k].kind)) out.push_back(k);
+  return out;
+}
+
+void add_row(const SeverityMatrix* matrix, Index cnode, Values& acc) {
+  if (matrix == nullptr) return;
+  if (const std::byte* row = matrix->row(cnode))
+    plus_rows(acc.type(), acc.data(), row, acc.size());
+}
+
+void sub_row(const SeverityMatrix* matrix, Index cnode, Values& acc) {
+  if (matrix == nullptr) return;
+  if (const std::byte* row = matrix->row(cnode))
+    minus_rows(acc.type(), acc.data(), row, acc.size());
+}
+
+Values call_values(const Report& report, Index metric, Index cnode, Flavour call) {
+  require_stored(report, metric);
+  const Model& model = report.model();
+  const Metric& m = model.metrics[metric];
+  const auto matrix = report.severities(metric);
+  Values v(m.dtype, model.locations.size());
+  add_row(matrix.get(), cnode, v);
+  if (stored_inclusive(m)) {
+    if (call == Flavour::kExclusive)
+      for (Index k : model.cnodes[cnode].children) sub_row(matrix.get(), k, v);
+    return v;
+  }
+  if (call == Flavour::kInclusive) {
+    std::vector<Index> stack(model.cnodes[cnode].children.rbegin(),
+                             model.cnodes[cnode].children.rend());
+    while (!stack.empty()) {
+      const Index c = stack.back();
+      stack.pop_back();
+      add_row(matrix.get(), c, v);
+      const auto& kids = model.cnodes[c].children;
+      stack.insert(stack.end(), kids.rbegin(), kids.rend());
+    }
+  }
+  return v;
+}
+
+// Each stored row folded over its locations: one value per cnode.
+Values row_sums(const Report& report, Index metric) {
+  const Model& model = report.model();
+  const Metric& m = model.metrics[metric];
+  Values sums(m.dtype, model.cnodes.size());
+  const auto matrix = report.severities(metric);
+  if (matrix == nullptr) return sums;
+  for (Index c = 0; c < model.cnodes.size(); ++c)
+    if (const std::byte* row = matrix->row(c)) fold_row(m.dtype, sums.at(c), row, matrix->locations());
+  return sums;
+}
+
+Values call_aggregated(const Report& report, Index metric, Flavour call) {
+  require_stored(report, metric);
+  const Model& model = report.model();
+  const Metric& m = model.metrics[metric];
+  Values sums = row_sums(report, metric);
+  if (stored_inclusive(m) == (call == Flavour::kInclusive)) return sums;
+  Values out(m.dtype, model.cnodes.size());
+  if (stored_inclusive(m)) {  // exclusive = own ⊖ each child's
+    for (Index c = 0; c < model.cnodes.size(); ++c) {
+      plus_rows(m.dtype, out.at(c), sums.at(c), 1);
+      for (Index k : model.cnodes[c].children) minus_rows(m.dtype, out.at(c), sums.at(k), 1);
+    }
+    return out;
+  }
+  // inclusive of exclusive storage: children before parents (reverse pre-order).
+  const std::vector<Index> order = pre_order(model);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Index c = *it;
+    plus_rows(m.dtype, out.at(c), sums.at(c), 1);
+    for (Index k : model.cnodes[c].children) plus_rows(m.dtype, out.at(c), out.at(k), 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+Values stored_values(const Report& report, Index metric, Index cnode) {
+  const Model& model = report.model();
+  Values v(model.metrics.at(metric).dtype, model.locations.size());
+  if (!is_derived(model.metrics[metric].kind)) add_row(report.severities(metric).get(), cnode, v);
+  return v;
+}
+
+Values location_values(const Report& report, Index metric, Index cnode, Flavour metric_flavour,
+                       Flavour call_flavour) {
+  Values v = call_values(report, metric, cnode, call_flavour);
+  if (metric_flavour == Flavour::kExclusive)
+    for (Index k : stored_children(report.model(), metric)) {
+      const Values child = call_values(report, k, cnode, call_flavour);
+      if (child.type() == v.type()) minus_rows(v.type(), v.data(), child.data(), v.size());
+    }
+  return v;
+}
+
+Values aggregated_values(const Report& report, Index metric, Flavour metric_flavour,
+                         Flavour call_flavour) {
+  Values v = call_aggregated(report, metric, call_flavour);
+  if (metric_flavour == Flavour::kExclusive)
+    for (Index k : stored_children(report.model(), metric)) {
+      const Values child = call_aggregated(report, k, call_flavour);
+      if (child.type() == v.type()) minus_rows(v.type(), v.data(), child.data(), v.size());
+    }
+  return v;
+}
+
+SystemValues system_values(const Report& report, const Values& per_location) {
+  const Model& model = report.model();
+  SystemValues out{Values(per_location.type(), model.system_nodes.size()),
+                   Values(per_location.type(), model.groups.size())};
+  const DataType t = per_location.type();
+  for (Index g = 0; g < model.groups.size(); ++g)
+    for (Index l : model.groups[g].locations)
+      plus_rows(t, out.groups.at(g), per_location.at(model.locations[l].id), 1);
+  // Nodes are in pre-order: children come after parents, so walk backwards.
+  for (Index n = static_cast<Index>(model.system_nodes.size()); n-- > 0;) {
+    for (Index g : model.system_nodes[n].groups) plus_rows(t, out.nodes.at(n), out.groups.at(g), 1);
+    for (Index k : model.system_nodes[n].children)
+      plus_rows(t, out.nodes.at(n), out.nodes.at(k), 1);
+  }
+  return out;
+}
+
+Values region_values(const Report& report, Index metric, Flavour metric_flavour,
+                     Flavour call_flavour) {
+  const Model& model = report.model();
+  const Values per_cnode = aggregated_values(report, metric, metric_flavour, call_flavour);
+  Values out(per_cnode.type(), model.regions.size());
+  for (Index c = 0; c < model.cnodes.size(); ++c)
+    plus_rows(out.type(), out.at(model.cnodes[c].region), per_cnode.at(c), 1);
+  return out;
+}
+
+}  // namespace cubekit

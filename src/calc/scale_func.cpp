@@ -1,0 +1,82 @@
+#include "calc/scale_func.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cubekit/data_type.hpp"
+
+namespace cubekit::calc {
+namespace {
+
+constexpr size_t kTermBytes = 20;
+constexpr size_t kTermsAt = 8;
+
+ScaleTerm read_term(const std::byte* p) {
+  ScaleTerm t;
+  std::memcpy(&t.a, p, 8);
+  std::memcpy(&t.b, p + 8, 4);
+  std::memcpy(&t.c, p + 12, 4);
+  std::memcpy(&t.d, p + 16, 4);
+  return t;
+}
+
+void write_term(std::byte* p, const ScaleTerm& t) {
+  std::memcpy(p, &t.a, 8);
+  std::memcpy(p + 8, &t.b, 4);
+  std::memcpy(p + 12, &t.c, 4);
+  std::memcpy(p + 16, &t.d, 4);
+}
+
+double exponent(const ScaleTerm& t) { return t.c == 0 ? 0.0 : double(t.b) / double(t.c); }
+
+bool more_dominant(const ScaleTerm& x, const ScaleTerm& y) {
+  if (exponent(x) != exponent(y)) return exponent(x) > exponent(y);
+  if (x.d != y.d) return x.d > y.d;
+  return x.a > y.a;
+}
+
+bool like_terms(const ScaleTerm& x, const ScaleTerm& y) {
+  return uint64_t(int64_t(x.b)) * y.c == uint64_t(int64_t(y.b)) * x.c && x.d == y.d;
+}
+
+}  // namespace
+
+std::vector<ScaleTerm> scale_func_terms(const std::byte* slot) {
+  uint32_t n = 0;
+  std::memcpy(&n, slot, 4);
+  n = std::min<uint32_t>(n, kScaleFuncMaxTerms);
+  std::vector<ScaleTerm> terms;
+  for (uint32_t i = 0; i < n; ++i) {
+    const ScaleTerm t = read_term(slot + kTermsAt + i * kTermBytes);
+    if (t.a != 0) terms.push_back(t);
+  }
+  std::stable_sort(terms.begin(), terms.end(), more_dominant);
+  return terms;
+}
+
+void scale_func_plus(std::byte* acc, const std::byte* x, double sign) {
+  std::vector<ScaleTerm> terms = scale_func_terms(acc);
+  for (ScaleTerm t : scale_func_terms(x)) {
+    t.a *= sign;
+    auto it = std::find_if(terms.begin(), terms.end(),
+                           [&](const ScaleTerm& u) { return like_terms(u, t); });
+    if (it != terms.end())
+      it->a += t.a;
+    else
+      terms.push_back(t);
+  }
+  std::erase_if(terms, [](const ScaleTerm& t) { return t.a == 0; });
+  std::stable_sort(terms.begin(), terms.end(), more_dominant);
+  if (terms.size() > kScaleFuncMaxTerms) terms.resize(kScaleFuncMaxTerms);  // least dominant go
+  const uint32_t n = static_cast<uint32_t>(terms.size());
+  std::memcpy(acc, &n, 4);
+  std::memset(acc + kTermsAt, 0, kScaleFuncMaxTerms * kTermBytes);
+  for (uint32_t i = 0; i < n; ++i) write_term(acc + kTermsAt + i * kTermBytes, terms[i]);
+}
+
+double scale_func_dominant_coefficient(const std::byte* slot) {
+  const auto terms = scale_func_terms(slot);
+  return terms.empty() ? 0.0 : terms.front().a;
+}
+
+}  // namespace cubekit::calc

@@ -1,0 +1,51 @@
+// One executable for every tool: `cube_dump ...` (a link named after the tool) or
+// `cubekit dump ...`.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "tools/tools.hpp"
+
+namespace {
+
+struct Tool {
+  std::string_view name;       // as `cubekit <name>`
+  std::string_view link_name;  // as CubeLib calls it
+  int (*main)(int, char**);
+  std::string_view summary;
+};
+
+constexpr Tool kTools[] = {
+    {"dump", "cube_dump", cubekit::tools::dump_main, "print a report's structure and values"},
+};
+
+void usage() {
+  std::fprintf(stderr, "usage: cubekit <tool> [options] ...\n\ntools:\n");
+  for (const Tool& t : kTools)
+    std::fprintf(stderr, "  %-10s %s (also as %s)\n", std::string(t.name).c_str(),
+                 std::string(t.summary).c_str(), std::string(t.link_name).c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string_view self = argv[0];
+  if (const size_t slash = self.rfind('/'); slash != std::string_view::npos)
+    self.remove_prefix(slash + 1);
+  for (const Tool& t : kTools)
+    if (self == t.link_name) return t.main(argc, argv);
+  if (argc < 2) {
+    usage();
+    return 1;
+  }
+  for (const Tool& t : kTools)
+    if (argv[1] == t.name || argv[1] == t.link_name) return t.main(argc - 1, argv + 1);
+  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    usage();
+    return 0;
+  }
+  std::fprintf(stderr, "cubekit: unknown tool '%s'\n", argv[1]);
+  usage();
+  return 1;
+}

@@ -1,0 +1,381 @@
+#include "format/anchor.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <unordered_map>
+
+#include "cubekit/error.hpp"
+
+namespace cubekit::format {
+namespace {
+
+constexpr int kMaxNesting = 4096;
+
+// Quotes the bare attribute values CubeLib and CubeW write inside <cubepl ...> and
+// <cubeplaggr ...> start tags, so that a conforming XML parser accepts them.
+std::string quote_bare_attributes(std::string_view xml) {
+  std::string out;
+  out.reserve(xml.size() + 64);
+  size_t pos = 0;
+  while (true) {
+    const size_t tag = xml.find("<cubepl", pos);
+    if (tag == std::string_view::npos) break;
+    const size_t close = xml.find('>', tag);
+    if (close == std::string_view::npos) break;
+    out.append(xml.substr(pos, tag - pos));
+    std::string_view t = xml.substr(tag, close - tag);
+    for (size_t i = 0; i < t.size(); ++i) {
+      out.push_back(t[i]);
+      if (t[i] == '=' && i + 1 < t.size() && t[i + 1] != '"' && t[i + 1] != '\'') {
+        size_t j = i + 1;
+        while (j < t.size() && t[j] != ' ' && t[j] != '/' && t[j] != '\t' && t[j] != '\n') ++j;
+        out.push_back('"');
+        out.append(t.substr(i + 1, j - i - 1));
+        out.push_back('"');
+        i = j - 1;
+      }
+    }
+    pos = close;
+  }
+  out.append(xml.substr(pos));
+  return out;
+}
+
+std::string line_column(std::string_view text, ptrdiff_t offset) {
+  size_t line = 1, col = 1;
+  for (ptrdiff_t i = 0; i < offset && i < static_cast<ptrdiff_t>(text.size()); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+std::string text_of(const pugi::xml_node& node, const char* child) {
+  return node.child(child).child_value();
+}
+
+MetricKind parse_kind(std::string_view s) {
+  if (s == "INCLUSIVE") return MetricKind::kInclusive;
+  if (s == "SIMPLE") return MetricKind::kSimple;
+  if (s == "POSTDERIVED" || s == "DERIVED") return MetricKind::kPostDerived;
+  if (s == "PREDERIVED_INCLUSIVE") return MetricKind::kPrederivedInclusive;
+  if (s == "PREDERIVED_EXCLUSIVE") return MetricKind::kPrederivedExclusive;
+  return MetricKind::kExclusive;  // CubeLib's default for absent or unknown strings
+}
+
+bool parse_bool(const pugi::xml_attribute& a, bool fallback) {
+  if (!a) return fallback;
+  std::string v = a.value();
+  std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+  if (v == "true") return true;
+  if (v == "false") return false;
+  return fallback;
+}
+
+void parse_metric(const pugi::xml_node& node, Index parent, Model& model, const std::string& where,
+                  int depth) {
+  if (depth > kMaxNesting)
+    throw FormatError(where + ": metrics nested deeper than " + std::to_string(kMaxNesting));
+  Metric m;
+  const char* id = id_attr(node);
+  if (id == nullptr) throw FormatError(where + ": <metric> without id attribute");
+  const int64_t idv = parse_int(id, where, "metric id");
+  if (idv < 0 || idv > UINT32_MAX)
+    throw FormatError(where + ": metric id " + std::string(id) + " out of range");
+  m.id = static_cast<uint32_t>(idv);
+  m.kind = parse_kind(node.attribute("type").value());
+  std::string viz = node.attribute("viztype").value();
+  std::transform(viz.begin(), viz.end(), viz.begin(), ::toupper);
+  m.ghost = viz == "GHOST";
+  m.convertible = parse_bool(node.attribute("convertible"), true);
+  m.cacheable = parse_bool(node.attribute("cacheable"), true);
+  m.disp_name = text_of(node, "disp_name");
+  m.uniq_name = text_of(node, "uniq_name");
+  m.dtype_text = text_of(node, "dtype");
+  m.uom = text_of(node, "uom");
+  m.val = text_of(node, "val");
+  m.url = text_of(node, "url");
+  m.descr = text_of(node, "descr");
+  const std::string what = where + ": metric '" + m.uniq_name + "' (id " + id + ")";
+  try {
+    m.dtype = DataType::parse(m.dtype_text);
+  } catch (const FormatError& e) {
+    throw FormatError(what + ": " + e.what());
+  }
+  if (m.kind == MetricKind::kInclusive && !m.dtype.allows_inclusive_storage())
+    throw FormatError(what + ": INCLUSIVE storage is impossible for dtype " + m.dtype_text);
+  if (const pugi::xml_node e = node.child("cubepl")) {
+    m.expression = e.child_value();
+    const pugi::xml_attribute rw = e.attribute("rowwise") ? e.attribute("rowwise")
+                                                          : e.attribute("locationwise");
+    m.rowwise = parse_bool(rw, true);
+  }
+  m.init_expression = text_of(node, "cubeplinit");
+  for (const pugi::xml_node& a : node.children("cubeplaggr")) {
+    std::string kind = a.attribute("cubeplaggrtype").value();
+    std::transform(kind.begin(), kind.end(), kind.begin(), ::tolower);
+    if (kind == "plus") m.aggr_plus = a.child_value();
+    if (kind == "minus") m.aggr_minus = a.child_value();
+    if (kind == "aggr") m.aggr_aggr = a.child_value();
+  }
+  parse_attrs(node, m.attrs);
+  m.parent = parent;
+  const Index self = static_cast<Index>(model.metrics.size());
+  model.metrics.push_back(std::move(m));
+  if (parent != kNoIndex) model.metrics[parent].children.push_back(self);
+  for (const pugi::xml_node& child : node.children("metric"))
+    parse_metric(child, self, model, where, depth + 1);
+}
+
+Parameter parse_parameter(const pugi::xml_node& p) {
+  return {p.attribute("partype").value(), p.attribute("parkey").value(),
+          p.attribute("parvalue").value()};
+}
+
+}  // namespace
+
+int64_t parse_int(std::string_view text, const std::string& where, const std::string& what) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  int64_t v = 0;
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size())
+    throw FormatError(where + ": " + what + " '" + std::string(text) +
+                      "' is not a decimal integer");
+  return v;
+}
+
+const char* id_attr(const pugi::xml_node& node) {
+  if (auto a = node.attribute("id")) return a.value();
+  if (auto a = node.attribute("Id")) return a.value();
+  return nullptr;
+}
+
+void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where) {
+  const std::string text = quote_bare_attributes(xml);
+  const pugi::xml_parse_result r =
+      doc.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_ws_pcdata_single,
+                      pugi::encoding_utf8);
+  if (!r)
+    throw FormatError(where + ":" + line_column(text, r.offset) + ": malformed XML: " +
+                      r.description());
+}
+
+void parse_attrs(const pugi::xml_node& parent, Attributes& out) {
+  for (const pugi::xml_node& a : parent.children("attr")) {
+    std::string key = a.attribute("key").value();
+    std::string value = a.attribute("value").value();
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& kv) { return kv.first == key; });
+    if (it != out.end())
+      it->second = std::move(value);
+    else
+      out.emplace_back(std::move(key), std::move(value));
+  }
+}
+
+void parse_header(const pugi::xml_node& cube, Model& model) {
+  model.version = cube.attribute("version").value();
+  parse_attrs(cube, model.attrs);
+  for (const pugi::xml_node& u : cube.child("doc").child("mirrors").children("murl"))
+    model.mirrors.emplace_back(u.child_value());
+}
+
+void parse_metrics(const pugi::xml_node& metrics, Model& model, const std::string& where) {
+  model.metrics_title = metrics.attribute("title").value();
+  for (const pugi::xml_node& m : metrics.children("metric"))
+    parse_metric(m, kNoIndex, model, where, 0);
+}
+
+void parse_program(const pugi::xml_node& program, Model& model, const std::string& where) {
+  model.program_title = program.attribute("title").value();
+  std::unordered_map<uint32_t, Index> region_by_id;
+  for (const pugi::xml_node& node : program.children("region")) {
+    Region r;
+    const char* id = id_attr(node);
+    if (id == nullptr) throw FormatError(where + ": <region> without id attribute");
+    r.id = static_cast<uint32_t>(parse_int(id, where, "region id"));
+    r.mod = node.attribute("mod").value();
+    if (auto a = node.attribute("begin")) r.begin = parse_int(a.value(), where, "region begin");
+    if (auto a = node.attribute("end")) r.end = parse_int(a.value(), where, "region end");
+    r.name = text_of(node, "name");
+    r.mangled_name = node.child("mangled_name") ? text_of(node, "mangled_name") : r.name;
+    if (node.child("paradigm")) r.paradigm = text_of(node, "paradigm");
+    if (node.child("role")) r.role = text_of(node, "role");
+    r.url = text_of(node, "url");
+    r.descr = text_of(node, "descr");
+    parse_attrs(node, r.attrs);
+    if (!region_by_id.try_emplace(r.id, static_cast<Index>(model.regions.size())).second)
+      throw FormatError(where + ": region id " + std::string(id) + " declared twice");
+    model.regions.push_back(std::move(r));
+  }
+  // Cnode forest, iteratively: call trees can be deep.
+  struct Pending {
+    pugi::xml_node node;
+    Index parent;
+  };
+  std::vector<Pending> stack;
+  std::vector<pugi::xml_node> roots;
+  for (const pugi::xml_node& c : program.children("cnode")) roots.push_back(c);
+  for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, kNoIndex});
+  while (!stack.empty()) {
+    const Pending p = stack.back();
+    stack.pop_back();
+    Cnode c;
+    const char* id = id_attr(p.node);
+    if (id == nullptr) throw FormatError(where + ": <cnode> without id attribute");
+    const int64_t idv = parse_int(id, where, "cnode id");
+    if (idv < 0 || idv > UINT32_MAX)
+      throw FormatError(where + ": cnode id " + std::string(id) + " out of range");
+    c.id = static_cast<uint32_t>(idv);
+    const pugi::xml_attribute callee = p.node.attribute("calleeId");
+    if (!callee)
+      throw FormatError(where + ": cnode " + std::string(id) + " has no calleeId attribute");
+    const int64_t rid = parse_int(callee.value(), where, "calleeId");
+    auto r = region_by_id.find(static_cast<uint32_t>(rid));
+    if (rid < 0 || r == region_by_id.end())
+      throw FormatError(where + ": cnode " + std::string(id) + " calls region " +
+                        callee.value() + ", which is not declared");
+    c.region = r->second;
+    if (auto a = p.node.attribute("line")) c.line = parse_int(a.value(), where, "cnode line");
+    c.mod = p.node.attribute("mod").value();
+    for (const pugi::xml_node& par : p.node.children("parameter"))
+      c.parameters.push_back(parse_parameter(par));
+    parse_attrs(p.node, c.attrs);
+    c.parent = p.parent;
+    const Index self = static_cast<Index>(model.cnodes.size());
+    model.cnodes.push_back(std::move(c));
+    if (p.parent != kNoIndex) model.cnodes[p.parent].children.push_back(self);
+    std::vector<pugi::xml_node> kids;
+    for (const pugi::xml_node& k : p.node.children("cnode")) kids.push_back(k);
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back({*it, self});
+  }
+}
+
+namespace {
+
+void parse_location(const pugi::xml_node& node, Index group, Model& model,
+                    const std::string& where) {
+  Location l;
+  const char* id = id_attr(node);
+  if (id == nullptr) throw FormatError(where + ": <location> without Id attribute");
+  const int64_t idv = parse_int(id, where, "location Id");
+  if (idv < 0 || idv > UINT32_MAX)
+    throw FormatError(where + ": location Id " + std::string(id) + " out of range");
+  l.id = static_cast<uint32_t>(idv);
+  l.name = text_of(node, "name");
+  if (node.child("rank")) l.rank = parse_int(text_of(node, "rank"), where, "location rank");
+  if (node.child("type")) l.type = text_of(node, "type");
+  parse_attrs(node, l.attrs);
+  l.group = group;
+  model.groups[group].locations.push_back(static_cast<Index>(model.locations.size()));
+  model.locations.push_back(std::move(l));
+}
+
+void parse_group(const pugi::xml_node& node, Index parent, Model& model,
+                 const std::string& where) {
+  LocationGroup g;
+  if (const char* id = id_attr(node)) g.id = static_cast<uint32_t>(parse_int(id, where, "group Id"));
+  g.name = text_of(node, "name");
+  if (node.child("rank")) g.rank = parse_int(text_of(node, "rank"), where, "location group rank");
+  if (node.child("type")) g.type = text_of(node, "type");
+  parse_attrs(node, g.attrs);
+  g.node = parent;
+  const Index self = static_cast<Index>(model.groups.size());
+  model.system_nodes[parent].groups.push_back(self);
+  model.groups.push_back(std::move(g));
+  for (const pugi::xml_node& l : node.children("location")) parse_location(l, self, model, where);
+}
+
+void parse_system_node(const pugi::xml_node& node, Index parent, Model& model,
+                       const std::string& where, int depth) {
+  if (depth > kMaxNesting)
+    throw FormatError(where + ": system tree nested deeper than " + std::to_string(kMaxNesting));
+  SystemNode s;
+  if (const char* id = id_attr(node))
+    s.id = static_cast<uint32_t>(parse_int(id, where, "system tree node Id"));
+  s.name = text_of(node, "name");
+  s.class_name = text_of(node, "class");
+  s.descr = text_of(node, "descr");
+  parse_attrs(node, s.attrs);
+  s.parent = parent;
+  const Index self = static_cast<Index>(model.system_nodes.size());
+  model.system_nodes.push_back(std::move(s));
+  if (parent != kNoIndex) model.system_nodes[parent].children.push_back(self);
+  for (const pugi::xml_node& g : node.children("locationgroup"))
+    parse_group(g, self, model, where);
+  for (const pugi::xml_node& c : node.children("systemtreenode"))
+    parse_system_node(c, self, model, where, depth + 1);
+}
+
+}  // namespace
+
+void parse_topologies(const pugi::xml_node& topologies, Model& model, const std::string& where) {
+  for (const pugi::xml_node& cart : topologies.children("cart")) {
+    Topology t;
+    t.name = cart.attribute("name").value();
+    for (const pugi::xml_node& d : cart.children("dim")) {
+      Topology::Dim dim;
+      dim.name = d.attribute("name").value();
+      dim.size = parse_int(d.attribute("size").value(), where, "topology dim size");
+      dim.periodic = std::string_view(d.attribute("periodic").value()) == "true";
+      t.dims.push_back(std::move(dim));
+    }
+    for (const pugi::xml_node& c : cart.children("coord")) {
+      Topology::Coord coord;
+      static constexpr std::pair<const char*, Topology::Owner> kOwners[] = {
+          {"locId", Topology::Owner::kLocation}, {"thrdId", Topology::Owner::kLocation},
+          {"lgId", Topology::Owner::kGroup},     {"procId", Topology::Owner::kGroup},
+          {"stnId", Topology::Owner::kNode},     {"nodeId", Topology::Owner::kNode},
+          {"machId", Topology::Owner::kNode}};
+      for (const auto& [name, owner] : kOwners) {
+        if (auto a = c.attribute(name)) {
+          coord.owner = owner;
+          coord.owner_id = static_cast<uint32_t>(parse_int(a.value(), where, "coord owner"));
+          break;
+        }
+      }
+      std::string_view text = c.child_value();
+      while (!text.empty()) {
+        const size_t b = text.find_first_not_of(" \t\r\n");
+        if (b == std::string_view::npos) break;
+        text.remove_prefix(b);
+        const size_t e = std::min(text.find_first_of(" \t\r\n"), text.size());
+        coord.coords.push_back(parse_int(text.substr(0, e), where, "topology coordinate"));
+        text.remove_prefix(e);
+      }
+      t.coords.push_back(std::move(coord));
+    }
+    model.topologies.push_back(std::move(t));
+  }
+}
+
+Model parse_anchor(std::string_view xml, const std::string& where) {
+  pugi::xml_document doc;
+  load_xml(doc, xml, where);
+  const pugi::xml_node cube = doc.child("cube");
+  if (!cube) throw FormatError(where + ": no <cube> root element");
+  Model model;
+  parse_header(cube, model);
+  if (model.version.empty() || (model.version.rfind("4.", 0) != 0 && model.version != "3.0"))
+    throw FormatError(where + ": unsupported <cube version=\"" + model.version +
+                      "\">, expected 3.0 or 4.x");
+  for (const char* part : {"metrics", "program", "system"})
+    if (!cube.child(part)) throw FormatError(where + ": no <" + std::string(part) + "> element");
+  parse_metrics(cube.child("metrics"), model, where);
+  parse_program(cube.child("program"), model, where);
+  const pugi::xml_node system = cube.child("system");
+  model.system_title = system.attribute("title").value();
+  for (const pugi::xml_node& s : system.children("systemtreenode"))
+    parse_system_node(s, kNoIndex, model, where, 0);
+  parse_topologies(system.child("topologies"), model, where);
+  model.finalize(where);
+  return model;
+}
+
+}  // namespace cubekit::format

@@ -1,0 +1,35 @@
+// anchor.xml (cube-format.md §3) into a Model. The building blocks are shared with the Cube 3
+// reader, whose metric and program parts are the same.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <pugixml.hpp>
+
+#include "cubekit/model.hpp"
+
+namespace cubekit::format {
+
+// Parses an anchor document (plain text; gunzip first). `where` names the file and member in
+// errors, e.g. "run.cubex:anchor.xml". Throws FormatError.
+Model parse_anchor(std::string_view xml, const std::string& where);
+
+// Loads `xml` into `doc`, accepting CubeLib's dialect (unquoted rowwise= / cubeplaggrtype=
+// attribute values). Throws FormatError with line and column on malformed XML.
+void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where);
+
+// Shared parts: <attr> lists, <doc><mirrors>, <metrics>, <program>.
+void parse_attrs(const pugi::xml_node& parent, Attributes& out);
+void parse_header(const pugi::xml_node& cube, Model& model);
+void parse_metrics(const pugi::xml_node& metrics, Model& model, const std::string& where);
+void parse_program(const pugi::xml_node& program, Model& model, const std::string& where);
+
+void parse_topologies(const pugi::xml_node& topologies, Model& model, const std::string& where);
+
+// Parses a decimal integer attribute or text; throws FormatError naming `what` when malformed.
+int64_t parse_int(std::string_view text, const std::string& where, const std::string& what);
+// Attribute `id`, or its synonym `Id`.
+const char* id_attr(const pugi::xml_node& node);
+
+}  // namespace cubekit::format

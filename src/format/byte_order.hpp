@@ -1,0 +1,57 @@
+// Byte order of index and data files: the one place that knows about swapping.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace cubekit::format {
+
+enum class ByteOrder : uint8_t { kLittle, kBig };
+
+inline constexpr ByteOrder kHostOrder =
+    std::endian::native == std::endian::little ? ByteOrder::kLittle : ByteOrder::kBig;
+
+template <class T>
+T load(const std::byte* p, ByteOrder order) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  if (order != kHostOrder && sizeof(T) > 1) {
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    for (size_t i = 0; i < sizeof(T) / 2; ++i) std::swap(b[i], b[sizeof(T) - 1 - i]);
+    std::memcpy(&v, b, sizeof(T));
+  }
+  return v;
+}
+
+template <class T>
+void store(std::byte* p, T v, ByteOrder order) {
+  if (order != kHostOrder && sizeof(T) > 1) {
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    for (size_t i = 0; i < sizeof(T) / 2; ++i) std::swap(b[i], b[sizeof(T) - 1 - i]);
+    std::memcpy(p, b, sizeof(T));
+  } else {
+    std::memcpy(p, &v, sizeof(T));
+  }
+}
+
+// Copies `count` elements of width sizeof(T) from `src` (file order) to `dst` (host order).
+// Written as a plain loop over whole elements so the compiler vectorizes it.
+template <class T>
+void load_array(T* dst, const std::byte* src, size_t count, ByteOrder order) {
+  std::memcpy(dst, src, count * sizeof(T));
+  if (order == kHostOrder || sizeof(T) == 1) return;
+  using U = std::conditional_t<sizeof(T) == 2, uint16_t,
+                               std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+  U* u = reinterpret_cast<U*>(dst);
+  for (size_t i = 0; i < count; ++i) {
+    if constexpr (sizeof(U) == 2) u[i] = __builtin_bswap16(u[i]);
+    if constexpr (sizeof(U) == 4) u[i] = __builtin_bswap32(u[i]);
+    if constexpr (sizeof(U) == 8) u[i] = __builtin_bswap64(u[i]);
+  }
+}
+
+}  // namespace cubekit::format

@@ -1,0 +1,62 @@
+#include "format/compression.hpp"
+
+#include <libdeflate.h>
+#include <zlib.h>
+
+#include <memory>
+
+#include "cubekit/error.hpp"
+
+namespace cubekit::format {
+
+bool is_gzip(std::span<const std::byte> bytes) {
+  return bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
+}
+
+std::string gunzip(std::span<const std::byte> bytes, const std::string& where) {
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 16) != Z_OK) throw FormatError(where + ": cannot start gzip decoder");
+  std::string out;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  char buffer[1 << 16];
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    z.next_out = reinterpret_cast<Bytef*>(buffer);
+    z.avail_out = sizeof buffer;
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      const std::string msg = z.msg ? z.msg : "corrupt data";
+      inflateEnd(&z);
+      throw FormatError(where + ": gzip data at byte " + std::to_string(z.total_in) +
+                        ": " + msg);
+    }
+    out.append(buffer, sizeof buffer - z.avail_out);
+    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) {
+      inflateEnd(&z);
+      throw FormatError(where + ": gzip stream truncated after " + std::to_string(z.total_in) +
+                        " bytes");
+    }
+  }
+  inflateEnd(&z);
+  return out;
+}
+
+void zlib_inflate_exact(std::span<const std::byte> in, std::span<std::byte> out,
+                        const std::string& where) {
+  thread_local std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> d(
+      libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+  size_t actual = 0;
+  const libdeflate_result r =
+      libdeflate_zlib_decompress(d.get(), in.data(), in.size(), out.data(), out.size(), &actual);
+  if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
+    throw FormatError(where + ": compressed row inflates to more than the expected " +
+                      std::to_string(out.size()) + " bytes");
+  if (r != LIBDEFLATE_SUCCESS)
+    throw FormatError(where + ": corrupt zlib stream (" + std::to_string(in.size()) + " bytes)");
+  if (actual != out.size())
+    throw FormatError(where + ": compressed row inflates to " + std::to_string(actual) +
+                      " bytes, expected " + std::to_string(out.size()));
+}
+
+}  // namespace cubekit::format

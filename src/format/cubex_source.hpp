@@ -1,0 +1,30 @@
+// Values of a .cubex archive: index and data members decoded on request.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cubekit/report.hpp"
+#include "format/mapped_file.hpp"
+#include "format/tar.hpp"
+
+namespace cubekit::format {
+
+class CubexSource : public SeveritySource {
+ public:
+  CubexSource(std::shared_ptr<const MappedFile> file, TarIndex tar);
+  std::shared_ptr<const SeverityMatrix> load(const Model& model, Index metric) const override;
+  std::vector<MemberInfo> members() const override;
+  bool has_data(const Model& model, Index metric) const override;
+
+  // The anchor text (gunzipped if needed). Throws FormatError when absent.
+  std::string anchor_text() const;
+
+ private:
+  std::string member_name(const Metric& m, const char* suffix) const;
+  std::span<const std::byte> member_bytes(const TarMember& m) const;
+  std::shared_ptr<const MappedFile> file_;
+  TarIndex tar_;
+};
+
+}  // namespace cubekit::format

@@ -1,0 +1,27 @@
+// A read-only memory map of a whole file. Empty files map to an empty span.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+namespace cubekit::format {
+
+class MappedFile {
+ public:
+  // Throws IoError naming the path (missing, a directory, unreadable).
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::span<const std::byte> bytes() const { return {data_, size_}; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  const std::byte* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+}  // namespace cubekit::format

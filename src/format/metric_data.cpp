@@ -1,0 +1,193 @@
+#include "format/metric_data.hpp"
+
+#include <cstring>
+#include <map>
+
+#include "cubekit/error.hpp"
+#include "format/compression.hpp"
+
+namespace cubekit::format {
+namespace {
+
+constexpr std::string_view kIndexMarker = "CUBEX.INDEX";
+constexpr std::string_view kDataMarker = "CUBEX.DATA";
+constexpr std::string_view kZDataMarker = "ZCUBEX.DATA";
+
+bool starts_with(std::span<const std::byte> bytes, std::string_view marker) {
+  return bytes.size() >= marker.size() &&
+         std::memcmp(bytes.data(), marker.data(), marker.size()) == 0;
+}
+
+void decode_scale_func(const std::byte* src, std::byte* dst, ByteOrder order) {
+  std::memcpy(dst, src, kScaleFuncSize);
+  if (order == kHostOrder) return;
+  const uint32_t terms = load<uint32_t>(src, order);
+  const uint32_t measurements = load<uint32_t>(src + 4, order);
+  store<uint32_t>(dst, terms, kHostOrder);
+  store<uint32_t>(dst + 4, measurements, kHostOrder);
+  size_t at = 8;
+  for (uint32_t t = 0; t < terms && t < kScaleFuncMaxTerms; ++t, at += 20) {
+    store(dst + at, load<double>(src + at, order), kHostOrder);
+    store(dst + at + 8, load<int32_t>(src + at + 8, order), kHostOrder);
+    store(dst + at + 12, load<uint32_t>(src + at + 12, order), kHostOrder);
+    store(dst + at + 16, load<int32_t>(src + at + 16, order), kHostOrder);
+  }
+  at = 8 + 20 * kScaleFuncMaxTerms;
+  for (uint32_t m = 0; m < measurements && m < kScaleFuncMaxMeasurements; ++m, at += 20) {
+    store(dst + at, load<uint32_t>(src + at, order), kHostOrder);
+    store(dst + at + 4, load<double>(src + at + 4, order), kHostOrder);
+    store(dst + at + 12, load<double>(src + at + 12, order), kHostOrder);
+  }
+}
+
+}  // namespace
+
+MetricIndex decode_index(std::span<const std::byte> bytes, size_t cnodes,
+                         const std::string& where) {
+  MetricIndex index;
+  if (!starts_with(bytes, kIndexMarker))
+    throw FormatError(where + ": offset 0: expected marker 'CUBEX.INDEX'");
+  if (bytes.size() < 18)
+    throw FormatError(where + ": " + std::to_string(bytes.size()) +
+                      " bytes, an index header needs 18");
+  if (load<uint32_t>(bytes.data() + 11, ByteOrder::kLittle) == 1)
+    index.order = ByteOrder::kLittle;
+  else if (load<uint32_t>(bytes.data() + 11, ByteOrder::kBig) == 1)
+    index.order = ByteOrder::kBig;
+  else
+    throw FormatError(where + ": offset 11: byte-order probe is not 1 in either byte order");
+  const uint8_t format = static_cast<uint8_t>(bytes[17]);
+  if (format == 3) {
+    if (bytes.size() != 18)
+      throw FormatError(where + ": dense index must be 18 bytes, found " +
+                        std::to_string(bytes.size()));
+    return index;
+  }
+  if (format != 1)
+    throw FormatError(where + ": offset 17: index format " + std::to_string(format) +
+                      ", expected 1 (sparse) or 3 (dense)");
+  index.sparse = true;
+  if (bytes.size() < 22)
+    throw FormatError(where + ": sparse index of " + std::to_string(bytes.size()) +
+                      " bytes has no entry count");
+  const uint32_t n = load<uint32_t>(bytes.data() + 18, index.order);
+  if (bytes.size() != 22 + uint64_t{n} * 4)
+    throw FormatError(where + ": sparse index declares " + std::to_string(n) +
+                      " entries, so needs " + std::to_string(22 + uint64_t{n} * 4) +
+                      " bytes, found " + std::to_string(bytes.size()));
+  index.positions.resize(n);
+  load_array(index.positions.data(), bytes.data() + 22, n, index.order);
+  for (uint32_t k = 0; k < n; ++k) {
+    if (index.positions[k] >= cnodes)
+      throw FormatError(where + ": entry " + std::to_string(k) + " names position " +
+                        std::to_string(index.positions[k]) + ", but the call tree has " +
+                        std::to_string(cnodes) + " call paths");
+    if (k > 0 && index.positions[k] <= index.positions[k - 1])
+      throw FormatError(where + ": entry " + std::to_string(k) +
+                        ": positions not strictly increasing (" +
+                        std::to_string(index.positions[k - 1]) + ", " +
+                        std::to_string(index.positions[k]) + ")");
+  }
+  return index;
+}
+
+void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations,
+                ByteOrder order) {
+  switch (type.lane_type()) {
+    case LaneType::kInt8:
+    case LaneType::kUInt8:
+      std::memcpy(dst, src, locations);
+      return;
+    case LaneType::kInt16:
+    case LaneType::kUInt16:
+      load_array(reinterpret_cast<uint16_t*>(dst), src, locations, order);
+      return;
+    case LaneType::kInt32:
+    case LaneType::kUInt32:
+      load_array(reinterpret_cast<uint32_t*>(dst), src, locations, order);
+      return;
+    case LaneType::kInt64:
+    case LaneType::kUInt64:
+      load_array(reinterpret_cast<uint64_t*>(dst), src, locations, order);
+      return;
+    case LaneType::kScaleFunc:
+      for (size_t l = 0; l < locations; ++l)
+        decode_scale_func(src + l * kScaleFuncSize, dst + l * kScaleFuncSize, order);
+      return;
+    case LaneType::kDouble:
+      break;
+  }
+  double* out = reinterpret_cast<double*>(dst);
+  if (type.kind() == TypeKind::kTauAtomic) {
+    // On disk: u32 count, then min, max, sum, sum of squares; in memory: five doubles.
+    for (size_t l = 0; l < locations; ++l, src += 36, out += 5) {
+      out[0] = static_cast<double>(load<uint32_t>(src, order));
+      for (int f = 0; f < 4; ++f) out[1 + f] = load<double>(src + 4 + 8 * f, order);
+    }
+    return;
+  }
+  load_array(out, src, locations * type.lanes(), order);
+}
+
+std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
+                                            const MetricIndex& index,
+                                            const std::vector<Index>& order, DataType type,
+                                            size_t locations, const std::string& where) {
+  const size_t cnodes = order.size();
+  const size_t rows = index.rows(cnodes);
+  const size_t disk_row = type.disk_size() * locations;
+  auto matrix = std::make_shared<SeverityMatrix>(type, cnodes, locations);
+  auto position = [&](size_t k) { return index.sparse ? index.positions[k] : k; };
+  if (starts_with(bytes, kZDataMarker)) {
+    if (bytes.size() < 19) throw FormatError(where + ": compressed data has no sub-index");
+    const uint64_t m = load<uint64_t>(bytes.data() + 11, index.order);
+    if (m > (bytes.size() - 19) / 24)
+      throw FormatError(where + ": sub-index of " + std::to_string(m) +
+                        " entries extends past the member end (" + std::to_string(bytes.size()) +
+                        " bytes)");
+    const uint64_t base = 19 + m * 24;
+    std::map<uint64_t, std::pair<uint64_t, uint64_t>> blocks;  // row start → (offset, size)
+    for (uint64_t e = 0; e < m; ++e) {
+      const std::byte* p = bytes.data() + 19 + e * 24;
+      const uint64_t start = load<uint64_t>(p, index.order);
+      const uint64_t off = load<uint64_t>(p + 8, index.order);
+      const uint64_t size = load<uint64_t>(p + 16, index.order);
+      if (size == 0) continue;  // row never written: identity
+      if (off > bytes.size() - base || size > bytes.size() - base - off)
+        throw FormatError(where + ": sub-index entry " + std::to_string(e) +
+                          " points outside the member");
+      if (disk_row == 0 || start % disk_row != 0 || start / disk_row >= rows)
+        throw FormatError(where + ": sub-index entry " + std::to_string(e) +
+                          " starts at uncompressed byte " + std::to_string(start) +
+                          ", not a row of this metric");
+      if (!blocks.emplace(start, std::make_pair(base + off, size)).second)
+        throw FormatError(where + ": two sub-index entries for row " +
+                          std::to_string(start / disk_row));
+    }
+    std::vector<std::byte> raw(disk_row);
+    matrix->reserve_rows(blocks.size());
+    for (const auto& [start, block] : blocks) {
+      const size_t k = start / disk_row;
+      zlib_inflate_exact(bytes.subspan(block.first, block.second), raw,
+                         where + ": row " + std::to_string(k));
+      decode_row(type, raw.data(), matrix->add_row(order[position(k)]), locations, index.order);
+    }
+    return matrix;
+  }
+  if (!starts_with(bytes, kDataMarker))
+    throw FormatError(where + ": offset 0: expected marker 'CUBEX.DATA' or 'ZCUBEX.DATA'");
+  const bool fits = disk_row == 0 || rows <= (bytes.size() - 10) / disk_row;
+  const long double need = 10.0L + static_cast<long double>(rows) * disk_row;
+  if (!fits)
+    throw FormatError(where + ": " + std::to_string(rows) + " rows of " +
+                      std::to_string(locations) + " values need " +
+                      std::to_string(static_cast<unsigned long long>(need)) +
+                      " bytes, the member has " + std::to_string(bytes.size()));
+  matrix->reserve_rows(rows);
+  for (size_t k = 0; k < rows; ++k)
+    decode_row(type, bytes.data() + 10 + k * disk_row, matrix->add_row(order[position(k)]),
+               locations, index.order);
+  return matrix;
+}
+
+}  // namespace cubekit::format

@@ -1,0 +1,35 @@
+// Index files (<id>.index, cube-format.md §5) and data files (<id>.data, §6).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cubekit/severity.hpp"
+#include "format/byte_order.hpp"
+
+namespace cubekit::format {
+
+struct MetricIndex {
+  ByteOrder order = kHostOrder;
+  bool sparse = false;
+  std::vector<uint32_t> positions;  // sparse: stored positions, ascending
+  size_t rows(size_t cnodes) const { return sparse ? positions.size() : cnodes; }
+};
+
+// `cnodes` is the number of call paths; positions must lie below it. Throws FormatError.
+MetricIndex decode_index(std::span<const std::byte> bytes, size_t cnodes, const std::string& where);
+
+// Decodes a data member into a matrix. `order[p]` is the cnode stored at position p.
+std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
+                                            const MetricIndex& index,
+                                            const std::vector<Index>& order, DataType type,
+                                            size_t locations, const std::string& where);
+
+// Converts one row of `locations` values from file layout to memory layout.
+void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations,
+                ByteOrder order);
+
+}  // namespace cubekit::format

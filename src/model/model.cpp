@@ -1,0 +1,142 @@
+#include "cubekit/model.hpp"
+
+#include <algorithm>
+#include <string>
+#include <unordered_set>
+
+#include "cubekit/error.hpp"
+
+namespace cubekit {
+
+const char* metric_kind_name(MetricKind kind) {
+  switch (kind) {
+    case MetricKind::kExclusive:
+      return "EXCLUSIVE";
+    case MetricKind::kInclusive:
+      return "INCLUSIVE";
+    case MetricKind::kSimple:
+      return "SIMPLE";
+    case MetricKind::kPostDerived:
+      return "POSTDERIVED";
+    case MetricKind::kPrederivedInclusive:
+      return "PREDERIVED_INCLUSIVE";
+    case MetricKind::kPrederivedExclusive:
+      return "PREDERIVED_EXCLUSIVE";
+  }
+  return "EXCLUSIVE";
+}
+
+bool is_derived(MetricKind kind) {
+  return kind == MetricKind::kPostDerived || kind == MetricKind::kPrederivedInclusive ||
+         kind == MetricKind::kPrederivedExclusive;
+}
+
+namespace {
+
+template <class T>
+std::vector<Index> roots_of(const std::vector<T>& items) {
+  std::vector<Index> roots;
+  for (Index i = 0; i < items.size(); ++i)
+    if (items[i].parent == kNoIndex) roots.push_back(i);
+  return roots;
+}
+
+}  // namespace
+
+std::vector<Index> Model::metric_roots() const { return roots_of(metrics); }
+std::vector<Index> Model::cnode_roots() const { return roots_of(cnodes); }
+std::vector<Index> Model::system_roots() const { return roots_of(system_nodes); }
+
+std::optional<Index> Model::metric_by_uniq_name(std::string_view name) const {
+  auto it = metric_by_name_.find(std::string(name));
+  if (it == metric_by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<Index> Model::cnode_by_id(uint32_t id) const {
+  auto it = cnode_by_id_.find(id);
+  if (it == cnode_by_id_.end()) return std::nullopt;
+  return it->second;
+}
+
+const std::string* Model::attr(std::string_view key) const {
+  for (const auto& [k, v] : attrs)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+void Model::finalize(const std::string& where) {
+  metric_by_name_.clear();
+  cnode_by_id_.clear();
+  std::unordered_set<uint32_t> ids;
+  for (Index i = 0; i < metrics.size(); ++i) {
+    if (!ids.insert(metrics[i].id).second)
+      throw FormatError(where + ": metric id " + std::to_string(metrics[i].id) +
+                        " declared twice");
+    metric_by_name_.try_emplace(metrics[i].uniq_name, i);
+    // VOID is inherited by sub-metrics (cube-format.md §3.6.2).
+    if (metrics[i].val == "VOID" ||
+        (metrics[i].parent != kNoIndex && metrics[metrics[i].parent].is_void))
+      metrics[i].is_void = true;
+  }
+  ids.clear();
+  for (const Region& r : regions)
+    if (!ids.insert(r.id).second)
+      throw FormatError(where + ": region id " + std::to_string(r.id) + " declared twice");
+  for (Index i = 0; i < cnodes.size(); ++i) {
+    if (!cnode_by_id_.try_emplace(cnodes[i].id, i).second)
+      throw FormatError(where + ": cnode id " + std::to_string(cnodes[i].id) + " declared twice");
+  }
+  std::vector<bool> seen(locations.size(), false);
+  for (const Location& l : locations) {
+    if (l.id >= locations.size())
+      throw FormatError(where + ": location id " + std::to_string(l.id) +
+                        " out of range: the " + std::to_string(locations.size()) +
+                        " locations must have ids 0.." + std::to_string(locations.size() - 1));
+    if (seen[l.id])
+      throw FormatError(where + ": location id " + std::to_string(l.id) + " declared twice");
+    seen[l.id] = true;
+  }
+}
+
+std::vector<Index> pre_order(const Model& model) {
+  std::vector<Index> order;
+  order.reserve(model.cnodes.size());
+  std::vector<Index> stack;
+  const auto roots = model.cnode_roots();
+  for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back(*it);
+  while (!stack.empty()) {
+    const Index c = stack.back();
+    stack.pop_back();
+    order.push_back(c);
+    const auto& kids = model.cnodes[c].children;
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
+  }
+  return order;
+}
+
+std::vector<Index> children_first_order(const Model& model) {
+  // A node's children get consecutive positions when the node is visited; then the traversal
+  // descends into the children one after the other (CubeLib's "wide search").
+  std::vector<Index> order;
+  order.reserve(model.cnodes.size());
+  std::vector<Index> stack;  // nodes whose children still need numbering, in visit order
+  for (Index root : model.cnode_roots()) {
+    order.push_back(root);
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const Index c = stack.back();
+      stack.pop_back();
+      const auto& kids = model.cnodes[c].children;
+      for (Index k : kids) order.push_back(k);
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
+    }
+  }
+  return order;
+}
+
+std::vector<Index> storage_order(const Model& model, MetricKind kind) {
+  return kind == MetricKind::kExclusive ? pre_order(model) : children_first_order(model);
+}
+
+}  // namespace cubekit

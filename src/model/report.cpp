@@ -1,0 +1,85 @@
+#include "cubekit/report.hpp"
+
+#include <mutex>
+
+#include "cubekit/error.hpp"
+#include "format/anchor.hpp"
+#include "format/compression.hpp"
+#include "format/cube3.hpp"
+#include "format/cubex_source.hpp"
+#include "format/mapped_file.hpp"
+#include "format/tar.hpp"
+
+namespace cubekit {
+
+// One slot per metric; each has its own lock so that different metrics decode in parallel.
+struct Report::Cache {
+  struct Slot {
+    std::mutex lock;
+    std::shared_ptr<const SeverityMatrix> values;
+    bool loaded = false;
+  };
+  explicit Cache(size_t n) : slots(n) {}
+  std::vector<Slot> slots;
+};
+
+Report::Report(std::string path, std::shared_ptr<const Model> model,
+               std::shared_ptr<const SeveritySource> source)
+    : path_(std::move(path)),
+      model_(std::move(model)),
+      source_(std::move(source)),
+      cache_(std::make_shared<Cache>(model_->metrics.size())) {}
+
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && std::string_view(s).substr(s.size() - suffix.size()) == suffix;
+}
+
+bool looks_like_xml(std::span<const std::byte> bytes) {
+  size_t i = 0;
+  while (i < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[i]))) ++i;
+  return i < bytes.size() && bytes[i] == std::byte{'<'};
+}
+
+}  // namespace
+
+Report Report::open(const std::string& path) {
+  auto file = std::make_shared<const format::MappedFile>(path);
+  const auto bytes = file->bytes();
+  const bool cube3_name = ends_with(path, ".cube") || ends_with(path, ".cube.gz");
+  if (!format::looks_like_tar(bytes) &&
+      (cube3_name || format::is_gzip(bytes) || looks_like_xml(bytes))) {
+    format::Cube3Document doc = format::read_cube3(bytes, path);
+    return Report(path, std::move(doc.model), std::move(doc.source));
+  }
+  format::TarIndex tar = format::TarIndex::scan(bytes, path);
+  auto source = std::make_shared<format::CubexSource>(file, std::move(tar));
+  auto model = std::make_shared<Model>(format::parse_anchor(source->anchor_text(),
+                                                            path + ":anchor.xml"));
+  return Report(path, std::move(model), std::move(source));
+}
+
+bool Report::has_data(Index metric) const { return source_->has_data(*model_, metric); }
+
+std::shared_ptr<const SeverityMatrix> Report::severities(Index metric) const {
+  if (metric >= cache_->slots.size())
+    throw LookupError(path_ + ": no metric at index " + std::to_string(metric));
+  Cache::Slot& slot = cache_->slots[metric];
+  std::lock_guard<std::mutex> guard(slot.lock);
+  if (!slot.loaded) {
+    slot.values = source_->load(*model_, metric);
+    slot.loaded = true;
+  }
+  return slot.values;
+}
+
+void Report::drop(Index metric) const {
+  if (metric >= cache_->slots.size()) return;
+  Cache::Slot& slot = cache_->slots[metric];
+  std::lock_guard<std::mutex> guard(slot.lock);
+  slot.values.reset();
+  slot.loaded = false;
+}
+
+}  // namespace cubekit

@@ -1,0 +1,536 @@
+// cube_dump: a report's structure (-w) and values (-m), option-compatible with CubeLib 4.6's
+// tool (tools guide §1.5.16). Layouts follow the original byte for byte; see docs/cube_dump.md.
+#include <getopt.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "cubekit/algebra.hpp"
+#include "cubekit/calc.hpp"
+#include "cubekit/error.hpp"
+#include "cubekit/report.hpp"
+#include "tools/dump_structure.hpp"
+#include "tools/tools.hpp"
+#include "tools/value_text.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: cube_dump [-m <metrics>|all] [-c <cnode ids>|all|leafs|roots|level<X|level=X|level>X|"
+    "name=/regexp/]\n"
+    "                 [-x incl|excl] [-z incl|excl|stored] [-t <thread ids>|aggr] [-r]\n"
+    "                 [-f <name>] [-w [<section>]] [-g] [-d] [-y] [-s human|gnuplot|gnuplot2|csv|csv2]\n"
+    "                 [-o <file>|-] [-h|-?] <cube report>...\n"
+    "  -m  metrics to print, by unique name, comma separated (printed last to first), or all\n"
+    "  -c  call paths: ids and ranges (0,3,5-10), all, leafs, roots, level<X, level=X, level>X,\n"
+    "      name=/regexp/ (region name matches)\n"
+    "  -x  along the metric tree: incl (default) or excl\n"
+    "  -z  along the call tree: incl, excl (default) or stored (values as stored, per thread)\n"
+    "  -t  locations by id and range, or aggr (summed over the system tree); default: every one\n"
+    "  -r  flat profile: values per region\n"
+    "  -w  print the structure (or only: attributes mirrors metrics calltree systemtree\n"
+    "      topologies files)\n"
+    "  -g  with -w: also ghost metrics;  -d  with -w: topology coordinates\n"
+    "  -f  with -w: print the content of this archive member\n"
+    "  -y  show the stored call tree (no cluster expansion; cubekit never expands clusters)\n"
+    "  -s  output format;  -o  output file (- for stdout)\n";
+
+enum class Format { kHuman, kGnuplot, kGnuplot2, kCsv, kCsv2 };
+
+struct Options {
+  std::string metrics;
+  bool metrics_given = false;
+  std::string cnodes = "all";
+  Flavour metric_flavour = Flavour::kInclusive;
+  Flavour call_flavour = Flavour::kExclusive;
+  bool stored = false;
+  bool aggregate = false;
+  std::string threads;
+  bool flat = false;
+  bool structure = false;
+  StructureOptions structure_options;
+  Format format = Format::kHuman;
+  std::string output = "-";
+  std::vector<std::string> files;
+};
+
+[[noreturn]] void wrong_arguments() {
+  std::cerr << kUsage << "\nError: Wrong arguments.\n";
+  std::exit(1);
+}
+
+std::optional<Options> parse(int argc, char** argv) {
+  Options o;
+  optind = 1;
+  opterr = 1;
+  int c;
+  while ((c = getopt(argc, argv, "s:o:f:z:x:m:c:t:rdw:ghy?")) != -1) {
+    const std::string arg = optarg ? optarg : "";
+    switch (c) {
+      case 's':
+        if (arg == "human") o.format = Format::kHuman;
+        if (arg == "gnuplot") o.format = Format::kGnuplot;
+        if (arg == "gnuplot2") o.format = Format::kGnuplot2;
+        if (arg == "csv") o.format = Format::kCsv;
+        if (arg == "csv2") o.format = Format::kCsv2;
+        break;
+      case 'o': o.output = arg; break;
+      case 'f': o.structure_options.show_file = arg; break;
+      case 'z':
+        if (arg == "incl") o.call_flavour = Flavour::kInclusive;
+        else if (arg == "excl") o.call_flavour = Flavour::kExclusive;
+        else if (arg == "stored") o.stored = true;
+        else wrong_arguments();
+        break;
+      case 'x':
+        if (arg == "incl") o.metric_flavour = Flavour::kInclusive;
+        else if (arg == "excl") o.metric_flavour = Flavour::kExclusive;
+        else wrong_arguments();
+        break;
+      case 'm':
+        o.metrics = arg;
+        o.metrics_given = true;
+        break;
+      case 'c': o.cnodes = arg; break;
+      case 't':
+        if (arg == "aggr") o.aggregate = true;
+        else o.threads = arg;
+        break;
+      case 'r': o.flat = true; break;
+      case 'd': o.structure_options.coordinates = true; break;
+      case 'g': o.structure_options.ghosts = true; break;
+      case 'y': break;
+      case 'w':
+        o.structure = true;
+        // `-w` takes a section name; any other word is the report (CubeLib's convention).
+        if (is_structure_section(arg))
+          o.structure_options.sections.push_back(arg);
+        else
+          --optind;
+        break;
+      default:
+        std::cerr << kUsage;
+        return std::nullopt;
+    }
+  }
+  for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
+  if (o.files.empty()) wrong_arguments();
+  return o;
+}
+
+// "0,3,5-10": ids in the order given; a range a-b expands to a..b.
+std::vector<uint64_t> parse_id_list(const std::string& text) {
+  std::vector<uint64_t> ids;
+  std::stringstream tokens(text);
+  std::string token;
+  while (std::getline(tokens, token, ',')) {
+    if (token.empty()) continue;
+    const size_t dash = token.find('-');
+    if (dash != std::string::npos) {
+      const long first = std::atol(token.substr(0, dash).c_str());
+      const long last = std::atol(token.substr(dash + 1).c_str());
+      for (long i = first; i <= last; ++i) ids.push_back(static_cast<uint64_t>(i));
+      continue;
+    }
+    std::istringstream in(token);
+    uint64_t v;
+    if (in >> v) ids.push_back(v);
+  }
+  return ids;
+}
+
+std::vector<Index> ordered_by_id(const Model& model) {
+  std::vector<Index> order(model.cnodes.size());
+  for (Index i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; });
+  return order;
+}
+
+size_t depth_of(const Model& model, Index c) {
+  size_t d = 0;
+  while (model.cnodes[c].parent != kNoIndex) c = model.cnodes[c].parent, ++d;
+  return d;
+}
+
+bool regex_search(const std::string& pattern, const std::string& subject, pcre2_code* code) {
+  (void)pattern;
+  pcre2_match_data* md = pcre2_match_data_create_from_pattern(code, nullptr);
+  const int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), 0,
+                             0, md, nullptr);
+  pcre2_match_data_free(md);
+  return rc >= 0;
+}
+
+// Call paths selected by -c, in the order they are printed.
+std::vector<Index> select_cnodes(const Model& model, const std::string& spec) {
+  const std::vector<Index> by_id = ordered_by_id(model);
+  if (spec == "all") return by_id;
+  auto where = [&](auto predicate) {
+    std::vector<Index> out;
+    for (Index c : by_id)
+      if (predicate(c)) out.push_back(c);
+    return out;
+  };
+  if (spec == "roots")
+    return where([&](Index c) { return model.cnodes[c].parent == kNoIndex; });
+  if (spec == "leafs")
+    return where([&](Index c) { return model.cnodes[c].children.empty(); });
+  if (spec.rfind("level", 0) == 0 && spec.size() > 6 &&
+      (spec[5] == '<' || spec[5] == '=' || spec[5] == '>')) {
+    const size_t n = std::strtoul(spec.c_str() + 6, nullptr, 10);
+    const char op = spec[5];
+    return where([&](Index c) {
+      const size_t d = depth_of(model, c);
+      return op == '<' ? d < n : op == '=' ? d == n : d > n;
+    });
+  }
+  if (spec.rfind("name=/", 0) == 0 && spec.size() >= 7 && spec.back() == '/') {
+    const std::string pattern = spec.substr(6, spec.size() - 7);
+    int err = 0;
+    PCRE2_SIZE offset = 0;
+    pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                                     0, &err, &offset, nullptr);
+    if (code == nullptr)
+      throw LookupError("-c " + spec + ": invalid regular expression at offset " +
+                        std::to_string(offset));
+    auto out = where([&](Index c) {
+      return regex_search(pattern, model.regions[model.cnodes[c].region].name, code);
+    });
+    pcre2_code_free(code);
+    return out;
+  }
+  const std::vector<uint64_t> ids = parse_id_list(spec);
+  if (ids.empty())
+    throw CubePLError("-c " + spec +
+                      ": not a list of call path ids nor a known selection; selections "
+                      "written in CubePL need the CubePL evaluator, which this build lacks");
+  std::vector<Index> out;
+  for (uint64_t id : ids)
+    for (Index c : by_id)
+      if (model.cnodes[c].id == id) out.push_back(c);
+  return out;
+}
+
+std::vector<Index> select_metrics(const Model& model, const std::string& spec) {
+  std::vector<std::string> names;
+  std::stringstream tokens(spec);
+  std::string token;
+  while (std::getline(tokens, token, ','))
+    if (!token.empty()) names.push_back(token);
+  bool all = false;
+  std::vector<Index> out;
+  // CubeLib takes the list from its end: `-m a,b` prints b first.
+  for (auto it = names.rbegin(); it != names.rend(); ++it) {
+    if (*it == "all") {
+      all = true;
+      continue;
+    }
+    const auto m = model.metric_by_uniq_name(*it);
+    if (!m)
+      throw CubePLError("-m " + *it +
+                        ": no metric with this unique name; new metrics written in CubePL need "
+                        "the CubePL evaluator, which this build lacks");
+    out.push_back(*m);
+  }
+  if (!all) return out;
+  out.clear();
+  for (Index m = 0; m < model.metrics.size(); ++m)
+    if (!model.metrics[m].ghost) out.push_back(m);
+  return out;
+}
+
+// Locations by id (column order); -t picks some of them.
+std::vector<Index> select_locations(const Model& model, const std::string& spec) {
+  std::vector<Index> by_id(model.locations.size());
+  for (Index l = 0; l < model.locations.size(); ++l) by_id[model.locations[l].id] = l;
+  if (spec.empty()) return by_id;
+  std::vector<Index> out;
+  for (uint64_t id : parse_id_list(spec))
+    if (id < by_id.size()) out.push_back(by_id[id]);
+  return out;
+}
+
+std::string cnode_label(const Model& model, Index c) {
+  return model.regions[model.cnodes[c].region].name + "(id=" + std::to_string(model.cnodes[c].id) +
+         ")";
+}
+
+struct Selection {
+  std::vector<Index> metrics, cnodes, locations;
+};
+
+// The values one metric shows, per cnode (aggregated) or per cnode and location.
+class MetricValues {
+ public:
+  MetricValues(const Report& report, const Options& o, Index metric)
+      : report_(report), options_(o), metric_(metric) {
+    if (o.aggregate)
+      aggregated_.emplace(
+          aggregated_values(report, metric, o.metric_flavour, o.call_flavour));
+  }
+  std::string aggregated(Index c) const {
+    return value_text(aggregated_->type(), aggregated_->at(c));
+  }
+  // Values of cnode c for every location (by column).
+  const Values& row(Index c) {
+    if (!row_ || row_cnode_ != c) {
+      row_.emplace(options_.stored
+                       ? stored_values(report_, metric_, c)
+                       : location_values(report_, metric_, c, options_.metric_flavour,
+                                         options_.call_flavour));
+      row_cnode_ = c;
+    }
+    return *row_;
+  }
+  std::string at(Index c, Index location) {
+    const Values& r = row(c);
+    return value_text(r.type(), r.at(report_.model().locations[location].id));
+  }
+
+ private:
+  const Report& report_;
+  const Options& options_;
+  Index metric_;
+  std::optional<Values> aggregated_;
+  std::optional<Values> row_;
+  Index row_cnode_ = kNoIndex;
+};
+
+std::string pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+void print_human(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
+  const Model& model = report.model();
+  out << "\n\n ===================== DATA =================== \n";
+  size_t width = 0;
+  for (Index c : s.cnodes) width = std::max(width, cnode_label(model, c).size());
+  for (Index m : s.metrics) {
+    MetricValues values(report, o, m);
+    out << "Print out the data of the metric " << model.metrics[m].uniq_name << "\n\n";
+    out << std::string(width + 1, ' ');
+    if (o.aggregate)
+      out << "All threads";
+    else
+      for (Index l : s.locations) out << model.locations[l].name << std::string(13, ' ');
+    out << "\n" << std::string(79, '-') << "\n";
+    for (Index c : s.cnodes) {
+      out << pad(cnode_label(model, c), width + 1);
+      if (o.aggregate) {
+        out << values.aggregated(c);
+      } else {
+        for (Index l : s.locations)
+          out << pad(values.at(c, l), model.locations[l].name.size() + 12);
+      }
+      out << "\n";
+    }
+    report.drop(m);
+  }
+}
+
+void print_csv2(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
+  const Model& model = report.model();
+  std::vector<std::unique_ptr<MetricValues>> values;
+  for (Index m : s.metrics) values.push_back(std::make_unique<MetricValues>(report, o, m));
+  out << (o.aggregate ? "Cnode ID" : "Cnode ID, Thread ID");
+  for (Index m : s.metrics) out << "," << model.metrics[m].uniq_name;
+  out << "\n";
+  for (Index c : s.cnodes) {
+    if (o.aggregate) {
+      out << model.cnodes[c].id;
+      for (auto& v : values) out << "," << v->aggregated(c);
+      out << "\n";
+      continue;
+    }
+    for (Index l : s.locations) {
+      out << model.cnodes[c].id << "," << model.locations[l].id;
+      for (auto& v : values) out << "," << v->at(c, l);
+      out << "\n";
+    }
+  }
+}
+
+void print_csv(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
+  const Model& model = report.model();
+  for (Index m : s.metrics) {
+    MetricValues values(report, o, m);
+    for (Index c : s.cnodes) {
+      out << "\n\n";
+      if (o.aggregate) {
+        out << model.cnodes[c].id << "," << values.aggregated(c) << "\n";
+      } else {
+        for (Index l : s.locations)
+          out << model.cnodes[c].id << "," << model.locations[l].id << "," << values.at(c, l)
+              << "\n";
+      }
+    }
+    out << "\n";
+    report.drop(m);
+  }
+}
+
+void print_gnuplot(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
+  const Model& model = report.model();
+  out << "\n\n# ===================== DATA =================== \n";
+  for (Index m : s.metrics) {
+    MetricValues values(report, o, m);
+    out << "# Print out the data of the metric " << model.metrics[m].uniq_name << "\n\n";
+    for (Index c : s.cnodes) {
+      out << "\n#" << cnode_label(model, c) << "\n";
+      if (o.aggregate) {
+        out << model.cnodes[c].id << "\t" << values.aggregated(c) << "\n";
+      } else {
+        for (Index l : s.locations)
+          out << model.cnodes[c].id << "\t" << model.locations[l].id << "\t" << values.at(c, l)
+              << "\n";
+      }
+    }
+    out << "\n";
+    report.drop(m);
+  }
+}
+
+void print_gnuplot2(std::ostream& out, const Report& report, const Options& o,
+                    const Selection& s) {
+  const Model& model = report.model();
+  out << "\n\n# ===================== CONFIGURE GNUPLOT =================== \n"
+         "set logscal x ; set logscal y ; set grid ; set xrange [16:1000000] ; set terminal png "
+         "size \"600,400\"\n\n"
+         " set style line 1 lt 1 lc rgb '#0072bd' lw 2 ps 2 # blue\n"
+         "set style line 2 lt 1 lc rgb '#d95319' lw 2 ps 2 # orange\n"
+         " set style line 3 lt 1 lc rgb '#a2142f' lw 2 ps 2 # red\n"
+         " set style line 4 lt 1 lc rgb '#7e2f8e' lw 2 ps 2 # purple\n"
+         " set style line 5 lt 1 lc rgb '#77ac30' lw 2 ps 2 # green\n"
+         " set key  tmargin\n"
+         "\n\n# ===================== DATA =================== \n";
+  size_t k = 0;
+  auto item = [&](const std::string& value, Index c, const char* tail) {
+    if (k % 5 == 0)
+      out << "\n\n;set output \"" << k / 5 << ".png\" ; plot for [IDX=" << k << ":" << k + 4
+          << "] \"result.dat\" i IDX ls (IDX%5)+1 " << tail;
+    out << " , " << value << " t \"" << cnode_label(model, c) << "\" ls " << (k % 5) + 1;
+    ++k;
+  };
+  for (Index m : s.metrics) {
+    MetricValues values(report, o, m);
+    out << "# Print out the data of the metric " << model.metrics[m].uniq_name << "\n\n";
+    for (Index c : s.cnodes) {
+      if (o.aggregate) {
+        item(values.aggregated(c), c, "");
+      } else {
+        for (Index l : s.locations) item(values.at(c, l), c, o.threads.empty() ? "" : " ");
+      }
+    }
+    report.drop(m);
+  }
+}
+
+// Flat profile (-r): per region, the exclusive value summed over its call paths, and what its
+// callees add ("Subroutines": inclusive minus exclusive).
+void print_flat(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
+  const Model& model = report.model();
+  std::vector<Index> regions(model.regions.size());
+  for (Index i = 0; i < regions.size(); ++i) regions[i] = i;
+  std::stable_sort(regions.begin(), regions.end(),
+                   [&](Index a, Index b) { return model.regions[a].id < model.regions[b].id; });
+  auto label = [&](Index r) {
+    return model.regions[r].name + "(id=" + std::to_string(model.regions[r].id) + ")";
+  };
+  size_t width = 0;
+  for (Index r : regions) width = std::max(width, label(r).size());
+  const bool csv2 = o.format == Format::kCsv2;
+  if (!csv2) out << "\n\n =============== FLAT PROFILE ============= \n";
+  if (csv2) {
+    out << "Region ID";
+    for (Index m : s.metrics) out << "," << model.metrics[m].uniq_name << ",Subroutines";
+    out << "\n";
+  }
+  std::vector<Values> excl, sub;
+  for (Index m : s.metrics) {
+    excl.push_back(region_values(report, m, o.metric_flavour, Flavour::kExclusive));
+    Values incl = region_values(report, m, o.metric_flavour, Flavour::kInclusive);
+    minus_rows(incl.type(), incl.data(), excl.back().data(), incl.size());
+    sub.push_back(std::move(incl));
+  }
+  if (csv2) {
+    for (Index r : regions) {
+      out << model.regions[r].id;
+      for (size_t i = 0; i < s.metrics.size(); ++i)
+        out << "," << value_text(excl[i].type(), excl[i].at(r)) << ","
+            << value_text(sub[i].type(), sub[i].at(r));
+      out << "\n";
+    }
+    return;
+  }
+  for (size_t i = 0; i < s.metrics.size(); ++i) {
+    out << "Print out the data of the metric " << model.metrics[s.metrics[i]].uniq_name << "\n\n";
+    out << std::string(width + 1, ' ') << "All threads\n" << std::string(79, '-') << "\n";
+    for (Index r : regions) {
+      out << pad(label(r), width + 1) << value_text(excl[i].type(), excl[i].at(r)) << "\n"
+          << pad("   Subroutines ", width + 1) << value_text(sub[i].type(), sub[i].at(r)) << "\n";
+    }
+  }
+}
+
+void dump_file(std::ostream& out, const std::string& path, const Options& o) {
+  const Report report = Report::open(path);
+  const Model& model = report.model();
+  if (o.structure) print_structure(out, report, o.structure_options);
+  if (!o.metrics_given) return;
+  Selection s;
+  s.metrics = select_metrics(model, o.metrics);
+  s.cnodes = select_cnodes(model, o.cnodes);
+  s.locations = select_locations(model, o.threads);
+  if (s.metrics.empty()) return;
+  if (o.flat) return print_flat(out, report, o, s);
+  switch (o.format) {
+    case Format::kHuman: return print_human(out, report, o, s);
+    case Format::kCsv: return print_csv(out, report, o, s);
+    case Format::kCsv2: return print_csv2(out, report, o, s);
+    case Format::kGnuplot: return print_gnuplot(out, report, o, s);
+    case Format::kGnuplot2: return print_gnuplot2(out, report, o, s);
+  }
+}
+
+}  // namespace
+
+int dump_main(int argc, char** argv) {
+  const std::optional<Options> options = parse(argc, argv);
+  if (!options) return 0;  // -h, or getopt already complained (CubeLib exits 0 too)
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (options->output != "-") {
+    file.open(options->output, std::ios::trunc);
+    if (!file) {
+      std::cerr << "Cannot open " << options->output << " to use as an output device.\n";
+      return 1;
+    }
+    out = &file;
+  }
+  std::ios::sync_with_stdio(false);
+  int rc = 0;
+  for (const std::string& path : options->files) {
+    try {
+      dump_file(*out, path, *options);
+    } catch (const Error& e) {
+      out->flush();
+      std::cerr << "cube_dump: " << e.what() << "\n";
+      rc = 1;
+    }
+  }
+  out->flush();
+  return rc;
+}
+
+}  // namespace cubekit::tools

@@ -1,0 +1,8 @@
+// Entry points of the command-line tools; each parses its options, calls the library, prints.
+#pragma once
+
+namespace cubekit::tools {
+
+int dump_main(int argc, char** argv);
+
+}  // namespace cubekit::tools

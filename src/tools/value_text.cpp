@@ -1,0 +1,142 @@
+#include "tools/value_text.hpp"
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+#include "calc/scale_func.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+template <class T>
+T read(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// CubeLib keeps only the first blank-separated token of what it streamed.
+std::string first_token(const std::string& s) {
+  size_t b = 0;
+  while (b < s.size() && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  size_t e = b;
+  while (e < s.size() && !std::isspace(static_cast<unsigned char>(s[e]))) ++e;
+  return s.substr(b, e - b);
+}
+
+// CubeLib computes 64-bit integers in their type but hands results through a double; values
+// beyond 2^53 therefore come out rounded, and a wrapped negative UINT64 as x86's conversion of
+// 2^64 (0). Reproduced so that cube_dump prints what the original prints.
+uint64_t through_double(uint64_t v) {
+  const double d = static_cast<double>(v);
+  constexpr double k2to63 = 9223372036854775808.0;
+  if (d < k2to63) return static_cast<uint64_t>(static_cast<int64_t>(d));
+  const double rest = d - k2to63;
+  const uint64_t low = rest < k2to63 ? static_cast<uint64_t>(static_cast<int64_t>(rest))
+                                     : uint64_t{0x8000000000000000};
+  return low ^ uint64_t{0x8000000000000000};
+}
+
+int64_t through_double(int64_t v) {
+  const double d = static_cast<double>(v);
+  if (d >= 9223372036854775808.0 || d < -9223372036854775808.0) return INT64_MIN;
+  return static_cast<int64_t>(d);
+}
+
+std::string min_max_text(double v, double identity) {
+  if (v == identity) return "-";
+  return format_double(v, 12);
+}
+
+std::string join_doubles(const double* v, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) s += ", ";
+    s += format_double(v[i]);
+  }
+  return s;
+}
+
+std::string tau_text(const double* t) {
+  const uint32_t n = static_cast<uint32_t>(t[0]);
+  const double min = n == 0 ? 0.0 : t[1];
+  const double max = n == 0 ? 0.0 : t[2];
+  std::string s = "(" + std::to_string(n) + "," + format_double(min) + "," + format_double(max) +
+                  "):";
+  if (n == 0) return s + "-,-";
+  const double mean = t[3] / n;
+  double stddev = std::sqrt((t[4] - t[3] * t[3] / n) / n);
+  if (std::fabs(1.0 - t[3] * t[3] / (n * t[4])) <= 1e-14) stddev = 0.0;
+  return s + format_double(mean) + "," + format_double(stddev);
+}
+
+std::string exponent_text(double v) {
+  char buf[64];
+  // CubeLib streams exponents with showpoint at precision 2: 5 -> "5.0", 12 -> "12.".
+  std::snprintf(buf, sizeof buf, "%#.2g", v);
+  return buf;
+}
+
+std::string scale_func_text(const std::byte* slot) {
+  const auto terms = calc::scale_func_terms(slot);
+  if (terms.empty()) return "0";
+  std::string s;
+  for (size_t i = 0; i < terms.size() && i < 3; ++i) {
+    const calc::ScaleTerm& t = terms[i];
+    if (i > 0) s += " + ";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2g", t.a);
+    s += buf;
+    if (t.b != 0) {
+      if (static_cast<int64_t>(t.b) == static_cast<int64_t>(t.c))
+        s += "*x";
+      else
+        s += "*x**(" + exponent_text(t.b) + "/" + exponent_text(t.c) + ")";
+    }
+    if (t.d != 0) s += t.d == 1 ? "*log(x)" : "*log(x)**(" + exponent_text(t.d) + ")";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string format_double(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+std::string value_text(DataType type, const std::byte* v) {
+  const auto* d = reinterpret_cast<const double*>(v);
+  switch (type.kind()) {
+    case TypeKind::kInt8:
+    case TypeKind::kUInt8:  // CubeLib streams these as characters
+      return first_token(std::string(1, read<char>(v)));
+    case TypeKind::kInt16: return std::to_string(read<int16_t>(v));
+    case TypeKind::kUInt16: return std::to_string(read<uint16_t>(v));
+    case TypeKind::kInt32: return std::to_string(read<int32_t>(v));
+    case TypeKind::kUInt32: return std::to_string(read<uint32_t>(v));
+    case TypeKind::kInt64: return std::to_string(through_double(read<int64_t>(v)));
+    case TypeKind::kUInt64: return std::to_string(through_double(read<uint64_t>(v)));
+    case TypeKind::kDouble: return format_double(d[0]);
+    case TypeKind::kMinDouble: return min_max_text(d[0], DBL_MAX);
+    case TypeKind::kMaxDouble: return min_max_text(d[0], -DBL_MAX);
+    case TypeKind::kComplex:
+      return "(" + format_double(d[0]) + ") +i(" + format_double(d[1]) + ")";
+    case TypeKind::kRate:
+      return format_double(d[0] / d[1], 12) + "[(" + format_double(d[0]) + ")/(" +
+             format_double(d[1]) + ")]";
+    case TypeKind::kTauAtomic: return tau_text(d);
+    case TypeKind::kHistogram:
+      return min_max_text(d[0], DBL_MAX) + ":(" + join_doubles(d + 2, type.param()) +
+             "):" + min_max_text(d[1], -DBL_MAX);
+    case TypeKind::kNDoubles: return "(" + join_doubles(d, type.param()) + ")";
+    case TypeKind::kScaleFunc: return scale_func_text(v);
+  }
+  return {};
+}
+
+}  // namespace cubekit::tools

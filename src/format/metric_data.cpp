@@ -67,6 +67,9 @@ MetricIndex decode_index(std::span<const std::byte> bytes, size_t cnodes,
     throw FormatError(where + ": offset 17: index format " + std::to_string(format) +
                       ", expected 1 (sparse) or 3 (dense)");
   index.sparse = true;
+  // CubeLib's writer (cube_diff, cube_mean, cube_cut, ...) ends a sparse index without rows
+  // right after the format byte, leaving out the count: read it as zero entries.
+  if (bytes.size() == 18) return index;
   if (bytes.size() < 22)
     throw FormatError(where + ": sparse index of " + std::to_string(bytes.size()) +
                       " bytes has no entry count");

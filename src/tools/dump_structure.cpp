@@ -45,7 +45,9 @@ void print_attributes(std::ostream& out, const Model& model) {
   // CubeLib records the syntax version among the attributes when it reads a report.
   const bool cube3 = model.version == "3.0";
   attrs.insert_or_assign(cube3 ? "Cube syntax version" : "Cube anchor.xml syntax version",
-                         cube3 ? std::string(1, '3') : model.version);
+                         // CubeLib keeps the version as a number: "4.0" shows as "4".
+                         cube3 ? std::string(1, '3')
+                               : format_double(std::strtod(model.version.c_str(), nullptr)));
   size_t width = 0;
   for (const auto& [k, v] : attrs) width = std::max(width, k.size());
   for (const auto& [k, v] : attrs) out << k << std::string(width + 1 - k.size(), ' ') << ": " << v << "\n";

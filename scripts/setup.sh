@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what cubekit needs on Debian 12 (run as root, or with sudo available).
+set -euo pipefail
+packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+  libpugixml-dev zlib1g-dev libdeflate-dev libcli11-dev libfmt-dev libpcre2-dev
+  libgtest-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi

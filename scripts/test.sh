@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every test: the normal build, then the same tests under
+# AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzzer for a bounded time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+jobs=$(nproc)
+
+echo "== build and test (RelWithDebInfo)"
+bash scripts/build.sh
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== build and test under ASan + UBSan"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUBEKIT_SANITIZE=ON \
+  -DCUBEKIT_BENCH=OFF >/dev/null
+ninja -C build-asan
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+if [ -f tests/fuzz/run_fuzzers.sh ]; then
+  echo "== fuzz the readers (${CUBEKIT_FUZZ_SECONDS:-30} s each)"
+  CXX=clang++ CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCUBEKIT_FUZZ=ON -DCUBEKIT_SANITIZE=ON -DCUBEKIT_TESTS=OFF -DCUBEKIT_BENCH=OFF >/dev/null
+  ninja -C build-fuzz
+  bash tests/fuzz/run_fuzzers.sh build-fuzz "${CUBEKIT_FUZZ_SECONDS:-30}"
+fi

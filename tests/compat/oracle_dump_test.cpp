@@ -1,0 +1,143 @@
+// cube_dump against what CubeLib 4.6's cube_dump printed (../shared/oracle), for every real
+// profile and for the reports CubeLib's own tools wrote (_algebra). Output must be identical.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using cubekit::test::read_file;
+using cubekit::test::run_tool;
+using cubekit::test::shared_dir;
+
+namespace {
+
+// The real input behind an oracle folder name (oracle/README.md, "Layout").
+fs::path input_of(const std::string& folder) {
+  const fs::path real = shared_dir() / "data" / "real";
+  auto rest_after = [&](const std::string& prefix) { return folder.substr(prefix.size()); };
+  auto slashes = [](std::string s) {
+    for (size_t p; (p = s.find("__")) != std::string::npos;) s.replace(p, 2, "/");
+    return s;
+  };
+  if (folder.rfind("pycubexr__", 0) == 0) return real / "pycubexr" / slashes(rest_after("pycubexr__"));
+  if (folder == "cubelib__examples__cube__summary.cubex")
+    return real / "cubelib" / "examples" / "summary.cubex";
+  if (folder == "cubelib__test__test33_CubeProxy__proxy.cubex")
+    return real / "cubelib" / "test33" / "proxy.cubex";
+  if (folder.rfind("cubelib__test__", 0) == 0)
+    return real / "cubelib" / slashes(rest_after("cubelib__test__"));
+  if (folder.rfind("extrap__single_parameter__", 0) == 0) {
+    std::string d = rest_after("extrap__single_parameter__");
+    d = d.substr(0, d.find("__profile.cubex"));
+    return real / "extrap" / "single_parameter" / (d + ".cubex");
+  }
+  if (folder.rfind("extrap__simple_threaded__", 0) == 0)
+    return real / "extrap" / "simple_threaded" / folder.substr(folder.rfind("__") + 2);
+  return {};
+}
+
+std::vector<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+struct Case {
+  std::string name;       // for the test name
+  fs::path step;          // oracle files <step>.cmd / .out / .rc
+  fs::path input;         // the report to run on
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+std::vector<Case> dump_cases() {
+  std::vector<Case> cases;
+  const fs::path shared = shared_dir();
+  if (shared.empty()) return cases;
+  const fs::path oracle = shared / "oracle";
+  for (const auto& dir : fs::directory_iterator(oracle)) {
+    const std::string folder = dir.path().filename();
+    if (!dir.is_directory() || folder == "_algebra") continue;
+    for (const char* step : {"dump_w", "dump_all_incl_aggr", "dump_all_excl_aggr",
+                             "dump_all_incl_csv2"})
+      if (fs::exists(dir.path() / (std::string(step) + ".cmd")))
+        cases.push_back({folder + "/" + step, dir.path() / step, input_of(folder)});
+  }
+  // Reports written by CubeLib's tools, dumped by cube_dump: <report>.dump_<x>.cmd.
+  for (const auto& c : fs::directory_iterator(oracle / "_algebra")) {
+    for (const auto& f : fs::directory_iterator(c.path())) {
+      const std::string name = f.path().filename();
+      const size_t at = name.find(".dump_");
+      if (at == std::string::npos || f.path().extension() != ".cmd") continue;
+      const fs::path report = c.path() / name.substr(0, at);
+      if (!fs::exists(report)) continue;
+      cases.push_back({c.path().filename().string() + "/" + name.substr(0, name.size() - 4),
+                       f.path().parent_path() / f.path().stem(), report});
+    }
+  }
+  std::sort(cases.begin(), cases.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
+  return cases;
+}
+
+// Value dumps of reports with derived metrics need the CubePL evaluator (issue 4). Until it
+// exists, cube_dump must refuse them with a clear error rather than print wrong numbers; their
+// structure dumps (-w) are compared like all others.
+bool needs_cubepl(const Case& c) {
+  return c.name.find("/derive_") != std::string::npos && c.name.find("dump_w") == std::string::npos;
+}
+
+class OracleDump : public ::testing::TestWithParam<Case> {};
+
+TEST_P(OracleDump, OutputEqualsOriginal) {
+  const Case& c = GetParam();
+  ASSERT_TRUE(fs::exists(c.input)) << c.input;
+  std::vector<std::string> args = words(read_file(c.step.string() + ".cmd"));
+  ASSERT_GE(args.size(), 2u);
+  args.erase(args.begin());  // the tool name
+  args.back() = c.input.string();
+  const auto result = run_tool("cube_dump", args);
+  if (needs_cubepl(c)) {
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("needs the CubePL evaluator"), std::string::npos) << result.err;
+    return;
+  }
+  const int expected_rc = std::stoi(read_file(c.step.string() + ".rc"));
+  EXPECT_EQ(result.exit_code, expected_rc) << result.err;
+  const std::string expected = read_file(c.step.string() + ".out");
+  if (result.out != expected) {
+    // Report the first differing line rather than two huge strings.
+    std::istringstream a(result.out), b(expected);
+    std::string la, lb;
+    for (int line = 1;; ++line) {
+      const bool ga = static_cast<bool>(std::getline(a, la));
+      const bool gb = static_cast<bool>(std::getline(b, lb));
+      if (!ga && !gb) break;
+      if (la != lb || ga != gb) {
+        ADD_FAILURE() << "line " << line << "\n  cubekit:  " << la << "\n  original: " << lb
+                      << "\n" << result.err;
+        break;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Oracle, OracleDump, ::testing::ValuesIn(dump_cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string n = info.param.name;
+                           for (char& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OracleDump);
+
+TEST(OracleDumpSetup, SharedDirectoryPresent) {
+  if (shared_dir().empty())
+    GTEST_SKIP() << "../shared not found beside the clone: oracle comparisons skipped";
+  EXPECT_GT(dump_cases().size(), 80u);
+}
+
+}  // namespace

@@ -1,0 +1,110 @@
+// dtype names, sizes and the algebra table (cube-format.md §7).
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cstring>
+
+#include "cubekit/algebra.hpp"
+#include "cubekit/data_type.hpp"
+#include "cubekit/error.hpp"
+
+namespace cubekit {
+namespace {
+
+TEST(DataType, CanonicalNamesAndAliases) {
+  EXPECT_EQ(DataType::parse("UINT64").kind(), TypeKind::kUInt64);
+  EXPECT_EQ(DataType::parse("FLOAT").kind(), TypeKind::kDouble);
+  EXPECT_EQ(DataType::parse("INTEGER").kind(), TypeKind::kInt64);
+  EXPECT_EQ(DataType::parse("UNSIGNED INTEGER").kind(), TypeKind::kUInt64);
+  EXPECT_EQ(DataType::parse("CHAR").kind(), TypeKind::kUInt8);
+  const DataType h = DataType::parse("HISTOGRAM(5)");
+  EXPECT_EQ(h.kind(), TypeKind::kHistogram);
+  EXPECT_EQ(h.param(), 5u);
+  EXPECT_EQ(h.dtype_text(), "HISTOGRAM(5)");
+}
+
+TEST(DataType, DiskSizes) {
+  EXPECT_EQ(DataType::parse("INT8").disk_size(), 1u);
+  EXPECT_EQ(DataType::parse("UINT16").disk_size(), 2u);
+  EXPECT_EQ(DataType::parse("DOUBLE").disk_size(), 8u);
+  EXPECT_EQ(DataType::parse("COMPLEX").disk_size(), 16u);
+  EXPECT_EQ(DataType::parse("RATE").disk_size(), 16u);
+  EXPECT_EQ(DataType::parse("TAU_ATOMIC").disk_size(), 36u);
+  EXPECT_EQ(DataType::parse("HISTOGRAM(5)").disk_size(), 16u + 40u);
+  EXPECT_EQ(DataType::parse("NDOUBLES(10)").disk_size(), 80u);
+  EXPECT_EQ(DataType::parse("SCALE_FUNC").disk_size(), 848u);
+}
+
+TEST(DataType, RejectsUnknownAndMalformed) {
+  EXPECT_THROW(DataType::parse("QUADRUPLE"), FormatError);
+  EXPECT_THROW(DataType::parse("HISTOGRAM"), FormatError);
+  EXPECT_THROW(DataType::parse("HISTOGRAM(0)"), FormatError);
+  EXPECT_THROW(DataType::parse("HISTOGRAM(x)"), FormatError);
+  EXPECT_THROW(DataType::parse("uint64"), FormatError);  // names are case-sensitive
+}
+
+TEST(DataType, InclusiveStorageNeedsAnInverse) {
+  EXPECT_TRUE(DataType::parse("DOUBLE").allows_inclusive_storage());
+  EXPECT_FALSE(DataType::parse("MINDOUBLE").allows_inclusive_storage());
+  EXPECT_FALSE(DataType::parse("MAXDOUBLE").allows_inclusive_storage());
+  EXPECT_FALSE(DataType::parse("TAU_ATOMIC").allows_inclusive_storage());
+  EXPECT_FALSE(DataType::parse("HISTOGRAM(3)").allows_inclusive_storage());
+}
+
+TEST(Algebra, IntegersWrapAtTheirWidth) {
+  const DataType t(TypeKind::kUInt16);
+  uint16_t a[2] = {10, 65535}, b[2] = {26, 1};
+  minus_rows(t, reinterpret_cast<std::byte*>(a), reinterpret_cast<std::byte*>(b), 1);
+  plus_rows(t, reinterpret_cast<std::byte*>(a + 1), reinterpret_cast<std::byte*>(b + 1), 1);
+  EXPECT_EQ(a[0], 65520);  // 10 - 26 mod 2^16
+  EXPECT_EQ(a[1], 0);
+}
+
+TEST(Algebra, MinAndMaxIdentityAndFold) {
+  const DataType min(TypeKind::kMinDouble), max(TypeKind::kMaxDouble);
+  double acc_min = 0, acc_max = 0;
+  set_identity(min, reinterpret_cast<std::byte*>(&acc_min), 1);
+  set_identity(max, reinterpret_cast<std::byte*>(&acc_max), 1);
+  EXPECT_EQ(acc_min, DBL_MAX);
+  EXPECT_EQ(acc_max, -DBL_MAX);
+  const double row[3] = {3.5, -1.0, 2.0};
+  fold_row(min, reinterpret_cast<std::byte*>(&acc_min), reinterpret_cast<const std::byte*>(row), 3);
+  fold_row(max, reinterpret_cast<std::byte*>(&acc_max), reinterpret_cast<const std::byte*>(row), 3);
+  EXPECT_EQ(acc_min, -1.0);
+  EXPECT_EQ(acc_max, 3.5);
+}
+
+TEST(Algebra, DoubleDifferenceWithinTwoUlpIsZero) {
+  const DataType t(TypeKind::kDouble);
+  double a = 0.1 + 0.2, b = 0.3;  // differ in the last bit
+  minus_rows(t, reinterpret_cast<std::byte*>(&a), reinterpret_cast<const std::byte*>(&b), 1);
+  EXPECT_EQ(a, 0.0);
+  double c = 1.0, d = 0.25;
+  minus_rows(t, reinterpret_cast<std::byte*>(&c), reinterpret_cast<const std::byte*>(&d), 1);
+  EXPECT_EQ(c, 0.75);
+}
+
+TEST(Algebra, TauAtomicMergesCountMinMaxSums) {
+  const DataType t(TypeKind::kTauAtomic);
+  double acc[5], x[5] = {2, 1.0, 4.0, 5.0, 17.0}, y[5] = {1, 0.5, 2.0, 0.5, 0.25};
+  set_identity(t, reinterpret_cast<std::byte*>(acc), 1);
+  plus_rows(t, reinterpret_cast<std::byte*>(acc), reinterpret_cast<std::byte*>(x), 1);
+  plus_rows(t, reinterpret_cast<std::byte*>(acc), reinterpret_cast<std::byte*>(y), 1);
+  EXPECT_EQ(acc[0], 3);
+  EXPECT_EQ(acc[1], 0.5);
+  EXPECT_EQ(acc[2], 4.0);
+  EXPECT_EQ(acc[3], 5.5);
+  EXPECT_EQ(acc[4], 17.25);
+  EXPECT_DOUBLE_EQ(scalar(t, reinterpret_cast<std::byte*>(acc)), 5.5 / 3);
+}
+
+TEST(Algebra, RateScalarIsRatio) {
+  const DataType t(TypeKind::kRate);
+  const double r[2] = {4, 26};
+  EXPECT_DOUBLE_EQ(scalar(t, reinterpret_cast<const std::byte*>(r)), 4.0 / 26.0);
+  const double z[2] = {-1, 0};
+  EXPECT_EQ(scalar(t, reinterpret_cast<const std::byte*>(z)), -DBL_MAX);
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -1,0 +1,88 @@
+// Row orders of the call forest and id rules (cube-format.md §4, §11).
+#include <gtest/gtest.h>
+
+#include "cubekit/error.hpp"
+#include "cubekit/model.hpp"
+
+namespace cubekit {
+namespace {
+
+// The forest of cube-format.md §4.4: A[0](B[5](D[1]), C[2](E[3], F[4])), G[6].
+Model example_forest() {
+  Model m;
+  m.regions.push_back(Region{});
+  auto add = [&](uint32_t id, Index parent) {
+    Cnode c;
+    c.id = id;
+    c.region = 0;
+    c.parent = parent;
+    const Index self = static_cast<Index>(m.cnodes.size());
+    m.cnodes.push_back(c);
+    if (parent != kNoIndex) m.cnodes[parent].children.push_back(self);
+    return self;
+  };
+  const Index a = add(0, kNoIndex);
+  const Index b = add(5, a);
+  add(1, b);
+  const Index c = add(2, a);
+  add(3, c);
+  add(4, c);
+  add(6, kNoIndex);
+  m.finalize("test");
+  return m;
+}
+
+std::vector<uint32_t> ids(const Model& m, const std::vector<Index>& order) {
+  std::vector<uint32_t> out;
+  for (Index i : order) out.push_back(m.cnodes[i].id);
+  return out;
+}
+
+TEST(CallTreeOrder, PreOrderForExclusiveMetrics) {
+  const Model m = example_forest();
+  EXPECT_EQ(ids(m, pre_order(m)), (std::vector<uint32_t>{0, 5, 1, 2, 3, 4, 6}));
+  EXPECT_EQ(ids(m, storage_order(m, MetricKind::kExclusive)), ids(m, pre_order(m)));
+}
+
+TEST(CallTreeOrder, ChildrenFirstForInclusiveMetrics) {
+  const Model m = example_forest();
+  EXPECT_EQ(ids(m, children_first_order(m)), (std::vector<uint32_t>{0, 5, 2, 1, 3, 4, 6}));
+  EXPECT_EQ(ids(m, storage_order(m, MetricKind::kInclusive)), ids(m, children_first_order(m)));
+  // CubeLib reads SIMPLE like INCLUSIVE (cube-format.md §4.3).
+  EXPECT_EQ(ids(m, storage_order(m, MetricKind::kSimple)), ids(m, children_first_order(m)));
+}
+
+TEST(ModelRules, DuplicateCnodeIdIsRejected) {
+  Model m = example_forest();
+  m.cnodes[6].id = 5;
+  EXPECT_THROW(m.finalize("x.cubex:anchor.xml"), FormatError);
+}
+
+TEST(ModelRules, LocationIdsMustBeDense) {
+  Model m = example_forest();
+  m.locations.resize(2);
+  m.locations[0].id = 0;
+  m.locations[1].id = 2;
+  try {
+    m.finalize("x.cubex:anchor.xml");
+    FAIL() << "expected FormatError";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("location id 2 out of range"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ModelRules, VoidIsInheritedBySubMetrics) {
+  Model m;
+  m.metrics.resize(2);
+  m.metrics[0].id = 0;
+  m.metrics[0].val = "VOID";
+  m.metrics[0].children = {1};
+  m.metrics[1].id = 1;
+  m.metrics[1].parent = 0;
+  m.finalize("test");
+  EXPECT_TRUE(m.metrics[1].is_void);
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,11 @@ class SeveritySource {
   // when the metric has no stored data (all values are the identity).
   virtual std::shared_ptr<const SeverityMatrix> load(const Model& model, Index metric) const = 0;
   virtual std::vector<MemberInfo> members() const { return {}; }
+  // The bytes of an archive member ("misc data" such as remapping.spec); nullopt if absent.
+  virtual std::optional<std::string> member_content(const std::string& name) const {
+    (void)name;
+    return std::nullopt;
+  }
   virtual bool has_data(const Model& model, Index metric) const = 0;
 };
 
@@ -40,6 +46,9 @@ class Report {
   const std::string& path() const { return path_; }
   const Model& model() const { return *model_; }
   std::vector<MemberInfo> members() const { return source_->members(); }
+  std::optional<std::string> member_content(const std::string& name) const {
+    return source_->member_content(name);
+  }
 
   // Whether metric `metric` has stored data (false: all identity, or derived, or VOID).
   bool has_data(Index metric) const;

@@ -44,6 +44,13 @@ std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Inde
                      m.dtype, model.locations.size(), file_->path() + ":" + data_name);
 }
 
+std::optional<std::string> CubexSource::member_content(const std::string& name) const {
+  const TarMember* m = tar_.find(name);
+  if (m == nullptr) return std::nullopt;
+  const auto bytes = member_bytes(*m);
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
 std::vector<MemberInfo> CubexSource::members() const {
   std::vector<MemberInfo> out;
   for (const TarMember& m : tar_.members()) out.push_back({m.name, m.size});

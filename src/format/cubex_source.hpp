@@ -15,6 +15,7 @@ class CubexSource : public SeveritySource {
   CubexSource(std::shared_ptr<const MappedFile> file, TarIndex tar);
   std::shared_ptr<const SeverityMatrix> load(const Model& model, Index metric) const override;
   std::vector<MemberInfo> members() const override;
+  std::optional<std::string> member_content(const std::string& name) const override;
   bool has_data(const Model& model, Index metric) const override;
 
   // The anchor text (gunzipped if needed). Throws FormatError when absent.

@@ -243,6 +243,14 @@ std::string metric_of_member(const Model& model, const std::string& name, size_t
 
 void print_files(std::ostream& out, const Report& report, const std::string& show_file) {
   out << " =============== FILES ============= \n";
+  if (!show_file.empty()) {
+    if (const auto content = report.member_content(show_file)) {
+      out << " =============== Content of the file \"" << show_file << "\" : \n"
+          << *content << "\n =============== End of content of the file \"" << show_file
+          << "\" : \n";
+      return;
+    }
+  }
   std::vector<MemberInfo> members = report.members();
   std::sort(members.begin(), members.end(),
             [](const MemberInfo& a, const MemberInfo& b) { return a.name < b.name; });
@@ -261,7 +269,6 @@ void print_files(std::ostream& out, const Report& report, const std::string& sho
           << " )";
     out << "\n";
   }
-  (void)show_file;
 }
 
 }  // namespace

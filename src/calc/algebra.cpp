@@ -77,11 +77,41 @@ void tau_minus(double* a, const double* b) {
   a[4] -= b[4];
 }
 
+// HISTOGRAM(n) in memory: [min, max, bin 0, ..., bin n-1]. CubeLib calls a histogram valid
+// exactly when min != DBL_MAX and max != -DBL_MAX; it does not look at min <= max. So "empty"
+// here is the negation of that flag, and set_identity produces it with both sentinels.
 bool histogram_empty(const double* h) { return h[0] == DBL_MAX || h[1] == -DBL_MAX; }
 
-// CubeLib's re-binning (cube-format.md §7.2): the result spans both ranges with the same number
-// of equal-width bins; each input bin's count goes to the result bin holding its lower edge and
-// the next one, split by the overlap with the first.
+// The n + 1 edges of n equal-width bins over [lo, hi], computed as lo + i * width like CubeLib,
+// so that equal inputs give bit-identical edges (the sweep below compares them exactly).
+void histogram_edges(double lo, double hi, size_t bins, std::vector<double>& edges) {
+  const double width = (hi - lo) / static_cast<double>(bins);
+  edges.resize(bins + 1);
+  for (size_t i = 0; i <= bins; ++i) edges[i] = lo + static_cast<double>(i) * width;
+}
+
+// CubeLib's ⊕ for histograms (HistogramValue::operator+=), reproduced for identical output,
+// quirks included, since the printed bins depend on them:
+//  1. If b is empty, a stays; if a is empty, a becomes a copy of b.
+//  2. The result spans [min(a.min, b.min), max(a.max, b.max)] with n equal-width bins (grid G).
+//  3. a's bins are NOT re-binned: CubeLib locates a's edges on the new grid G rather than on a's
+//     old range, so a's bin i stays in result bin i whatever a's old range was.
+//  4. Each bin j of b (edges e_j, e_j+1 on b's own grid) is located by a sweep over the merged,
+//     sorted edge lists: k(e) = index of the last edge of G at or below e (ties: G's edge first).
+//     If k(e_j) == k(e_j+1) the whole count goes to result bin k(e_j); otherwise the fraction
+//     (G[k(e_j)+1] - e_j) / (e_j+1 - e_j) goes to bin k(e_j) and the rest to bin k(e_j)+1 (a
+//     zero-width bin sends everything to k(e_j)+1). Counts that land on index n (past the last
+//     bin, e.g. from b's top edge coinciding with the result's max) are dropped, as CubeLib
+//     writes them past its bin array.
+// The sweep sorts a list of (position, list) marks with an unstable sort like CubeLib's, pushed in
+// the same order, so even degenerate inputs (min == max everywhere: all edges equal) pick the
+// same bin as CubeLib does when both are built against libstdc++.
+struct EdgeMark {
+  double position;
+  unsigned list;  // 0: result grid, 1: a's edges (on the result grid), 2: b's edges
+  size_t index;
+};
+
 void histogram_plus(double* a, const double* b, size_t bins) {
   if (histogram_empty(b)) return;
   if (histogram_empty(a)) {
@@ -90,31 +120,57 @@ void histogram_plus(double* a, const double* b, size_t bins) {
   }
   const double lo = std::min(a[0], b[0]);
   const double hi = std::max(a[1], b[1]);
-  std::vector<double> out(bins, 0.0);
-  const double width = (hi - lo) / static_cast<double>(bins);
-  auto spread = [&](const double* h) {
-    const double in_width = (h[1] - h[0]) / static_cast<double>(bins);
-    for (size_t i = 0; i < bins; ++i) {
-      const double count = h[2 + i];
-      if (count == 0) continue;
-      if (width <= 0) {
-        out[0] += count;
-        continue;
-      }
-      const double edge = h[0] + in_width * static_cast<double>(i);
-      size_t k = static_cast<size_t>(std::clamp((edge - lo) / width, 0.0, double(bins - 1)));
-      const double bin_end = lo + width * static_cast<double>(k + 1);
-      const double share =
-          in_width <= 0 ? 1.0 : std::clamp((bin_end - edge) / in_width, 0.0, 1.0);
-      out[k] += count * share;
-      if (k + 1 < bins)
-        out[k + 1] += count * (1.0 - share);
-      else
-        out[k] += count * (1.0 - share);
-    }
+  // Scratch space reused across calls: this runs once per (cnode, location) when aggregating.
+  thread_local std::vector<double> grid, b_edges, out;
+  thread_local std::vector<EdgeMark> marks;
+  thread_local std::vector<size_t> a_bin, b_bin;
+  histogram_edges(lo, hi, bins, grid);
+  histogram_edges(b[0], b[1], bins, b_edges);
+
+  marks.clear();
+  for (size_t i = 0; i <= bins; ++i) {
+    marks.push_back({grid[i], 1, i});
+    marks.push_back({b_edges[i], 2, i});
+    marks.push_back({grid[i], 0, i});
+  }
+  std::sort(marks.begin(), marks.end(), [](const EdgeMark& x, const EdgeMark& y) {
+    if (x.position != y.position) return x.position < y.position;
+    return x.list < y.list;
+  });
+  // The first mark is never inspected (CubeLib starts its sweep at the second one); it is
+  // always a grid edge at lo unless all positions coincide.
+  a_bin.assign(bins + 1, 0);
+  b_bin.assign(bins + 1, 0);
+  size_t pivot = 0;
+  for (size_t m = 1; m < marks.size(); ++m) {
+    const EdgeMark& mark = marks[m];
+    if (mark.list == 0)
+      pivot = mark.index;
+    else
+      (mark.list == 1 ? a_bin : b_bin)[mark.index] = pivot;
+  }
+
+  out.assign(bins, 0.0);
+  auto deposit = [&](size_t k, double count) {
+    if (k < bins) out[k] += count;  // index n is past CubeLib's array: lost
   };
-  spread(a);
-  spread(b);
+  // Moves bin i of `counts`, whose edges `edges` were located at `at`, per point 4 above.
+  auto spread = [&](const double* counts, const std::vector<double>& edges,
+                    const std::vector<size_t>& at, size_t i) {
+    double share = 1.0;
+    if (at[i] != at[i + 1]) {
+      const double span = edges[i + 1] - edges[i];
+      share = span != 0 ? (grid[at[i] + 1] - edges[i]) / span : 0.0;
+    }
+    deposit(at[i], counts[i] * share);
+    deposit(at[i] + 1, counts[i] * (1.0 - share));
+  };
+  // a's and b's bin i are interleaved, as in CubeLib: the order of the additions into a shared
+  // bin decides the last bits of the result.
+  for (size_t i = 0; i < bins; ++i) {
+    spread(a + 2, grid, a_bin, i);  // point 3: a's edges are the result grid itself
+    spread(b + 2, b_edges, b_bin, i);
+  }
   a[0] = lo;
   a[1] = hi;
   std::copy(out.begin(), out.end(), a + 2);

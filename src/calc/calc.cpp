@@ -87,10 +87,37 @@ Values row_sums(const Report& report, Index metric) {
   return sums;
 }
 
+// Histogram ⊕ is not associative, so the grouping must be CubeLib's: one accumulator per cnode
+// that takes every stored value of its subtree, cnode by cnode in pre-order and location by
+// location within a cnode (checked against cube_dump 4.6). Per-cnode sums combined along the
+// tree give different bins.
+Values histogram_inclusive(const Report& report, Index metric) {
+  const Model& model = report.model();
+  const Metric& m = model.metrics[metric];
+  Values out(m.dtype, model.cnodes.size());
+  const auto matrix = report.severities(metric);
+  if (matrix == nullptr) return out;
+  for (Index c = 0; c < model.cnodes.size(); ++c) {
+    std::vector<Index> stack{c};
+    while (!stack.empty()) {
+      const Index d = stack.back();
+      stack.pop_back();
+      if (const std::byte* row = matrix->row(d))
+        fold_row(m.dtype, out.at(c), row, matrix->locations());
+      const auto& kids = model.cnodes[d].children;
+      stack.insert(stack.end(), kids.rbegin(), kids.rend());
+    }
+  }
+  return out;
+}
+
 Values call_aggregated(const Report& report, Index metric, Flavour call) {
   require_stored(report, metric);
   const Model& model = report.model();
   const Metric& m = model.metrics[metric];
+  if (m.dtype.kind() == TypeKind::kHistogram && !stored_inclusive(m) &&
+      call == Flavour::kInclusive)
+    return histogram_inclusive(report, metric);
   Values sums = row_sums(report, metric);
   if (stored_inclusive(m) == (call == Flavour::kInclusive)) return sums;
   Values out(m.dtype, model.cnodes.size());

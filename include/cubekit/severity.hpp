@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "cubekit/data_type.hpp"
@@ -43,12 +44,16 @@ class SeverityMatrix {
   size_t row_bytes_;
   size_t row_count_ = 0;
   std::vector<uint32_t> row_of_cnode_;
-  // 64-bit words keep every lane type aligned.
+  // Rows in 64-bit words (every lane type stays aligned). Not zero-filled: each row is written
+  // completely by its decoder, and zero-filling gigabytes costs as much as decoding them.
   struct Storage {
-    std::vector<uint64_t> words;
-    std::byte* data() { return reinterpret_cast<std::byte*>(words.data()); }
-    const std::byte* data() const { return reinterpret_cast<const std::byte*>(words.data()); }
-    size_t size() const { return words.size() * sizeof(uint64_t); }
+    std::unique_ptr<uint64_t[]> words;
+    size_t capacity = 0;  // in words
+    size_t used = 0;      // in words
+    std::byte* data() { return reinterpret_cast<std::byte*>(words.get()); }
+    const std::byte* data() const { return reinterpret_cast<const std::byte*>(words.get()); }
+    size_t size() const { return used * sizeof(uint64_t); }
+    void reserve(size_t n);
   } bytes_;
 };
 

@@ -4,9 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p example
-build/cubekit_make_synthetic example/profile.cubex 2000 64 6
+build/bench/cubekit_make_synthetic example/profile.cubex 2000 64 6
 echo "== structure (metrics and system tree)"
 build/cube_dump -w metrics example/profile.cubex
 build/cube_dump -w systemtree example/profile.cubex | head -12
 echo "== inclusive time of the top of the call tree, all locations summed"
-build/cube_dump -m time -z incl -t aggr -c 'level<3' example/profile.cubex | head -40
+build/cube_dump -m time0,visits0 -z incl -t aggr -c 'level<3' example/profile.cubex | head -40

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "cubekit/error.hpp"
+#include "format/cube3.hpp"
 
 namespace cubekit::format {
 namespace {
@@ -371,9 +372,14 @@ Model parse_anchor(std::string_view xml, const std::string& where) {
   parse_program(cube.child("program"), model, where);
   const pugi::xml_node system = cube.child("system");
   model.system_title = system.attribute("title").value();
-  for (const pugi::xml_node& s : system.children("systemtreenode"))
-    parse_system_node(s, kNoIndex, model, where, 0);
-  parse_topologies(system.child("topologies"), model, where);
+  if (system.child("machine")) {
+    // Early Cube 4 anchors (CubeLib's 4.0 test file) still describe the system the Cube 3 way.
+    parse_cube3_system(system, model, xml, where);
+  } else {
+    for (const pugi::xml_node& s : system.children("systemtreenode"))
+      parse_system_node(s, kNoIndex, model, where, 0);
+    parse_topologies(system.child("topologies"), model, where);
+  }
   model.finalize(where);
   return model;
 }

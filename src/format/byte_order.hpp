@@ -42,6 +42,8 @@ void store(std::byte* p, T v, ByteOrder order) {
 // Written as a plain loop over whole elements so the compiler vectorizes it.
 template <class T>
 void load_array(T* dst, const std::byte* src, size_t count, ByteOrder order) {
+  // Empty arrays may come with null pointers (an empty vector's data()); memcpy forbids those.
+  if (count == 0) return;
   std::memcpy(dst, src, count * sizeof(T));
   if (order == kHostOrder || sizeof(T) == 1) return;
   using U = std::conditional_t<sizeof(T) == 2, uint16_t,

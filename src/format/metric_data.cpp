@@ -12,6 +12,8 @@ namespace {
 constexpr std::string_view kIndexMarker = "CUBEX.INDEX";
 constexpr std::string_view kDataMarker = "CUBEX.DATA";
 constexpr std::string_view kZDataMarker = "ZCUBEX.DATA";
+// Largest expansion of a deflate stream (RFC 1951): a 258-byte match costs at least 2 bits.
+constexpr uint64_t kMaxInflateRatio = 1032;
 
 bool starts_with(std::span<const std::byte> bytes, std::string_view marker) {
   return bytes.size() >= marker.size() &&
@@ -159,6 +161,13 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
       if (off > bytes.size() - base || size > bytes.size() - base - off)
         throw FormatError(where + ": sub-index entry " + std::to_string(e) +
                           " points outside the member");
+      // Deflate cannot expand more than 1032:1, so a row larger than that is corrupt; checking
+      // it here keeps a hostile anchor (huge dtype, many locations) from making us allocate
+      // far more memory than the member could ever fill.
+      if (disk_row / kMaxInflateRatio > size)
+        throw FormatError(where + ": sub-index entry " + std::to_string(e) + ": " +
+                          std::to_string(size) + " compressed bytes cannot inflate to a row of " +
+                          std::to_string(disk_row) + " bytes");
       if (disk_row == 0 || start % disk_row != 0 || start / disk_row >= rows)
         throw FormatError(where + ": sub-index entry " + std::to_string(e) +
                           " starts at uncompressed byte " + std::to_string(start) +
@@ -167,7 +176,8 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
         throw FormatError(where + ": two sub-index entries for row " +
                           std::to_string(start / disk_row));
     }
-    std::vector<std::byte> raw(disk_row);
+    // Only allocated when some row is stored: a report without rows must cost nothing.
+    std::vector<std::byte> raw(blocks.empty() ? 0 : disk_row);
     matrix->reserve_rows(blocks.size());
     for (const auto& [start, block] : blocks) {
       const size_t k = start / disk_row;

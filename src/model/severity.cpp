@@ -36,8 +36,10 @@ std::byte* SeverityMatrix::add_row(Index cnode) {
   const size_t words_per_row = row_bytes_ / 8;
   row_of_cnode_[cnode] = static_cast<uint32_t>(row_count_);
   ++row_count_;
-  if (bytes_.used + words_per_row > bytes_.capacity)
-    bytes_.reserve(std::max(bytes_.capacity * 2, bytes_.used + words_per_row));
+  // Rows of a report without locations are empty, yet callers memset/memcpy zero bytes into
+  // them, which needs a non-null pointer: keep at least one word of storage.
+  if (bytes_.used + words_per_row > bytes_.capacity || bytes_.capacity == 0)
+    bytes_.reserve(std::max({bytes_.capacity * 2, bytes_.used + words_per_row, size_t{1}}));
   bytes_.used += words_per_row;
   std::byte* row = bytes_.data() + (row_count_ - 1) * row_bytes_;
   const size_t payload = type_.memory_size() * locations_;

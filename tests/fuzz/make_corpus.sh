@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds seed corpora for the fuzzers from the real reports in ../shared/data/real (or $2):
+#   CORPUS/tar          whole .cubex archives (up to 256 KiB)
+#   CORPUS/anchor       anchor.xml members (gunzipped)
+#   CORPUS/metric_data  4 selector bytes (see fuzz_metric_data.cpp) + <id>.index + <id>.data
+#   CORPUS/cube3        Cube 3 documents, plain and gzip-compressed
+# Usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]}
+real=${2:-$here/../../../shared/data/real}
+mkdir -p "$out"/{tar,anchor,metric_data,cube3}
+if [[ ! -d $real ]]; then
+  echo "make_corpus.sh: no real data at $real; corpora stay empty (the fuzzers start from scratch)" >&2
+  exit 0
+fi
+
+python3 - "$out" "$real" <<'PY'
+import gzip, hashlib, os, re, struct, sys
+
+out, real = sys.argv[1], sys.argv[2]
+
+# Must match kTypes in fuzz_metric_data.cpp.
+TYPES = ["INT8", "UINT16", "INT32", "UINT64", "DOUBLE", "MINDOUBLE", "COMPLEX", "TAU_ATOMIC",
+         "HISTOGRAM", "NDOUBLES", "SCALE_FUNC", "RATE"]
+ALIASES = {"INTEGER": "UINT64", "UNSIGNED INTEGER": "UINT64", "FLOAT": "DOUBLE",
+           "INT64": "UINT64", "UINT8": "INT8", "INT16": "UINT16", "UINT32": "INT32",
+           "MAXDOUBLE": "MINDOUBLE"}
+
+def save(kind, data):
+    name = hashlib.sha1(data).hexdigest()
+    with open(os.path.join(out, kind, name), "wb") as f:
+        f.write(data)
+
+def members(archive):
+    """Own scanner: Python's tarfile stops at CubeW's lone zero block (cube-format.md 2.6)
+    and rejects the CubeW 4.8 checksum bug."""
+    result, off = {}, 0
+    while off + 512 <= len(archive):
+        h = archive[off:off + 512]
+        if h == b"\0" * 512:
+            off += 512
+            continue
+        size_field = h[124:136].split(b"\0")[0].strip()
+        try:
+            size = int(size_field or b"0", 8)
+        except ValueError:
+            break
+        name = h[:100].split(b"\0")[0].decode("utf-8", "replace")
+        if h[156:157] in (b"0", b"\0"):
+            result[name] = archive[off + 512:off + 512 + size]
+        off += 512 + (size + 511) // 512 * 512
+    return result
+
+for root, _, files in os.walk(real):
+    for fn in sorted(files):
+        path = os.path.join(root, fn)
+        data = open(path, "rb").read()
+        if fn.endswith(".cube") or fn.endswith(".cube.gz"):
+            if len(data) <= 256 * 1024:
+                save("cube3", data)
+                save("cube3", gzip.compress(data if not fn.endswith(".gz") else gzip.decompress(data)))
+            continue
+        if not fn.endswith(".cubex"):
+            continue
+        if len(data) <= 256 * 1024:
+            save("tar", data)
+        m = members(data)
+        anchor = m.get("anchor.xml")
+        if anchor is None:
+            continue
+        if anchor[:2] == b"\x1f\x8b":
+            anchor = gzip.decompress(anchor)
+        save("anchor", anchor)
+        text = anchor.decode("utf-8", "replace")
+        cnodes = len(re.findall(r"<cnode\b", text))
+        locations = len(re.findall(r"<location\b", text))
+        # Sub-metrics nest inside their parent, so take the first <dtype> after each start tag.
+        for mt in re.finditer(r'<metric\b[^>]*\bid="(\d+)"[^>]*>', text):
+            mid = mt.group(1)
+            dt = re.compile(r"<dtype>\s*([^<(]*)").search(text, mt.end())
+            dtype = (dt.group(1).strip() if dt else "DOUBLE")
+            dtype = ALIASES.get(dtype, dtype)
+            idx, dat = m.get(mid + ".index"), m.get(mid + ".data")
+            if idx is None or dat is None:
+                continue
+            sel = bytes([TYPES.index(dtype) if dtype in TYPES else 4,
+                         (min(cnodes, 32) - 1) % 32, locations % 8,
+                         min(max(len(idx) - 18, 0) // 4, 255)])
+            blob = sel + idx + dat
+            if len(blob) <= 64 * 1024:
+                save("metric_data", blob)
+PY
+for d in tar anchor metric_data cube3; do
+  echo "$d: $(ls "$out/$d" | wc -l) seeds"
+done

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every fuzzer for SECONDS on its corpus; exits 1 if any of them finds a crash, a leak,
+# a timeout or an allocation beyond the memory limit (the reproducer is left in ARTIFACTS).
+# Usage: run_fuzzers.sh BUILD_DIR SECONDS [CORPUS_DIR] [ARTIFACTS_DIR]
+#   CORPUS_DIR defaults to BUILD_DIR/fuzz-corpus, filled by make_corpus.sh when missing.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:?usage: run_fuzzers.sh BUILD_DIR SECONDS [CORPUS_DIR] [ARTIFACTS_DIR]}
+seconds=${2:?usage: run_fuzzers.sh BUILD_DIR SECONDS [CORPUS_DIR] [ARTIFACTS_DIR]}
+corpus=${3:-$build/fuzz-corpus}
+artifacts=${4:-$build/fuzz-artifacts}
+[[ -d $corpus ]] || "$here/make_corpus.sh" "$corpus" || exit 1
+mkdir -p "$artifacts"
+
+# target:corpus-subdir:max_len. The lengths cover the seeds that matter (whole small archives,
+# real anchors) while keeping executions fast.
+targets=(
+  fuzz_tar:tar:262144
+  fuzz_anchor:anchor:131072
+  fuzz_metric_data:metric_data:65536
+  fuzz_cube3:cube3:131072
+)
+
+status=0
+for spec in "${targets[@]}"; do
+  IFS=: read -r target dir max_len <<<"$spec"
+  bin=$(find "$build" -name "$target" -type f -perm -u+x | head -n1)
+  if [[ -z $bin ]]; then
+    echo "run_fuzzers.sh: $target not built in $build" >&2
+    status=1
+    continue
+  fi
+  mkdir -p "$corpus/$dir"
+  log="$artifacts/$target.log"
+  echo "== $target (${seconds}s, max_len $max_len)"
+  # -rss_limit_mb also caps single allocations (malloc_limit_mb defaults to it): a hostile
+  # count must be rejected before it turns into a huge allocation.
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    "$bin" -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb=2048 -timeout=10 \
+      -print_final_stats=1 -artifact_prefix="$artifacts/$target-" "$corpus/$dir" >"$log" 2>&1
+  rc=$?
+  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$log" | sed 's/^/   /'
+  if [[ $rc -ne 0 ]]; then
+    echo "   FAILED (exit $rc); see $log" >&2
+    grep -E 'ERROR:|SUMMARY:|Test unit written' "$log" | head -n5 | sed 's/^/   /' >&2
+    status=1
+  fi
+done
+exit $status

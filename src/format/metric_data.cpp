@@ -203,4 +203,43 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
   return matrix;
 }
 
+void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations) {
+  if (type.kind() != TypeKind::kTauAtomic) {
+    // Every other type keeps its file layout in memory (SCALE_FUNC included).
+    std::memcpy(dst, src, type.disk_size() * locations);
+    return;
+  }
+  const double* in = reinterpret_cast<const double*>(src);
+  for (size_t l = 0; l < locations; ++l, in += 5, dst += 36) {
+    store<uint32_t>(dst, static_cast<uint32_t>(in[0]), kHostOrder);
+    for (int f = 0; f < 4; ++f) store<double>(dst + 4 + 8 * f, in[1 + f], kHostOrder);
+  }
+}
+
+namespace {
+
+std::string index_header(uint8_t format) {
+  std::string s(kIndexMarker);
+  char probe[4], version[2] = {0, 0};
+  store<uint32_t>(reinterpret_cast<std::byte*>(probe), 1, kHostOrder);
+  s.append(probe, 4);
+  s.append(version, 2);
+  s.push_back(static_cast<char>(format));
+  return s;
+}
+
+}  // namespace
+
+std::string encode_sparse_index(const std::vector<uint32_t>& positions) {
+  std::string s = index_header(1);
+  char n[4];
+  store<uint32_t>(reinterpret_cast<std::byte*>(n), static_cast<uint32_t>(positions.size()),
+                  kHostOrder);
+  s.append(n, 4);
+  s.append(reinterpret_cast<const char*>(positions.data()), positions.size() * 4);
+  return s;
+}
+
+std::string encode_dense_index() { return index_header(3); }
+
 }  // namespace cubekit::format

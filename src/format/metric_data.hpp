@@ -32,4 +32,11 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
 void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations,
                 ByteOrder order);
 
+// Converts one row from memory layout to file layout in host byte order (the writer's order).
+void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations);
+
+// Index member bytes: sparse with the given positions, or dense (no positions), host order.
+std::string encode_sparse_index(const std::vector<uint32_t>& positions);
+std::string encode_dense_index();
+
 }  // namespace cubekit::format

@@ -1,0 +1,156 @@
+#include "format/tar_writer.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#include "cubekit/error.hpp"
+
+namespace cubekit::format {
+namespace {
+
+constexpr size_t kBlock = 512;
+constexpr uint64_t kMaxOctalSize = 077777777777ull;  // 11 octal digits: 8 GiB - 1
+
+void octal(char* field, size_t width, uint64_t value) {
+  // width includes the terminating NUL
+  std::snprintf(field, width, "%0*llo", static_cast<int>(width - 1),
+                static_cast<unsigned long long>(value));
+}
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
+
+TarWriter::TarWriter(std::string path) : path_(std::move(path)) {
+  std::string pattern = path_ + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0)
+    throw IoError(path_ + ": cannot create a temporary file beside it: " + std::strerror(errno));
+  temp_ = pattern;
+  ::fchmod(fd, 0644);
+  file_ = ::fdopen(fd, "w+b");
+  if (file_ == nullptr) {
+    ::close(fd);
+    ::unlink(temp_.c_str());
+    throw IoError(path_ + ": cannot open temporary file: " + std::strerror(errno));
+  }
+  std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+}
+
+TarWriter::~TarWriter() {
+  if (file_ != nullptr) std::fclose(file_);
+  if (!finished_ && !temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void TarWriter::fail(const std::string& what) const {
+  throw IoError(path_ + ": " + what + ": " + std::strerror(errno));
+}
+
+void TarWriter::write_raw(const void* bytes, size_t n) {
+  if (n == 0) return;
+  if (std::fwrite(bytes, 1, n, file_) != n) fail("write failed (disk full?)");
+  written_ += n;
+}
+
+void TarWriter::write_at(uint64_t offset, const void* bytes, size_t n) {
+  if (::fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0) fail("seek failed");
+  if (std::fwrite(bytes, 1, n, file_) != n) fail("write failed (disk full?)");
+  if (::fseeko(file_, static_cast<off_t>(written_), SEEK_SET) != 0) fail("seek failed");
+}
+
+void TarWriter::header(const std::string& name, uint64_t size, char type, char* b) const {
+  std::memset(b, 0, kBlock);
+  std::memcpy(b, name.data(), std::min<size_t>(name.size(), 100));
+  octal(b + 100, 8, 0644);
+  octal(b + 108, 8, 0);
+  octal(b + 116, 8, 0);
+  octal(b + 124, 12, std::min(size, kMaxOctalSize));
+  octal(b + 136, 12, static_cast<uint64_t>(std::time(nullptr)));
+  b[156] = type;
+  std::memcpy(b + 257, "ustar", 6);  // with its NUL
+  std::memcpy(b + 263, "00", 2);
+  std::memcpy(b + 265, "cubekit", 7);
+  std::memcpy(b + 297, "users", 5);
+  std::memset(b + 148, ' ', 8);
+  unsigned sum = 0;
+  for (size_t i = 0; i < kBlock; ++i) sum += static_cast<unsigned char>(b[i]);
+  std::snprintf(b + 148, 8, "%06o", sum);  // six digits, NUL, then the blank left in place
+  b[155] = ' ';
+}
+
+void TarWriter::add(const std::string& name, std::string_view bytes) {
+  begin_member(name, bytes.size());
+  append(bytes.data(), bytes.size());
+  end_member();
+}
+
+void TarWriter::begin_member(const std::string& name, uint64_t max_size) {
+  if (name.size() > 100) throw FormatError(path_ + ": member name longer than 100 bytes: " + name);
+  member_ = name;
+  pax_ = max_size > kMaxOctalSize;
+  if (pax_) {
+    // A fixed-width "size" record, patched at the end: "29 size=<20 digits>\n".
+    char block[kBlock];
+    header("PaxHeader/" + name.substr(0, 90), 29, 'x', block);
+    pax_at_ = written_ + kBlock;
+    write_raw(block, kBlock);
+    char records[kBlock] = {};
+    std::snprintf(records, sizeof records, "29 size=%020llu\n", 0ull);
+    write_raw(records, kBlock);
+  }
+  header_at_ = written_;
+  char block[kBlock];
+  header(name, 0, '0', block);
+  write_raw(block, kBlock);
+  content_start_ = written_;
+}
+
+void TarWriter::append(const void* bytes, size_t n) { write_raw(bytes, n); }
+
+void TarWriter::patch(uint64_t offset, const void* bytes, size_t n) {
+  write_at(content_start_ + offset, bytes, n);
+}
+
+void TarWriter::end_member() {
+  const uint64_t size = member_size();
+  char block[kBlock];
+  header(member_, size, '0', block);
+  write_at(header_at_, block, kBlock);
+  if (pax_) {
+    char record[30];
+    std::snprintf(record, sizeof record, "29 size=%020llu\n", static_cast<unsigned long long>(size));
+    write_at(pax_at_, record, 29);
+  }
+  static const char zeros[kBlock] = {};
+  write_raw(zeros, (kBlock - size % kBlock) % kBlock);
+}
+
+void TarWriter::finish() {
+  static const char zeros[2 * kBlock] = {};
+  write_raw(zeros, sizeof zeros);
+  if (std::fflush(file_) != 0) fail("flush failed (disk full?)");
+  if (::fsync(::fileno(file_)) != 0) fail("fsync failed");
+  if (std::fclose(file_) != 0) {
+    file_ = nullptr;
+    fail("close failed");
+  }
+  file_ = nullptr;
+  if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished report");
+  finished_ = true;
+  const int dir = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir >= 0) {
+    ::fsync(dir);  // make the rename durable
+    ::close(dir);
+  }
+}
+
+}  // namespace cubekit::format

@@ -1,0 +1,53 @@
+// Writes a ustar archive into a temporary file beside its final name, renamed into place only
+// when complete (cube-format.md §9.5: standard padding, correct checksums, pax sizes ≥ 8 GiB).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace cubekit::format {
+
+class TarWriter {
+ public:
+  // Creates `<path>.tmp.XXXXXX` beside `path`. Throws IoError.
+  explicit TarWriter(std::string path);
+  // Removes the temporary file unless finish() succeeded.
+  ~TarWriter();
+  TarWriter(const TarWriter&) = delete;
+  TarWriter& operator=(const TarWriter&) = delete;
+
+  // A member whose bytes are all known.
+  void add(const std::string& name, std::string_view bytes);
+
+  // A member streamed in pieces; `max_size` bounds its final size (a pax header is reserved when
+  // it could reach 8 GiB). The size is patched in at end_member().
+  void begin_member(const std::string& name, uint64_t max_size);
+  void append(const void* bytes, size_t n);
+  // Offset of the next byte relative to the start of the current member's content.
+  uint64_t member_size() const { return written_ - content_start_; }
+  // Overwrites bytes already appended (at `offset` into the member's content).
+  void patch(uint64_t offset, const void* bytes, size_t n);
+  void end_member();
+
+  // Writes the end-of-archive blocks, syncs, renames to the final name.
+  void finish();
+  const std::string& path() const { return path_; }
+
+ private:
+  void write_raw(const void* bytes, size_t n);
+  void write_at(uint64_t offset, const void* bytes, size_t n);
+  void header(const std::string& name, uint64_t size, char type, char* block) const;
+  [[noreturn]] void fail(const std::string& what) const;
+
+  std::string path_, temp_;
+  std::FILE* file_ = nullptr;
+  uint64_t written_ = 0;
+  uint64_t header_at_ = 0, content_start_ = 0, pax_at_ = 0;
+  bool pax_ = false;
+  std::string member_;
+  bool finished_ = false;
+};
+
+}  // namespace cubekit::format

@@ -3,6 +3,7 @@
 // are safe to call from several threads.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,10 @@ struct MemberInfo {
   uint64_t size = 0;
 };
 
+// Receives stored rows one at a time: the cnode (index into Model::cnodes) and its values for
+// every location, in memory layout. The row memory is only valid during the call.
+using RowVisitor = std::function<void(Index cnode, const std::byte* row)>;
+
 // Where a report's values come from (a .cubex archive, a Cube 3 XML document, memory).
 class SeveritySource {
  public:
@@ -34,6 +39,9 @@ class SeveritySource {
     return std::nullopt;
   }
   virtual bool has_data(const Model& model, Index metric) const = 0;
+  // Hands every stored row of a metric to `visit`, in storage order, without keeping them all
+  // in memory. The default decodes the whole matrix first.
+  virtual void visit_rows(const Model& model, Index metric, const RowVisitor& visit) const;
 };
 
 class Report {
@@ -54,6 +62,9 @@ class Report {
   bool has_data(Index metric) const;
   // The decoded values of a metric; nullptr when it has none. Decoded once, then cached.
   std::shared_ptr<const SeverityMatrix> severities(Index metric) const;
+  // Hands every stored row of a metric to `visit`: from the cache if the metric is decoded,
+  // otherwise streamed from the file with memory for one row.
+  void visit_rows(Index metric, const RowVisitor& visit) const;
   // Forgets the cached values of a metric (memory is freed when no caller holds them).
   void drop(Index metric) const;
 

@@ -80,10 +80,12 @@ Values row_sums(const Report& report, Index metric) {
   const Model& model = report.model();
   const Metric& m = model.metrics[metric];
   Values sums(m.dtype, model.cnodes.size());
-  const auto matrix = report.severities(metric);
-  if (matrix == nullptr) return sums;
-  for (Index c = 0; c < model.cnodes.size(); ++c)
-    if (const std::byte* row = matrix->row(c)) fold_row(m.dtype, sums.at(c), row, matrix->locations());
+  if (is_derived(m.kind)) return sums;
+  // Streamed: no C×L matrix is built just to sum its rows.
+  const size_t locations = model.locations.size();
+  report.visit_rows(metric, [&](Index c, const std::byte* row) {
+    fold_row(m.dtype, sums.at(c), row, locations);
+  });
   return sums;
 }
 

@@ -1,5 +1,8 @@
 #include "format/cubex_source.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "cubekit/error.hpp"
 #include "format/compression.hpp"
 #include "format/metric_data.hpp"
@@ -40,8 +43,11 @@ std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Inde
   const std::string data_name = member_name(m, ".data");
   const MetricIndex index = decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
                                          file_->path() + ":" + index_name);
-  return decode_data(member_bytes(*tar_.find(data_name)), index, storage_order(model, m.kind),
-                     m.dtype, model.locations.size(), file_->path() + ":" + data_name);
+  const TarMember& data = *tar_.find(data_name);
+  auto matrix = decode_data(member_bytes(data), index, storage_order(model, m.kind), m.dtype,
+                            model.locations.size(), file_->path() + ":" + data_name);
+  file_->release(data.offset, data.size);  // the decoded copy is what stays in memory
+  return matrix;
 }
 
 std::optional<std::string> CubexSource::member_content(const std::string& name) const {
@@ -49,6 +55,33 @@ std::optional<std::string> CubexSource::member_content(const std::string& name) 
   if (m == nullptr) return std::nullopt;
   const auto bytes = member_bytes(*m);
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor& visit) const {
+  if (!has_data(model, metric)) return;
+  const Metric& m = model.metrics[metric];
+  const std::string index_name = member_name(m, ".index");
+  const std::string data_name = member_name(m, ".data");
+  const MetricIndex index = decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
+                                         file_->path() + ":" + index_name);
+  const TarMember& data = *tar_.find(data_name);
+  // Plain rows are read front to back: give back the pages behind us every 16 MiB, so that
+  // streaming keeps about one chunk of the file resident, not the whole member.
+  const uint64_t disk_row = m.dtype.disk_size() * model.locations.size();
+  const uint64_t rows_per_chunk = std::max<uint64_t>(1, (16u << 20) / std::max<uint64_t>(1, disk_row));
+  const bool plain = data.size >= 10 && std::memcmp(member_bytes(data).data(), "CUBEX", 5) == 0;
+  uint64_t rows = 0, released = 0;
+  stream_data(member_bytes(data), index, storage_order(model, m.kind), m.dtype,
+              model.locations.size(), file_->path() + ":" + data_name,
+              [&](Index c, const std::byte* row) {
+                visit(c, row);
+                if (plain && ++rows % rows_per_chunk == 0) {
+                  const uint64_t consumed = 10 + rows * disk_row;
+                  file_->release(data.offset + released, consumed - released);
+                  released = consumed;
+                }
+              });
+  file_->release(data.offset, data.size);
 }
 
 std::vector<MemberInfo> CubexSource::members() const {

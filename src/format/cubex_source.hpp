@@ -17,6 +17,7 @@ class CubexSource : public SeveritySource {
   std::vector<MemberInfo> members() const override;
   std::optional<std::string> member_content(const std::string& name) const override;
   bool has_data(const Model& model, Index metric) const override;
+  void visit_rows(const Model& model, Index metric, const RowVisitor& visit) const override;
 
   // The anchor text (gunzipped if needed). Throws FormatError when absent.
   std::string anchor_text() const;

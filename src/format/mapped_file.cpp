@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include "cubekit/error.hpp"
@@ -36,6 +37,14 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
     data_ = static_cast<const std::byte*>(p);
   }
   ::close(fd);
+}
+
+void MappedFile::release(uint64_t offset, uint64_t size) const {
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t begin = (offset + page - 1) / page * page;  // only whole pages inside
+  const uint64_t end = std::min<uint64_t>(offset + size, size_) / page * page;
+  if (data_ == nullptr || end <= begin) return;
+  ::madvise(const_cast<std::byte*>(data_) + begin, end - begin, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

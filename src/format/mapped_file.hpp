@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -17,6 +18,10 @@ class MappedFile {
 
   std::span<const std::byte> bytes() const { return {data_, size_}; }
   const std::string& path() const { return path_; }
+  // Tells the kernel these bytes are not needed again soon: their pages leave this process's
+  // resident set (they stay in the page cache), so streaming a large report does not make the
+  // whole file resident. A hint only.
+  void release(uint64_t offset, uint64_t size) const;
 
  private:
   std::string path_;

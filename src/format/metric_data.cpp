@@ -134,15 +134,24 @@ void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t loca
   load_array(out, src, locations * type.lanes(), order);
 }
 
-std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
-                                            const MetricIndex& index,
-                                            const std::vector<Index>& order, DataType type,
-                                            size_t locations, const std::string& where) {
-  const size_t cnodes = order.size();
-  const size_t rows = index.rows(cnodes);
+namespace {
+
+// Walks the stored rows of a data member in file order. `target(cnode)` gives the memory a row
+// is decoded into; `done(cnode, row)` is called after each row. `reserve(n)` announces the row
+// count. The one place that knows both data layouts and checks them.
+template <class Reserve, class Target, class Done>
+void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
+                 const std::vector<Index>& order, DataType type, size_t locations,
+                 const std::string& where, Reserve reserve, Target target, Done done) {
+  const size_t rows = index.rows(order.size());
   const size_t disk_row = type.disk_size() * locations;
-  auto matrix = std::make_shared<SeverityMatrix>(type, cnodes, locations);
   auto position = [&](size_t k) { return index.sparse ? index.positions[k] : k; };
+  auto emit = [&](size_t k, const std::byte* src) {
+    const Index cnode = order[position(k)];
+    std::byte* dst = target(cnode);
+    decode_row(type, src, dst, locations, index.order);
+    done(cnode, dst);
+  };
   if (starts_with(bytes, kZDataMarker)) {
     if (bytes.size() < 19) throw FormatError(where + ": compressed data has no sub-index");
     const uint64_t m = load<uint64_t>(bytes.data() + 11, index.order);
@@ -178,14 +187,14 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
     }
     // Only allocated when some row is stored: a report without rows must cost nothing.
     std::vector<std::byte> raw(blocks.empty() ? 0 : disk_row);
-    matrix->reserve_rows(blocks.size());
+    reserve(blocks.size());
     for (const auto& [start, block] : blocks) {
       const size_t k = start / disk_row;
       zlib_inflate_exact(bytes.subspan(block.first, block.second), raw,
                          where + ": row " + std::to_string(k));
-      decode_row(type, raw.data(), matrix->add_row(order[position(k)]), locations, index.order);
+      emit(k, raw.data());
     }
-    return matrix;
+    return;
   }
   if (!starts_with(bytes, kDataMarker))
     throw FormatError(where + ": offset 0: expected marker 'CUBEX.DATA' or 'ZCUBEX.DATA'");
@@ -196,11 +205,33 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                       std::to_string(locations) + " values need " +
                       std::to_string(static_cast<unsigned long long>(need)) +
                       " bytes, the member has " + std::to_string(bytes.size()));
-  matrix->reserve_rows(rows);
-  for (size_t k = 0; k < rows; ++k)
-    decode_row(type, bytes.data() + 10 + k * disk_row, matrix->add_row(order[position(k)]),
-               locations, index.order);
+  reserve(rows);
+  for (size_t k = 0; k < rows; ++k) emit(k, bytes.data() + 10 + k * disk_row);
+}
+
+}  // namespace
+
+std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
+                                            const MetricIndex& index,
+                                            const std::vector<Index>& order, DataType type,
+                                            size_t locations, const std::string& where) {
+  auto matrix = std::make_shared<SeverityMatrix>(type, order.size(), locations);
+  decode_rows(
+      bytes, index, order, type, locations, where,
+      [&](size_t rows) { matrix->reserve_rows(rows); },
+      [&](Index cnode) { return matrix->add_row(cnode); }, [](Index, const std::byte*) {});
   return matrix;
+}
+
+void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
+                 const std::vector<Index>& order, DataType type, size_t locations,
+                 const std::string& where, const RowVisitor& visit) {
+  // One row of scratch memory, 8-byte aligned for every lane type; it stays in cache.
+  std::vector<uint64_t> scratch((type.memory_size() * locations + 7) / 8 + 1);
+  std::byte* row = reinterpret_cast<std::byte*>(scratch.data());
+  decode_rows(
+      bytes, index, order, type, locations, where, [](size_t) {},
+      [&](Index) { return row; }, visit);
 }
 
 void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations) {

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "cubekit/report.hpp"
 #include "cubekit/severity.hpp"
 #include "format/byte_order.hpp"
 
@@ -27,6 +29,12 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             const MetricIndex& index,
                                             const std::vector<Index>& order, DataType type,
                                             size_t locations, const std::string& where);
+
+// Decodes the rows of a data member one at a time into a small buffer and hands each to
+// `visit(cnode, row)`: aggregations need no matrix in memory.
+void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
+                 const std::vector<Index>& order, DataType type, size_t locations,
+                 const std::string& where, const RowVisitor& visit);
 
 // Converts one row of `locations` values from file layout to memory layout.
 void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations,

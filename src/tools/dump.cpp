@@ -17,6 +17,7 @@
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/parallel.hpp"
 #include "cubekit/report.hpp"
 #include "tools/dump_structure.hpp"
 #include "tools/tools.hpp"
@@ -273,11 +274,11 @@ struct Selection {
 // The values one metric shows, per cnode (aggregated) or per cnode and location.
 class MetricValues {
  public:
-  MetricValues(const Report& report, const Options& o, Index metric)
-      : report_(report), options_(o), metric_(metric) {
-    if (o.aggregate)
-      aggregated_.emplace(
-          aggregated_values(report, metric, o.metric_flavour, o.call_flavour));
+  MetricValues(const Report& report, const Options& o, Index metric,
+               std::optional<Values> aggregated = std::nullopt)
+      : report_(report), options_(o), metric_(metric), aggregated_(std::move(aggregated)) {
+    if (o.aggregate && !aggregated_)
+      aggregated_.emplace(aggregated_values(report, metric, o.metric_flavour, o.call_flavour));
   }
   std::string aggregated(Index c) const {
     return value_text(aggregated_->type(), aggregated_->at(c));
@@ -311,13 +312,27 @@ std::string pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
+// With -t aggr every metric's table is C values: compute them on all cores first (metrics are
+// independent and each streams its rows), then print in order.
+std::vector<std::optional<Values>> aggregate_all(const Report& report, const Options& o,
+                                                 const Selection& s) {
+  std::vector<std::optional<Values>> out(s.metrics.size());
+  if (!o.aggregate) return out;
+  parallel_for(s.metrics.size(), [&](size_t i) {
+    out[i].emplace(aggregated_values(report, s.metrics[i], o.metric_flavour, o.call_flavour));
+  });
+  return out;
+}
+
 void print_human(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
   const Model& model = report.model();
+  auto aggregated = aggregate_all(report, o, s);
   out << "\n\n ===================== DATA =================== \n";
   size_t width = 0;
   for (Index c : s.cnodes) width = std::max(width, cnode_label(model, c).size());
-  for (Index m : s.metrics) {
-    MetricValues values(report, o, m);
+  for (size_t i = 0; i < s.metrics.size(); ++i) {
+    const Index m = s.metrics[i];
+    MetricValues values(report, o, m, std::move(aggregated[i]));
     out << "Print out the data of the metric " << model.metrics[m].uniq_name << "\n\n";
     out << std::string(width + 1, ' ');
     if (o.aggregate)
@@ -341,8 +356,11 @@ void print_human(std::ostream& out, const Report& report, const Options& o, cons
 
 void print_csv2(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
   const Model& model = report.model();
+  auto aggregated = aggregate_all(report, o, s);
   std::vector<std::unique_ptr<MetricValues>> values;
-  for (Index m : s.metrics) values.push_back(std::make_unique<MetricValues>(report, o, m));
+  for (size_t i = 0; i < s.metrics.size(); ++i)
+    values.push_back(
+        std::make_unique<MetricValues>(report, o, s.metrics[i], std::move(aggregated[i])));
   out << (o.aggregate ? "Cnode ID" : "Cnode ID, Thread ID");
   for (Index m : s.metrics) out << "," << model.metrics[m].uniq_name;
   out << "\n";

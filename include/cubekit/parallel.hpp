@@ -1,0 +1,46 @@
+// Runs independent jobs on all cores: the large tools work metric by metric, and metrics are
+// independent, so they are spread over threads (a Report may be queried from several threads).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace cubekit {
+
+// Calls job(i) for i in [0, n) on up to `threads` threads (0: one per core). The first
+// exception thrown by a job is rethrown here after all threads stopped.
+template <class Job>
+void parallel_for(size_t n, Job job, unsigned threads = 0) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, n));
+  if (threads <= 1) {
+    for (size_t i = 0; i < n; ++i) job(i);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
+      try {
+        job(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> guard(failure_lock);
+        if (!failure) failure = std::current_exception();
+        next = n;  // stop handing out work
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace cubekit

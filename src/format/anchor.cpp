@@ -14,33 +14,34 @@ namespace {
 constexpr int kMaxNesting = 4096;
 
 // Quotes the bare attribute values CubeLib and CubeW write inside <cubepl ...> and
-// <cubeplaggr ...> start tags, so that a conforming XML parser accepts them.
-std::string quote_bare_attributes(std::string_view xml) {
-  std::string out;
-  out.reserve(xml.size() + 64);
+// <cubeplaggr ...> start tags, so that a conforming XML parser accepts them. `emit` receives
+// the text piece by piece (so the result can be built straight into the parser's buffer).
+template <class Emit>
+void quote_bare_attributes(std::string_view xml, Emit emit) {
   size_t pos = 0;
   while (true) {
     const size_t tag = xml.find("<cubepl", pos);
     if (tag == std::string_view::npos) break;
     const size_t close = xml.find('>', tag);
     if (close == std::string_view::npos) break;
-    out.append(xml.substr(pos, tag - pos));
+    emit(xml.substr(pos, tag - pos));
     std::string_view t = xml.substr(tag, close - tag);
+    size_t from = 0;
     for (size_t i = 0; i < t.size(); ++i) {
-      out.push_back(t[i]);
-      if (t[i] == '=' && i + 1 < t.size() && t[i + 1] != '"' && t[i + 1] != '\'') {
-        size_t j = i + 1;
-        while (j < t.size() && t[j] != ' ' && t[j] != '/' && t[j] != '\t' && t[j] != '\n') ++j;
-        out.push_back('"');
-        out.append(t.substr(i + 1, j - i - 1));
-        out.push_back('"');
-        i = j - 1;
-      }
+      if (t[i] != '=' || i + 1 >= t.size() || t[i + 1] == '"' || t[i + 1] == '\'') continue;
+      size_t j = i + 1;
+      while (j < t.size() && t[j] != ' ' && t[j] != '/' && t[j] != '\t' && t[j] != '\n') ++j;
+      emit(t.substr(from, i + 1 - from));
+      emit("\"");
+      emit(t.substr(i + 1, j - i - 1));
+      emit("\"");
+      from = j;
+      i = j - 1;
     }
+    emit(t.substr(from));
     pos = close;
   }
-  out.append(xml.substr(pos));
-  return out;
+  emit(xml.substr(pos));
 }
 
 std::string line_column(std::string_view text, ptrdiff_t offset) {
@@ -159,12 +160,23 @@ const char* id_attr(const pugi::xml_node& node) {
 }
 
 void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where) {
-  const std::string text = quote_bare_attributes(xml);
-  const pugi::xml_parse_result r =
-      doc.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_ws_pcdata_single,
-                      pugi::encoding_utf8);
+  // One copy only, made straight into memory pugixml then owns and parses in place: anchors of
+  // a million locations are hundreds of megabytes.
+  size_t size = 0;
+  quote_bare_attributes(xml, [&](std::string_view piece) { size += piece.size(); });
+  char* buffer = static_cast<char*>(pugi::get_memory_allocation_function()(size + 1));
+  if (buffer == nullptr) throw FormatError(where + ": out of memory for " + std::to_string(size) +
+                                           " bytes of XML");
+  size_t at = 0;
+  quote_bare_attributes(xml, [&](std::string_view piece) {
+    std::memcpy(buffer + at, piece.data(), piece.size());
+    at += piece.size();
+  });
+  const pugi::xml_parse_result r = doc.load_buffer_inplace_own(
+      buffer, size, pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_utf8);
+  // The offset is into the quoted text; lines are the same as in the original.
   if (!r)
-    throw FormatError(where + ":" + line_column(text, r.offset) + ": malformed XML: " +
+    throw FormatError(where + ":" + line_column(xml, r.offset) + ": malformed XML: " +
                       r.description());
 }
 

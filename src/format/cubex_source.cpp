@@ -16,13 +16,21 @@ std::span<const std::byte> CubexSource::member_bytes(const TarMember& m) const {
   return file_->bytes().subspan(m.offset, m.size);
 }
 
-std::string CubexSource::anchor_text() const {
+std::string_view CubexSource::anchor_text(std::string& inflated) const {
   const TarMember* anchor = tar_.find("anchor.xml");
   if (anchor == nullptr)
     throw FormatError(file_->path() + ": no member 'anchor.xml' in the archive");
   const auto bytes = member_bytes(*anchor);
-  if (is_gzip(bytes)) return gunzip(bytes, file_->path() + ":anchor.xml");
+  if (is_gzip(bytes)) {
+    inflated = gunzip(bytes, file_->path() + ":anchor.xml");
+    return inflated;
+  }
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+void CubexSource::release_anchor() const {
+  if (const TarMember* anchor = tar_.find("anchor.xml"))
+    file_->release(anchor->offset, anchor->size);
 }
 
 std::string CubexSource::member_name(const Metric& m, const char* suffix) const {

@@ -19,8 +19,11 @@ class CubexSource : public SeveritySource {
   bool has_data(const Model& model, Index metric) const override;
   void visit_rows(const Model& model, Index metric, const RowVisitor& visit) const override;
 
-  // The anchor text (gunzipped if needed). Throws FormatError when absent.
-  std::string anchor_text() const;
+  // The anchor text: a view of the mapped file, or of `inflated` when it was gzipped.
+  // Throws FormatError when absent.
+  std::string_view anchor_text(std::string& inflated) const;
+  // Gives the anchor's pages back once it has been parsed.
+  void release_anchor() const;
 
  private:
   std::string member_name(const Metric& m, const char* suffix) const;

@@ -55,8 +55,10 @@ Report Report::open(const std::string& path) {
   }
   format::TarIndex tar = format::TarIndex::scan(bytes, path);
   auto source = std::make_shared<format::CubexSource>(file, std::move(tar));
-  auto model = std::make_shared<Model>(format::parse_anchor(source->anchor_text(),
-                                                            path + ":anchor.xml"));
+  std::string inflated;
+  auto model = std::make_shared<Model>(
+      format::parse_anchor(source->anchor_text(inflated), path + ":anchor.xml"));
+  source->release_anchor();
   return Report(path, std::move(model), std::move(source));
 }
 

@@ -1,0 +1,430 @@
+// Cube 3 export (cube-format.md §10): the definitions in the Cube 3 vocabulary, then one
+// <matrix> per stored metric. Mirrors what CubeLib's export keeps and drops (§10.4), but prints
+// values so that they read back exactly and leaves all-zero rows out.
+#include "cubekit/cube3_writer.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+#include "cubekit/calc.hpp"
+#include "cubekit/error.hpp"
+
+namespace cubekit {
+namespace {
+
+std::string escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// A temporary file beside `path`, plain or gzip, renamed to `path` by commit(); removed when
+// destroyed uncommitted, so a failed export leaves nothing behind.
+class AtomicOutput {
+ public:
+  AtomicOutput(std::string path, bool gzip) : path_(std::move(path)) {
+    std::string pattern = path_ + ".tmp.XXXXXX";
+    fd_ = ::mkstemp(pattern.data());
+    if (fd_ < 0) fail("cannot create a temporary file beside it");
+    temp_ = pattern;
+    ::fchmod(fd_, 0644);
+    if (gzip) {
+      // gzclose closes the descriptor it was given; a duplicate keeps ours for fsync.
+      const int dup = ::dup(fd_);
+      gz_ = dup < 0 ? nullptr : ::gzdopen(dup, "wb6");
+      if (gz_ == nullptr) {
+        if (dup >= 0) ::close(dup);
+        fail("cannot start gzip compression");
+      }
+    }
+    buffer_.reserve(kChunk + 4096);
+  }
+  ~AtomicOutput() {
+    if (gz_ != nullptr) ::gzclose(gz_);
+    if (fd_ >= 0) ::close(fd_);
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+  }
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+
+  void put(std::string_view s) {
+    buffer_ += s;
+    if (buffer_.size() >= kChunk) flush();
+  }
+
+  void commit() {
+    flush();
+    if (gz_ != nullptr) {
+      const int rc = ::gzclose(gz_);
+      gz_ = nullptr;
+      if (rc != Z_OK) fail("gzip compression failed (disk full?)");
+    }
+    if (::fsync(fd_) != 0) fail("fsync failed");
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail("close failed");
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished document");
+    temp_.clear();
+    const int dir = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
+    if (dir >= 0) {
+      ::fsync(dir);  // make the rename durable
+      ::close(dir);
+    }
+  }
+
+ private:
+  static constexpr size_t kChunk = 1 << 20;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw IoError(path_ + ": " + what + ": " + std::strerror(errno));
+  }
+
+  void flush() {
+    if (buffer_.empty()) return;
+    if (gz_ != nullptr) {
+      if (::gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) !=
+          static_cast<int>(buffer_.size()))
+        fail("gzip write failed (disk full?)");
+    } else {
+      for (size_t done = 0; done < buffer_.size();) {
+        const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) fail("write failed (disk full?)");
+        done += static_cast<size_t>(n);
+      }
+    }
+    buffer_.clear();
+  }
+
+  std::string path_, temp_;
+  int fd_ = -1;
+  gzFile gz_ = nullptr;
+  std::string buffer_;
+};
+
+// Cube 3 rows hold one number per thread: scalar types only.
+bool scalar_type(const DataType& type) {
+  return type.is_integer() || type.kind() == TypeKind::kDouble ||
+         type.kind() == TypeKind::kMinDouble || type.kind() == TypeKind::kMaxDouble;
+}
+
+// Why a metric (and with it its subtree) cannot go into a Cube 3 document; empty if it can.
+std::string exclusion_reason(const Metric& m) {
+  if (is_derived(m.kind)) return "it is derived (Cube 3 has no derived metrics)";
+  if (m.ghost) return "it is a ghost metric";
+  if (!scalar_type(m.dtype))
+    return "its values (" + m.dtype.dtype_text() + ") are not one number per thread";
+  return {};
+}
+
+// Appends the shortest text that reads back as the same value (std::to_chars guarantees the
+// round trip for doubles; integers are printed in their own width).
+template <typename T>
+void append_number(std::string& out, const std::byte* at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, v);
+  out.append(text, result.ptr);
+}
+
+void append_value(std::string& out, LaneType lane, const std::byte* at) {
+  switch (lane) {
+    case LaneType::kInt8: return append_number<int8_t>(out, at);
+    case LaneType::kUInt8: return append_number<uint8_t>(out, at);
+    case LaneType::kInt16: return append_number<int16_t>(out, at);
+    case LaneType::kUInt16: return append_number<uint16_t>(out, at);
+    case LaneType::kInt32: return append_number<int32_t>(out, at);
+    case LaneType::kUInt32: return append_number<uint32_t>(out, at);
+    case LaneType::kInt64: return append_number<int64_t>(out, at);
+    case LaneType::kUInt64: return append_number<uint64_t>(out, at);
+    case LaneType::kDouble: return append_number<double>(out, at);
+    case LaneType::kScaleFunc: break;  // excluded before (not scalar)
+  }
+}
+
+bool all_zero(const Values& v) {
+  const std::byte* p = v.data();
+  return std::all_of(p, p + v.size() * v.stride(), [](std::byte b) { return b == std::byte{0}; });
+}
+
+class Cube3Writer {
+ public:
+  Cube3Writer(const Report& report, AtomicOutput& out, const Cube3Note& note)
+      : report_(report), m_(report.model()), out_(out), note_(note) {}
+
+  void write() {
+    header();
+    metrics();
+    program();
+    system();
+    severity();
+    out_.put("</cube>\n");
+  }
+
+ private:
+  void element(const char* tag, std::string_view text) {
+    out_.put(std::string("<") + tag + '>' + escape(text) + "</" + tag + ">\n");
+  }
+  void header();
+  void metrics();
+  void metric(Index i);
+  void program();
+  void cnode(Index root);
+  void system();
+  void topologies();
+  void severity();
+  void matrix(Index metric);
+
+  const Report& report_;
+  const Model& m_;
+  AtomicOutput& out_;
+  const Cube3Note& note_;
+  std::vector<Index> exported_;  // metrics written, in document order
+};
+
+void Cube3Writer::header() {
+  out_.put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n<cube version=\"3.0\">\n");
+  // The version stamps CubeLib adds to Cube 4 anchors describe the Cube 4 file, not this one.
+  static constexpr std::string_view kCube4Stamps[] = {
+      "CUBE Library version", "CubePL Version", "Cube Version", "Cube anchor.xml syntax version"};
+  for (const auto& [key, value] : m_.attrs) {
+    if (std::find(std::begin(kCube4Stamps), std::end(kCube4Stamps), key) != std::end(kCube4Stamps))
+      continue;
+    out_.put("<attr key=\"" + escape(key) + "\" value=\"" + escape(value) + "\"/>\n");
+  }
+  out_.put("<doc>\n<mirrors>\n");
+  for (const std::string& u : m_.mirrors) element("murl", u);
+  out_.put("</mirrors>\n</doc>\n");
+}
+
+void Cube3Writer::metrics() {
+  out_.put("<metrics");
+  if (!m_.metrics_title.empty()) out_.put(" title=\"" + escape(m_.metrics_title) + '"');
+  out_.put(">\n");
+  for (Index r : m_.metric_roots()) metric(r);
+  out_.put("</metrics>\n");
+}
+
+void Cube3Writer::metric(Index i) {
+  const Metric& x = m_.metrics[i];
+  if (const std::string why = exclusion_reason(x); !why.empty()) {
+    if (note_) {
+      std::string text = "metric '" + x.uniq_name + "' left out: " + why;
+      if (!x.children.empty()) text += "; so are the metrics below it";
+      note_(text);
+    }
+    return;
+  }
+  exported_.push_back(i);
+  // No type attribute: Cube 3 metrics are all exclusive (cube-format.md §10.1).
+  out_.put("<metric id=\"" + std::to_string(x.id) + "\">\n");
+  element("disp_name", x.disp_name);
+  element("uniq_name", x.uniq_name);
+  element("dtype", x.dtype_text.empty() ? x.dtype.dtype_text() : x.dtype_text);
+  element("uom", x.uom);
+  if (!x.val.empty()) element("val", x.val);
+  element("url", x.url);
+  element("descr", x.descr);
+  for (Index k : x.children) metric(k);
+  out_.put("</metric>\n");
+}
+
+void Cube3Writer::program() {
+  out_.put("<program");
+  if (!m_.program_title.empty()) out_.put(" title=\"" + escape(m_.program_title) + '"');
+  out_.put(">\n");
+  for (const Region& r : m_.regions) {
+    out_.put("<region id=\"" + std::to_string(r.id) + "\" mod=\"" + escape(r.mod) +
+             "\" begin=\"" + std::to_string(r.begin) + "\" end=\"" + std::to_string(r.end) +
+             "\">\n");
+    element("name", r.name);
+    element("url", r.url);
+    element("descr", r.descr);
+    out_.put("</region>\n");
+  }
+  for (Index c : m_.cnode_roots()) cnode(c);
+  out_.put("</program>\n");
+}
+
+void Cube3Writer::cnode(Index root) {
+  // Iterative: call trees can be deeper than the stack.
+  struct Step {
+    Index c;
+    bool close;
+  };
+  std::vector<Step> stack{{root, false}};
+  while (!stack.empty()) {
+    const Step s = stack.back();
+    stack.pop_back();
+    if (s.close) {
+      out_.put("</cnode>\n");
+      continue;
+    }
+    const Cnode& c = m_.cnodes[s.c];
+    std::string open = "<cnode id=\"" + std::to_string(c.id) + '"';
+    if (c.line != -1) open += " line=\"" + std::to_string(c.line) + '"';
+    if (!c.mod.empty()) open += " mod=\"" + escape(c.mod) + '"';
+    open += " calleeId=\"" + std::to_string(m_.regions[c.region].id) + "\">\n";
+    out_.put(open);
+    stack.push_back({s.c, true});
+    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it) stack.push_back({*it, false});
+  }
+}
+
+// Machines and nodes are numbered by position, as CubeLib renumbers system entities in document
+// order; threads keep their id, which is their column in every row.
+void Cube3Writer::system() {
+  out_.put("<system");
+  if (!m_.system_title.empty()) out_.put(" title=\"" + escape(m_.system_title) + '"');
+  out_.put(">\n");
+  for (Index mi : m_.system_roots()) {
+    const SystemNode& machine = m_.system_nodes[mi];
+    out_.put("<machine Id=\"" + std::to_string(mi) + "\">\n");
+    element("name", machine.name);
+    if (!machine.descr.empty()) element("descr", machine.descr);
+    for (Index ni : machine.children) {
+      out_.put("<node Id=\"" + std::to_string(ni) + "\">\n");
+      element("name", m_.system_nodes[ni].name);
+      for (Index gi : m_.system_nodes[ni].groups) {
+        const LocationGroup& g = m_.groups[gi];
+        out_.put("<process Id=\"" + std::to_string(gi) + "\">\n");
+        element("name", g.name);
+        element("rank", std::to_string(g.rank));
+        for (Index li : g.locations) {
+          const Location& l = m_.locations[li];
+          out_.put("<thread Id=\"" + std::to_string(l.id) + "\">\n");
+          element("name", l.name);
+          element("rank", std::to_string(l.rank));
+          out_.put("</thread>\n");
+        }
+        out_.put("</process>\n");
+      }
+      out_.put("</node>\n");
+    }
+    out_.put("</machine>\n");
+  }
+  topologies();
+  out_.put("</system>\n");
+}
+
+void Cube3Writer::topologies() {
+  // Coordinates name their owner by the id read from the file; the document names machines,
+  // nodes and processes by position.
+  std::unordered_map<uint32_t, Index> node_at, group_at;
+  for (Index i = 0; i < m_.system_nodes.size(); ++i) node_at.try_emplace(m_.system_nodes[i].id, i);
+  for (Index i = 0; i < m_.groups.size(); ++i) group_at.try_emplace(m_.groups[i].id, i);
+  out_.put("<topologies>\n");
+  for (const Topology& t : m_.topologies) {
+    std::string text = "<cart";
+    if (!t.name.empty()) text += " name=\"" + escape(t.name) + '"';
+    text += " ndims=\"" + std::to_string(t.dims.size()) + "\">\n";
+    for (const auto& d : t.dims) {
+      text += "<dim";
+      if (!d.name.empty()) text += " name=\"" + escape(d.name) + '"';
+      text += " size=\"" + std::to_string(d.size) + "\" periodic=\"" +
+              (d.periodic ? "true" : "false") + "\"/>\n";
+    }
+    for (const auto& c : t.coords) {
+      std::string owner;
+      if (c.owner == Topology::Owner::kLocation) {
+        owner = "thrdId=\"" + std::to_string(c.owner_id);
+      } else if (c.owner == Topology::Owner::kGroup) {
+        const auto it = group_at.find(c.owner_id);
+        if (it == group_at.end()) continue;
+        owner = "procId=\"" + std::to_string(it->second);
+      } else {
+        const auto it = node_at.find(c.owner_id);
+        if (it == node_at.end()) continue;
+        const bool machine = m_.system_nodes[it->second].parent == kNoIndex;
+        owner = (machine ? "machId=\"" : "nodeId=\"") + std::to_string(it->second);
+      }
+      text += "<coord " + owner + "\">";
+      for (size_t k = 0; k < c.coords.size(); ++k)
+        text += (k ? " " : "") + std::to_string(c.coords[k]);
+      text += "</coord>\n";
+    }
+    text += "</cart>\n";
+    out_.put(text);
+  }
+  out_.put("</topologies>\n");
+}
+
+void Cube3Writer::severity() {
+  out_.put("<severity>\n");
+  for (Index i : exported_)
+    if (!m_.metrics[i].is_void && report_.has_data(i)) matrix(i);
+  out_.put("</severity>\n");
+}
+
+void Cube3Writer::matrix(Index metric) {
+  const Metric& x = m_.metrics[metric];
+  const LaneType lane = x.dtype.lane_type();
+  out_.put("<matrix metricId=\"" + std::to_string(x.id) + "\">\n");
+  std::string row;
+  for (Index c = 0; c < m_.cnodes.size(); ++c) {
+    // Stored values are metric-inclusive already; Cube 3 wants them call-tree exclusive.
+    const Values v = location_values(report_, metric, c, Flavour::kInclusive, Flavour::kExclusive);
+    if (all_zero(v)) continue;  // a missing row means 0
+    row = "<row cnodeId=\"" + std::to_string(m_.cnodes[c].id) + "\">\n";
+    for (size_t l = 0; l < v.size(); ++l) {
+      if (l != 0) row += ' ';
+      append_value(row, lane, v.at(l));
+    }
+    row += "\n</row>\n";
+    out_.put(row);
+  }
+  out_.put("</matrix>\n");
+  report_.drop(metric);
+}
+
+}  // namespace
+
+void check_cube3_system_tree(const Model& model, const std::string& where) {
+  const auto refuse = [&](const SystemNode& s, const std::string& why) {
+    throw Error(where + ": the system tree cannot be written as Cube 3 (machine -> node -> "
+                        "process -> thread only): system tree node '" + s.name + "' (class " +
+                s.class_name + ") " + why);
+  };
+  for (const SystemNode& s : model.system_nodes) {
+    if (s.parent == kNoIndex) {
+      if (!s.groups.empty()) refuse(s, "holds processes directly, without a node level");
+    } else if (const SystemNode& p = model.system_nodes[s.parent]; p.parent != kNoIndex) {
+      refuse(s, "lies below node '" + p.name + "' (class " + p.class_name +
+                    "): Cube 3 has no third level above processes");
+    }
+  }
+}
+
+void write_cube3(const Report& report, const std::string& path, bool gzip, const Cube3Note& note) {
+  check_cube3_system_tree(report.model(), report.path());
+  AtomicOutput out(path, gzip);
+  Cube3Writer(report, out, note).write();
+  out.commit();
+}
+
+}  // namespace cubekit

@@ -144,3 +144,66 @@ TEST(WorkedExample, ColumnsAreLocationIds) {
 
 }  // namespace
 }  // namespace cubekit
+
+namespace cubekit {
+namespace {
+
+// System-tree aggregation (§8.3) against the per-location values of blast's incl.csv, summed
+// by hand per node: each location group holds one location; the machine holds all 64.
+TEST(SystemAggregation, NodesAndGroupsSumTheirLocations) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  const fs::path dir = shared_dir() / "data/real/pycubexr/blast.p64.r1";
+  const Report report = Report::open((dir / "profile.cubex").string());
+  const Model& m = report.model();
+  const CsvTable csv = read_csv(dir / "incl.csv");
+  const size_t time_col = std::find(csv.columns.begin(), csv.columns.end(), "time") -
+                          csv.columns.begin();
+  std::vector<double> per_location(m.locations.size(), 0.0);
+  for (const auto& row : csv.rows)
+    if (row[0] == "0") per_location[std::stoul(row[1])] = std::stod(row[2 + time_col]);
+  const Values root_row = location_values(report, *m.metric_by_uniq_name("time"),
+                                          *m.cnode_by_id(0), Flavour::kInclusive,
+                                          Flavour::kInclusive);
+  const SystemValues sys = system_values(report, root_row);
+  for (Index g = 0; g < m.groups.size(); ++g) {
+    double expected = 0;
+    for (Index l : m.groups[g].locations) expected += per_location[m.locations[l].id];
+    EXPECT_NEAR(sys.groups.scalar(g), expected, 1e-5 * expected) << m.groups[g].name;
+  }
+  for (Index n = 0; n < m.system_nodes.size(); ++n) {
+    // Walk the subtree by hand: every group below n.
+    double expected = 0;
+    std::vector<Index> stack{n};
+    while (!stack.empty()) {
+      const Index s = stack.back();
+      stack.pop_back();
+      for (Index g : m.system_nodes[s].groups)
+        for (Index l : m.groups[g].locations) expected += per_location[m.locations[l].id];
+      for (Index k : m.system_nodes[s].children) stack.push_back(k);
+    }
+    EXPECT_NEAR(sys.nodes.scalar(n), expected, 1e-5 * expected) << m.system_nodes[n].name;
+  }
+  // The whole system equals the all-locations aggregate CubeLib prints for the root
+  // (oracle dump_all_incl_aggr.out: "PARALLEL(id=0) 2869.11").
+  EXPECT_NEAR(sys.nodes.scalar(m.system_roots()[0]), 2869.11, 0.005);
+}
+
+// Flat profile (§8.5): a region's value is the ⊕ over the call paths calling it. In
+// call_tree_test every region is called from exactly one call path (§12.2), so the region of
+// d3 (cnode 17) has 12 exclusive visits and the root region 1.
+TEST(FlatProfile, RegionSumsItsCallPaths) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  const Report report = Report::open(
+      (shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex").string());
+  const Model& m = report.model();
+  const Values regions = region_values(report, *m.metric_by_uniq_name("visits"),
+                                       Flavour::kInclusive, Flavour::kExclusive);
+  EXPECT_EQ(regions.scalar(m.cnodes[*m.cnode_by_id(17)].region), 12);
+  EXPECT_EQ(regions.scalar(m.cnodes[*m.cnode_by_id(0)].region), 1);
+  double total = 0;
+  for (size_t r = 0; r < regions.size(); ++r) total += regions.scalar(r);
+  EXPECT_EQ(total, 72);  // all exclusive visits
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -20,8 +20,10 @@ template <class Emit>
 void quote_bare_attributes(std::string_view xml, Emit emit) {
   size_t pos = 0;
   while (true) {
-    const size_t tag = xml.find("<cubepl", pos);
-    if (tag == std::string_view::npos) break;
+    // memmem, not string_view::find: the latter stops at every '<' of a huge document.
+    const void* hit = ::memmem(xml.data() + pos, xml.size() - pos, "<cubepl", 7);
+    if (hit == nullptr) break;
+    const size_t tag = static_cast<const char*>(hit) - xml.data();
     const size_t close = xml.find('>', tag);
     if (close == std::string_view::npos) break;
     emit(xml.substr(pos, tag - pos));
@@ -281,10 +283,14 @@ void parse_location(const pugi::xml_node& node, Index group, Model& model,
   if (idv < 0 || idv > UINT32_MAX)
     throw FormatError(where + ": location Id " + std::string(id) + " out of range");
   l.id = static_cast<uint32_t>(idv);
-  l.name = text_of(node, "name");
-  if (node.child("rank")) l.rank = parse_int(text_of(node, "rank"), where, "location rank");
-  if (node.child("type")) l.type = text_of(node, "type");
-  parse_attrs(node, l.attrs);
+  // One pass over the children: reports have up to millions of locations.
+  for (const pugi::xml_node& child : node.children()) {
+    const std::string_view tag = child.name();
+    if (tag == "name") l.name = child.child_value();
+    else if (tag == "rank") l.rank = parse_int(child.child_value(), where, "location rank");
+    else if (tag == "type") l.type = child.child_value();
+  }
+  if (node.child("attr")) parse_attrs(node, l.attrs);
   l.group = group;
   model.groups[group].locations.push_back(static_cast<Index>(model.locations.size()));
   model.locations.push_back(std::move(l));

@@ -7,6 +7,7 @@
 
 #include "cubekit/error.hpp"
 #include "format/cube3.hpp"
+#include "format/system_reader.hpp"
 
 namespace cubekit::format {
 namespace {
@@ -46,6 +47,8 @@ void quote_bare_attributes(std::string_view xml, Emit emit) {
   emit(xml.substr(pos));
 }
 
+}  // namespace
+
 std::string line_column(std::string_view text, ptrdiff_t offset) {
   size_t line = 1, col = 1;
   for (ptrdiff_t i = 0; i < offset && i < static_cast<ptrdiff_t>(text.size()); ++i) {
@@ -58,6 +61,8 @@ std::string line_column(std::string_view text, ptrdiff_t offset) {
   }
   return std::to_string(line) + ":" + std::to_string(col);
 }
+
+namespace {
 
 std::string text_of(const pugi::xml_node& node, const char* child) {
   return node.child(child).child_value();
@@ -161,24 +166,35 @@ const char* id_attr(const pugi::xml_node& node) {
   return nullptr;
 }
 
-void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where) {
+void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where,
+              size_t cut_begin, size_t cut_end, std::string_view replacement) {
   // One copy only, made straight into memory pugixml then owns and parses in place: anchors of
   // a million locations are hundreds of megabytes.
+  const bool cut = cut_begin != std::string_view::npos;
+  auto pieces = [&](auto emit) {
+    if (!cut) return quote_bare_attributes(xml, emit);
+    quote_bare_attributes(xml.substr(0, cut_begin), emit);
+    emit(replacement);
+    quote_bare_attributes(xml.substr(cut_end), emit);
+  };
   size_t size = 0;
-  quote_bare_attributes(xml, [&](std::string_view piece) { size += piece.size(); });
+  pieces([&](std::string_view piece) { size += piece.size(); });
   char* buffer = static_cast<char*>(pugi::get_memory_allocation_function()(size + 1));
   if (buffer == nullptr) throw FormatError(where + ": out of memory for " + std::to_string(size) +
                                            " bytes of XML");
   size_t at = 0;
-  quote_bare_attributes(xml, [&](std::string_view piece) {
+  pieces([&](std::string_view piece) {
     std::memcpy(buffer + at, piece.data(), piece.size());
     at += piece.size();
   });
   const pugi::xml_parse_result r = doc.load_buffer_inplace_own(
       buffer, size, pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_utf8);
   // The offset is into the quoted text; lines are the same as in the original.
+  ptrdiff_t offset = r.offset;
+  if (cut && offset > static_cast<ptrdiff_t>(cut_begin + replacement.size()))
+    offset += static_cast<ptrdiff_t>(cut_end - cut_begin - replacement.size());
   if (!r)
-    throw FormatError(where + ":" + line_column(xml, r.offset) + ": malformed XML: " +
+    throw FormatError(where + ":" + line_column(xml, offset) + ": malformed XML: " +
                       r.description());
 }
 
@@ -272,68 +288,6 @@ void parse_program(const pugi::xml_node& program, Model& model, const std::strin
   }
 }
 
-namespace {
-
-void parse_location(const pugi::xml_node& node, Index group, Model& model,
-                    const std::string& where) {
-  Location l;
-  const char* id = id_attr(node);
-  if (id == nullptr) throw FormatError(where + ": <location> without Id attribute");
-  const int64_t idv = parse_int(id, where, "location Id");
-  if (idv < 0 || idv > UINT32_MAX)
-    throw FormatError(where + ": location Id " + std::string(id) + " out of range");
-  l.id = static_cast<uint32_t>(idv);
-  // One pass over the children: reports have up to millions of locations.
-  for (const pugi::xml_node& child : node.children()) {
-    const std::string_view tag = child.name();
-    if (tag == "name") l.name = child.child_value();
-    else if (tag == "rank") l.rank = parse_int(child.child_value(), where, "location rank");
-    else if (tag == "type") l.type = child.child_value();
-  }
-  if (node.child("attr")) parse_attrs(node, l.attrs);
-  l.group = group;
-  model.groups[group].locations.push_back(static_cast<Index>(model.locations.size()));
-  model.locations.push_back(std::move(l));
-}
-
-void parse_group(const pugi::xml_node& node, Index parent, Model& model,
-                 const std::string& where) {
-  LocationGroup g;
-  if (const char* id = id_attr(node)) g.id = static_cast<uint32_t>(parse_int(id, where, "group Id"));
-  g.name = text_of(node, "name");
-  if (node.child("rank")) g.rank = parse_int(text_of(node, "rank"), where, "location group rank");
-  if (node.child("type")) g.type = text_of(node, "type");
-  parse_attrs(node, g.attrs);
-  g.node = parent;
-  const Index self = static_cast<Index>(model.groups.size());
-  model.system_nodes[parent].groups.push_back(self);
-  model.groups.push_back(std::move(g));
-  for (const pugi::xml_node& l : node.children("location")) parse_location(l, self, model, where);
-}
-
-void parse_system_node(const pugi::xml_node& node, Index parent, Model& model,
-                       const std::string& where, int depth) {
-  if (depth > kMaxNesting)
-    throw FormatError(where + ": system tree nested deeper than " + std::to_string(kMaxNesting));
-  SystemNode s;
-  if (const char* id = id_attr(node))
-    s.id = static_cast<uint32_t>(parse_int(id, where, "system tree node Id"));
-  s.name = text_of(node, "name");
-  s.class_name = text_of(node, "class");
-  s.descr = text_of(node, "descr");
-  parse_attrs(node, s.attrs);
-  s.parent = parent;
-  const Index self = static_cast<Index>(model.system_nodes.size());
-  model.system_nodes.push_back(std::move(s));
-  if (parent != kNoIndex) model.system_nodes[parent].children.push_back(self);
-  for (const pugi::xml_node& g : node.children("locationgroup"))
-    parse_group(g, self, model, where);
-  for (const pugi::xml_node& c : node.children("systemtreenode"))
-    parse_system_node(c, self, model, where, depth + 1);
-}
-
-}  // namespace
-
 void parse_topologies(const pugi::xml_node& topologies, Model& model, const std::string& where) {
   for (const pugi::xml_node& cart : topologies.children("cart")) {
     Topology t;
@@ -375,8 +329,18 @@ void parse_topologies(const pugi::xml_node& topologies, Model& model, const std:
 }
 
 Model parse_anchor(std::string_view xml, const std::string& where) {
+  // The system tree goes through the pull reader unless it is written the Cube 3 way.
+  size_t system_begin = 0, system_end = 0;
+  find_system_element(xml, system_begin, system_end);
+  const bool stream_system =
+      system_begin != std::string_view::npos &&
+      xml.substr(system_begin, system_end - system_begin).find("<machine") ==
+          std::string_view::npos;
   pugi::xml_document doc;
-  load_xml(doc, xml, where);
+  if (stream_system)
+    load_xml(doc, xml, where, system_begin, system_end, "<system/>");
+  else
+    load_xml(doc, xml, where);
   const pugi::xml_node cube = doc.child("cube");
   if (!cube) throw FormatError(where + ": no <cube> root element");
   Model model;
@@ -390,13 +354,11 @@ Model parse_anchor(std::string_view xml, const std::string& where) {
   parse_program(cube.child("program"), model, where);
   const pugi::xml_node system = cube.child("system");
   model.system_title = system.attribute("title").value();
-  if (system.child("machine")) {
+  if (stream_system) {
+    read_system(xml, system_begin, system_end, model, where);
+  } else {
     // Early Cube 4 anchors (CubeLib's 4.0 test file) still describe the system the Cube 3 way.
     parse_cube3_system(system, model, xml, where);
-  } else {
-    for (const pugi::xml_node& s : system.children("systemtreenode"))
-      parse_system_node(s, kNoIndex, model, where, 0);
-    parse_topologies(system.child("topologies"), model, where);
   }
   model.finalize(where);
   return model;

@@ -17,7 +17,14 @@ Model parse_anchor(std::string_view xml, const std::string& where);
 
 // Loads `xml` into `doc`, accepting CubeLib's dialect (unquoted rowwise= / cubeplaggrtype=
 // attribute values). Throws FormatError with line and column on malformed XML.
-void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where);
+// `cut` (begin, end) leaves xml[begin, end) out, putting `replacement` in its place: the system
+// tree is read without a DOM (system_reader.hpp).
+void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where,
+              size_t cut_begin = std::string_view::npos, size_t cut_end = 0,
+              std::string_view replacement = {});
+
+// "line:column" of a byte offset in `text`.
+std::string line_column(std::string_view text, ptrdiff_t offset);
 
 // Shared parts: <attr> lists, <doc><mirrors>, <metrics>, <program>.
 void parse_attrs(const pugi::xml_node& parent, Attributes& out);

@@ -17,8 +17,8 @@ std::string read_file(const std::filesystem::path& p) {
 }
 
 RunResult run_tool(const std::string& argv0, const std::vector<std::string>& args) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("cubekit-run-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("cubekit-run-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto out_path = dir / "out", err_path = dir / "err";
   const pid_t pid = ::fork();

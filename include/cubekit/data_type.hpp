@@ -32,7 +32,18 @@ enum class TypeKind : uint8_t {
 // How a value is kept in memory after decoding: integers stay in their own width; every other
 // type becomes `lanes()` doubles (TAU_ATOMIC's u32 count included, exact in a double).
 // SCALE_FUNC keeps its 848-byte slot, byte-swapped per field.
-enum class LaneType : uint8_t { kInt8, kUInt8, kInt16, kUInt16, kInt32, kUInt32, kInt64, kUInt64, kDouble, kScaleFunc };
+enum class LaneType : uint8_t {
+  kInt8,
+  kUInt8,
+  kInt16,
+  kUInt16,
+  kInt32,
+  kUInt32,
+  kInt64,
+  kUInt64,
+  kDouble,
+  kScaleFunc
+};
 
 class DataType {
  public:

@@ -53,14 +53,18 @@ void sub_lanes(double* a, const double* b, size_t n) {
 void sub_doubles_snapped(double* a, const double* b, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     const double d = a[i] - b[i];
-    const bool equal = std::fabs(d) <= DBL_EPSILON * std::fabs(a[i] + b[i]) * 2 ||
-                       std::fabs(d) < DBL_MIN;
+    const bool equal =
+        std::fabs(d) <= DBL_EPSILON * std::fabs(a[i] + b[i]) * 2 || std::fabs(d) < DBL_MIN;
     a[i] = equal ? 0.0 : d;
   }
 }
 
-double* dbl(std::byte* p) { return reinterpret_cast<double*>(p); }
-const double* dbl(const std::byte* p) { return reinterpret_cast<const double*>(p); }
+double* dbl(std::byte* p) {
+  return reinterpret_cast<double*>(p);
+}
+const double* dbl(const std::byte* p) {
+  return reinterpret_cast<const double*>(p);
+}
 
 // TAU_ATOMIC in memory: count, min, max, sum, sum of squares.
 void tau_plus(double* a, const double* b) {
@@ -80,7 +84,9 @@ void tau_minus(double* a, const double* b) {
 // HISTOGRAM(n) in memory: [min, max, bin 0, ..., bin n-1]. CubeLib calls a histogram valid
 // exactly when min != DBL_MAX and max != -DBL_MAX; it does not look at min <= max. So "empty"
 // here is the negation of that flag, and set_identity produces it with both sentinels.
-bool histogram_empty(const double* h) { return h[0] == DBL_MAX || h[1] == -DBL_MAX; }
+bool histogram_empty(const double* h) {
+  return h[0] == DBL_MAX || h[1] == -DBL_MAX;
+}
 
 // The n + 1 edges of n equal-width bins over [lo, hi], computed as lo + i * width like CubeLib,
 // so that equal inputs give bit-identical edges (the sweep below compares them exactly).
@@ -214,14 +220,22 @@ void set_identity(DataType type, std::byte* dst, size_t n) {
 
 void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
   switch (type.kind()) {
-    case TypeKind::kInt8: return int_plus<int8_t>(acc, x, n);
-    case TypeKind::kUInt8: return int_plus<uint8_t>(acc, x, n);
-    case TypeKind::kInt16: return int_plus<int16_t>(acc, x, n);
-    case TypeKind::kUInt16: return int_plus<uint16_t>(acc, x, n);
-    case TypeKind::kInt32: return int_plus<int32_t>(acc, x, n);
-    case TypeKind::kUInt32: return int_plus<uint32_t>(acc, x, n);
-    case TypeKind::kInt64: return int_plus<int64_t>(acc, x, n);
-    case TypeKind::kUInt64: return int_plus<uint64_t>(acc, x, n);
+    case TypeKind::kInt8:
+      return int_plus<int8_t>(acc, x, n);
+    case TypeKind::kUInt8:
+      return int_plus<uint8_t>(acc, x, n);
+    case TypeKind::kInt16:
+      return int_plus<int16_t>(acc, x, n);
+    case TypeKind::kUInt16:
+      return int_plus<uint16_t>(acc, x, n);
+    case TypeKind::kInt32:
+      return int_plus<int32_t>(acc, x, n);
+    case TypeKind::kUInt32:
+      return int_plus<uint32_t>(acc, x, n);
+    case TypeKind::kInt64:
+      return int_plus<int64_t>(acc, x, n);
+    case TypeKind::kUInt64:
+      return int_plus<uint64_t>(acc, x, n);
     case TypeKind::kMinDouble:
       for (size_t i = 0; i < n; ++i) dbl(acc)[i] = std::min(dbl(acc)[i], dbl(x)[i]);
       return;
@@ -248,15 +262,24 @@ void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
 
 void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
   switch (type.kind()) {
-    case TypeKind::kInt8: return int_minus<int8_t>(acc, x, n);
-    case TypeKind::kUInt8: return int_minus<uint8_t>(acc, x, n);
-    case TypeKind::kInt16: return int_minus<int16_t>(acc, x, n);
-    case TypeKind::kUInt16: return int_minus<uint16_t>(acc, x, n);
-    case TypeKind::kInt32: return int_minus<int32_t>(acc, x, n);
-    case TypeKind::kUInt32: return int_minus<uint32_t>(acc, x, n);
-    case TypeKind::kInt64: return int_minus<int64_t>(acc, x, n);
-    case TypeKind::kUInt64: return int_minus<uint64_t>(acc, x, n);
-    case TypeKind::kDouble: return sub_doubles_snapped(dbl(acc), dbl(x), n);
+    case TypeKind::kInt8:
+      return int_minus<int8_t>(acc, x, n);
+    case TypeKind::kUInt8:
+      return int_minus<uint8_t>(acc, x, n);
+    case TypeKind::kInt16:
+      return int_minus<int16_t>(acc, x, n);
+    case TypeKind::kUInt16:
+      return int_minus<uint16_t>(acc, x, n);
+    case TypeKind::kInt32:
+      return int_minus<int32_t>(acc, x, n);
+    case TypeKind::kUInt32:
+      return int_minus<uint32_t>(acc, x, n);
+    case TypeKind::kInt64:
+      return int_minus<int64_t>(acc, x, n);
+    case TypeKind::kUInt64:
+      return int_minus<uint64_t>(acc, x, n);
+    case TypeKind::kDouble:
+      return sub_doubles_snapped(dbl(acc), dbl(x), n);
     case TypeKind::kMinDouble:
     case TypeKind::kMaxDouble:
     case TypeKind::kHistogram:
@@ -275,14 +298,22 @@ void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
 
 void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n) {
   switch (type.kind()) {
-    case TypeKind::kInt8: return int_fold<int8_t>(acc, x, n);
-    case TypeKind::kUInt8: return int_fold<uint8_t>(acc, x, n);
-    case TypeKind::kInt16: return int_fold<int16_t>(acc, x, n);
-    case TypeKind::kUInt16: return int_fold<uint16_t>(acc, x, n);
-    case TypeKind::kInt32: return int_fold<int32_t>(acc, x, n);
-    case TypeKind::kUInt32: return int_fold<uint32_t>(acc, x, n);
-    case TypeKind::kInt64: return int_fold<int64_t>(acc, x, n);
-    case TypeKind::kUInt64: return int_fold<uint64_t>(acc, x, n);
+    case TypeKind::kInt8:
+      return int_fold<int8_t>(acc, x, n);
+    case TypeKind::kUInt8:
+      return int_fold<uint8_t>(acc, x, n);
+    case TypeKind::kInt16:
+      return int_fold<int16_t>(acc, x, n);
+    case TypeKind::kUInt16:
+      return int_fold<uint16_t>(acc, x, n);
+    case TypeKind::kInt32:
+      return int_fold<int32_t>(acc, x, n);
+    case TypeKind::kUInt32:
+      return int_fold<uint32_t>(acc, x, n);
+    case TypeKind::kInt64:
+      return int_fold<int64_t>(acc, x, n);
+    case TypeKind::kUInt64:
+      return int_fold<uint64_t>(acc, x, n);
     case TypeKind::kDouble: {
       // Sequential order on purpose: CubeLib adds locations one after the other, and the
       // printed digits depend on the order of floating-point additions.
@@ -301,19 +332,29 @@ void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n) {
 
 double scalar(DataType type, const std::byte* v) {
   switch (type.kind()) {
-    case TypeKind::kInt8: return *reinterpret_cast<const int8_t*>(v);
-    case TypeKind::kUInt8: return *reinterpret_cast<const uint8_t*>(v);
-    case TypeKind::kInt16: return *reinterpret_cast<const int16_t*>(v);
-    case TypeKind::kUInt16: return *reinterpret_cast<const uint16_t*>(v);
-    case TypeKind::kInt32: return *reinterpret_cast<const int32_t*>(v);
-    case TypeKind::kUInt32: return *reinterpret_cast<const uint32_t*>(v);
-    case TypeKind::kInt64: return static_cast<double>(*reinterpret_cast<const int64_t*>(v));
-    case TypeKind::kUInt64: return static_cast<double>(*reinterpret_cast<const uint64_t*>(v));
-    case TypeKind::kComplex: return std::hypot(dbl(v)[0], dbl(v)[1]);
+    case TypeKind::kInt8:
+      return *reinterpret_cast<const int8_t*>(v);
+    case TypeKind::kUInt8:
+      return *reinterpret_cast<const uint8_t*>(v);
+    case TypeKind::kInt16:
+      return *reinterpret_cast<const int16_t*>(v);
+    case TypeKind::kUInt16:
+      return *reinterpret_cast<const uint16_t*>(v);
+    case TypeKind::kInt32:
+      return *reinterpret_cast<const int32_t*>(v);
+    case TypeKind::kUInt32:
+      return *reinterpret_cast<const uint32_t*>(v);
+    case TypeKind::kInt64:
+      return static_cast<double>(*reinterpret_cast<const int64_t*>(v));
+    case TypeKind::kUInt64:
+      return static_cast<double>(*reinterpret_cast<const uint64_t*>(v));
+    case TypeKind::kComplex:
+      return std::hypot(dbl(v)[0], dbl(v)[1]);
     case TypeKind::kRate:
       if (dbl(v)[1] == 0) return dbl(v)[0] < 0 ? -DBL_MAX : DBL_MAX;
       return dbl(v)[0] / dbl(v)[1];
-    case TypeKind::kTauAtomic: return dbl(v)[0] == 0 ? 0.0 : dbl(v)[3] / dbl(v)[0];
+    case TypeKind::kTauAtomic:
+      return dbl(v)[0] == 0 ? 0.0 : dbl(v)[3] / dbl(v)[0];
     case TypeKind::kHistogram: {
       double s = 0;
       for (size_t i = 0; i < type.param(); ++i) s += dbl(v)[2 + i];
@@ -324,8 +365,10 @@ double scalar(DataType type, const std::byte* v) {
       for (size_t i = 0; i < type.param(); ++i) s += dbl(v)[i];
       return s;
     }
-    case TypeKind::kScaleFunc: return calc::scale_func_dominant_coefficient(v);
-    default: return dbl(v)[0];
+    case TypeKind::kScaleFunc:
+      return calc::scale_func_dominant_coefficient(v);
+    default:
+      return dbl(v)[0];
   }
 }
 

@@ -6,14 +6,13 @@
 namespace cubekit {
 
 Values::Values(DataType type, size_t n)
-    : type_(type),
-      n_(n),
-      stride_(type.memory_size()),
-      words_((n * type.memory_size() + 7) / 8) {
+    : type_(type), n_(n), stride_(type.memory_size()), words_((n * type.memory_size() + 7) / 8) {
   set_identity(type, data(), n);
 }
 
-double Values::scalar(size_t i) const { return cubekit::scalar(type_, at(i)); }
+double Values::scalar(size_t i) const {
+  return cubekit::scalar(type_, at(i));
+}
 
 namespace {
 
@@ -39,8 +38,7 @@ std::vector<Index> stored_children(const Model& model, Index metric) {
 
 void add_row(const SeverityMatrix* matrix, Index cnode, Values& acc) {
   if (matrix == nullptr) return;
-  if (const std::byte* row = matrix->row(cnode))
-    plus_rows(acc.type(), acc.data(), row, acc.size());
+  if (const std::byte* row = matrix->row(cnode)) plus_rows(acc.type(), acc.data(), row, acc.size());
 }
 
 void sub_row(const SeverityMatrix* matrix, Index cnode, Values& acc) {
@@ -117,8 +115,7 @@ Values call_aggregated(const Report& report, Index metric, Flavour call) {
   require_stored(report, metric);
   const Model& model = report.model();
   const Metric& m = model.metrics[metric];
-  if (m.dtype.kind() == TypeKind::kHistogram && !stored_inclusive(m) &&
-      call == Flavour::kInclusive)
+  if (m.dtype.kind() == TypeKind::kHistogram && !stored_inclusive(m) && call == Flavour::kInclusive)
     return histogram_inclusive(report, metric);
   Values sums = row_sums(report, metric);
   if (stored_inclusive(m) == (call == Flavour::kInclusive)) return sums;

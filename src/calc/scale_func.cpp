@@ -27,7 +27,9 @@ void write_term(std::byte* p, const ScaleTerm& t) {
   std::memcpy(p + 16, &t.d, 4);
 }
 
-double exponent(const ScaleTerm& t) { return t.c == 0 ? 0.0 : double(t.b) / double(t.c); }
+double exponent(const ScaleTerm& t) {
+  return t.c == 0 ? 0.0 : double(t.b) / double(t.c);
+}
 
 bool more_dominant(const ScaleTerm& x, const ScaleTerm& y) {
   if (exponent(x) != exponent(y)) return exponent(x) > exponent(y);

@@ -120,8 +120,8 @@ void parse_metric(const pugi::xml_node& node, Index parent, Model& model, const 
     throw FormatError(what + ": INCLUSIVE storage is impossible for dtype " + m.dtype_text);
   if (const pugi::xml_node e = node.child("cubepl")) {
     m.expression = e.child_value();
-    const pugi::xml_attribute rw = e.attribute("rowwise") ? e.attribute("rowwise")
-                                                          : e.attribute("locationwise");
+    const pugi::xml_attribute rw =
+        e.attribute("rowwise") ? e.attribute("rowwise") : e.attribute("locationwise");
     m.rowwise = parse_bool(rw, true);
   }
   m.init_expression = text_of(node, "cubeplinit");
@@ -149,8 +149,10 @@ Parameter parse_parameter(const pugi::xml_node& p) {
 }  // namespace
 
 int64_t parse_int(std::string_view text, const std::string& where, const std::string& what) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
   int64_t v = 0;
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -180,8 +182,8 @@ void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& 
   size_t size = 0;
   pieces([&](std::string_view piece) { size += piece.size(); });
   char* buffer = static_cast<char*>(pugi::get_memory_allocation_function()(size + 1));
-  if (buffer == nullptr) throw FormatError(where + ": out of memory for " + std::to_string(size) +
-                                           " bytes of XML");
+  if (buffer == nullptr)
+    throw FormatError(where + ": out of memory for " + std::to_string(size) + " bytes of XML");
   size_t at = 0;
   pieces([&](std::string_view piece) {
     std::memcpy(buffer + at, piece.data(), piece.size());
@@ -194,8 +196,8 @@ void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& 
   if (cut && offset > static_cast<ptrdiff_t>(cut_begin + replacement.size()))
     offset += static_cast<ptrdiff_t>(cut_end - cut_begin - replacement.size());
   if (!r)
-    throw FormatError(where + ":" + line_column(xml, offset) + ": malformed XML: " +
-                      r.description());
+    throw FormatError(where + ":" + line_column(xml, offset) +
+                      ": malformed XML: " + r.description());
 }
 
 void parse_attrs(const pugi::xml_node& parent, Attributes& out) {
@@ -270,8 +272,8 @@ void parse_program(const pugi::xml_node& program, Model& model, const std::strin
     const int64_t rid = parse_int(callee.value(), where, "calleeId");
     auto r = region_by_id.find(static_cast<uint32_t>(rid));
     if (rid < 0 || r == region_by_id.end())
-      throw FormatError(where + ": cnode " + std::string(id) + " calls region " +
-                        callee.value() + ", which is not declared");
+      throw FormatError(where + ": cnode " + std::string(id) + " calls region " + callee.value() +
+                        ", which is not declared");
     c.region = r->second;
     if (auto a = p.node.attribute("line")) c.line = parse_int(a.value(), where, "cnode line");
     c.mod = p.node.attribute("mod").value();
@@ -332,10 +334,9 @@ Model parse_anchor(std::string_view xml, const std::string& where) {
   // The system tree goes through the pull reader unless it is written the Cube 3 way.
   size_t system_begin = 0, system_end = 0;
   find_system_element(xml, system_begin, system_end);
-  const bool stream_system =
-      system_begin != std::string_view::npos &&
-      xml.substr(system_begin, system_end - system_begin).find("<machine") ==
-          std::string_view::npos;
+  const bool stream_system = system_begin != std::string_view::npos &&
+                             xml.substr(system_begin, system_end - system_begin).find("<machine") ==
+                                 std::string_view::npos;
   pugi::xml_document doc;
   if (stream_system)
     load_xml(doc, xml, where, system_begin, system_end, "<system/>");

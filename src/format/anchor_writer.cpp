@@ -13,12 +13,23 @@ std::string escape(std::string_view s) {
   out.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -96,8 +107,7 @@ void AnchorWriter::metric(Index i) {
         {"plus", &x.aggr_plus}, {"minus", &x.aggr_minus}, {"aggr", &x.aggr_aggr}};
     for (const auto& [kind, text] : aggr)
       if (!text->empty())
-        out_ << "<cubeplaggr cubeplaggrtype=" << kind << '>' << escape(*text)
-             << "</cubeplaggr>\n";
+        out_ << "<cubeplaggr cubeplaggrtype=" << kind << '>' << escape(*text) << "</cubeplaggr>\n";
   }
   attrs(x.attrs);
   for (Index k : x.children) metric(k);
@@ -141,7 +151,8 @@ void AnchorWriter::cnode(Index root) {
            << "\" parvalue=\"" << escape(p.value) << "\"/>\n";
     attrs(c.attrs);
     stack.push_back({s.c, true});
-    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it) stack.push_back({*it, false});
+    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it)
+      stack.push_back({*it, false});
   }
 }
 
@@ -201,6 +212,8 @@ void AnchorWriter::topologies() {
 
 }  // namespace
 
-std::string anchor_xml(const Model& model) { return AnchorWriter(model).write(); }
+std::string anchor_xml(const Model& model) {
+  return AnchorWriter(model).write();
+}
 
 }  // namespace cubekit

@@ -28,8 +28,7 @@ std::string gunzip(std::span<const std::byte> bytes, const std::string& where) {
     if (rc != Z_OK && rc != Z_STREAM_END) {
       const std::string msg = z.msg ? z.msg : "corrupt data";
       inflateEnd(&z);
-      throw FormatError(where + ": gzip data at byte " + std::to_string(z.total_in) +
-                        ": " + msg);
+      throw FormatError(where + ": gzip data at byte " + std::to_string(z.total_in) + ": " + msg);
     }
     out.append(buffer, sizeof buffer - z.avail_out);
     if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) {

@@ -76,7 +76,8 @@ void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor&
   // Plain rows are read front to back: give back the pages behind us every 16 MiB, so that
   // streaming keeps about one chunk of the file resident, not the whole member.
   const uint64_t disk_row = m.dtype.disk_size() * model.locations.size();
-  const uint64_t rows_per_chunk = std::max<uint64_t>(1, (16u << 20) / std::max<uint64_t>(1, disk_row));
+  const uint64_t rows_per_chunk =
+      std::max<uint64_t>(1, (16u << 20) / std::max<uint64_t>(1, disk_row));
   const bool plain = data.size >= 10 && std::memcmp(member_bytes(data).data(), "CUBEX", 5) == 0;
   uint64_t rows = 0, released = 0;
   stream_data(member_bytes(data), index, storage_order(model, m.kind), m.dtype,

@@ -88,10 +88,9 @@ MetricIndex decode_index(std::span<const std::byte> bytes, size_t cnodes,
                         std::to_string(index.positions[k]) + ", but the call tree has " +
                         std::to_string(cnodes) + " call paths");
     if (k > 0 && index.positions[k] <= index.positions[k - 1])
-      throw FormatError(where + ": entry " + std::to_string(k) +
-                        ": positions not strictly increasing (" +
-                        std::to_string(index.positions[k - 1]) + ", " +
-                        std::to_string(index.positions[k]) + ")");
+      throw FormatError(
+          where + ": entry " + std::to_string(k) + ": positions not strictly increasing (" +
+          std::to_string(index.positions[k - 1]) + ", " + std::to_string(index.positions[k]) + ")");
   }
   return index;
 }
@@ -217,8 +216,7 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             size_t locations, const std::string& where) {
   auto matrix = std::make_shared<SeverityMatrix>(type, order.size(), locations);
   decode_rows(
-      bytes, index, order, type, locations, where,
-      [&](size_t rows) { matrix->reserve_rows(rows); },
+      bytes, index, order, type, locations, where, [&](size_t rows) { matrix->reserve_rows(rows); },
       [&](Index cnode) { return matrix->add_row(cnode); }, [](Index, const std::byte*) {});
   return matrix;
 }
@@ -230,8 +228,8 @@ void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
   std::vector<uint64_t> scratch((type.memory_size() * locations + 7) / 8 + 1);
   std::byte* row = reinterpret_cast<std::byte*>(scratch.data());
   decode_rows(
-      bytes, index, order, type, locations, where, [](size_t) {},
-      [&](Index) { return row; }, visit);
+      bytes, index, order, type, locations, where, [](size_t) {}, [&](Index) { return row; },
+      visit);
 }
 
 void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations) {
@@ -271,6 +269,8 @@ std::string encode_sparse_index(const std::vector<uint32_t>& positions) {
   return s;
 }
 
-std::string encode_dense_index() { return index_header(3); }
+std::string encode_dense_index() {
+  return index_header(3);
+}
 
 }  // namespace cubekit::format

@@ -113,13 +113,17 @@ void SystemReader::children(const Start& s, Child child) {
   while (true) {
     const XmlToken& t = pull_.next();
     switch (t.kind) {
-      case XmlToken::Kind::kEof: fail(t.offset, "malformed XML: <" + s.name + "> not closed");
-      case XmlToken::Kind::kText: break;  // white space between elements
+      case XmlToken::Kind::kEof:
+        fail(t.offset, "malformed XML: <" + s.name + "> not closed");
+      case XmlToken::Kind::kText:
+        break;  // white space between elements
       case XmlToken::Kind::kEnd:
         if (t.name != s.name)
           fail(t.offset, "malformed XML: </" + std::string(t.name) + "> closes <" + s.name + ">");
         return;
-      case XmlToken::Kind::kStart: child(t); break;
+      case XmlToken::Kind::kStart:
+        child(t);
+        break;
     }
   }
 }
@@ -128,11 +132,16 @@ void SystemReader::location(const Start& s, Index group) {
   Location l;
   l.id = id_of(s, "location Id");
   children(s, [&](const XmlToken& t) {
-    if (t.name == "name") l.name = pull_.element_text();
-    else if (t.name == "rank") l.rank = parse_int(pull_.element_text(), where_, "location rank");
-    else if (t.name == "type") l.type = pull_.element_text();
-    else if (t.name == "attr") attr(t, l.attrs);
-    else pull_.skip_element();
+    if (t.name == "name")
+      l.name = pull_.element_text();
+    else if (t.name == "rank")
+      l.rank = parse_int(pull_.element_text(), where_, "location rank");
+    else if (t.name == "type")
+      l.type = pull_.element_text();
+    else if (t.name == "attr")
+      attr(t, l.attrs);
+    else
+      pull_.skip_element();
   });
   l.group = group;
   model_.groups[group].locations.push_back(static_cast<Index>(model_.locations.size()));
@@ -147,12 +156,18 @@ void SystemReader::group(const Start& s, Index node) {
   model_.system_nodes[node].groups.push_back(self);
   children(s, [&](const XmlToken& t) {
     LocationGroup& g = model_.groups[self];
-    if (t.name == "name") g.name = pull_.element_text();
-    else if (t.name == "rank") g.rank = parse_int(pull_.element_text(), where_, "location group rank");
-    else if (t.name == "type") g.type = pull_.element_text();
-    else if (t.name == "attr") attr(t, g.attrs);
-    else if (t.name == "location") location(start_of(t), self);
-    else pull_.skip_element();
+    if (t.name == "name")
+      g.name = pull_.element_text();
+    else if (t.name == "rank")
+      g.rank = parse_int(pull_.element_text(), where_, "location group rank");
+    else if (t.name == "type")
+      g.type = pull_.element_text();
+    else if (t.name == "attr")
+      attr(t, g.attrs);
+    else if (t.name == "location")
+      location(start_of(t), self);
+    else
+      pull_.skip_element();
   });
 }
 
@@ -166,13 +181,20 @@ void SystemReader::system_node(const Start& s, Index parent, int depth) {
   if (parent != kNoIndex) model_.system_nodes[parent].children.push_back(self);
   children(s, [&](const XmlToken& t) {
     SystemNode& n = model_.system_nodes[self];
-    if (t.name == "name") n.name = pull_.element_text();
-    else if (t.name == "class") n.class_name = pull_.element_text();
-    else if (t.name == "descr") n.descr = pull_.element_text();
-    else if (t.name == "attr") attr(t, n.attrs);
-    else if (t.name == "locationgroup") group(start_of(t), self);
-    else if (t.name == "systemtreenode") system_node(start_of(t), self, depth + 1);
-    else pull_.skip_element();
+    if (t.name == "name")
+      n.name = pull_.element_text();
+    else if (t.name == "class")
+      n.class_name = pull_.element_text();
+    else if (t.name == "descr")
+      n.descr = pull_.element_text();
+    else if (t.name == "attr")
+      attr(t, n.attrs);
+    else if (t.name == "locationgroup")
+      group(start_of(t), self);
+    else if (t.name == "systemtreenode")
+      system_node(start_of(t), self, depth + 1);
+    else
+      pull_.skip_element();
   });
 }
 
@@ -188,14 +210,16 @@ void SystemReader::topologies(const Start& s) {
 
 void SystemReader::read() {
   const XmlToken& t = pull_.next();
-  if (t.kind != XmlToken::Kind::kStart || t.name != "system")
-    fail(t.offset, "expected <system>");
+  if (t.kind != XmlToken::Kind::kStart || t.name != "system") fail(t.offset, "expected <system>");
   if (const std::string* title = t.attribute("title")) model_.system_title = *title;
   const Start system = start_of(t);
   children(system, [&](const XmlToken& c) {
-    if (c.name == "systemtreenode") system_node(start_of(c), kNoIndex, 0);
-    else if (c.name == "topologies") topologies(start_of(c));
-    else pull_.skip_element();
+    if (c.name == "systemtreenode")
+      system_node(start_of(c), kNoIndex, 0);
+    else if (c.name == "topologies")
+      topologies(start_of(c));
+    else
+      pull_.skip_element();
   });
 }
 

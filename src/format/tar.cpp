@@ -61,7 +61,9 @@ bool has_ustar_magic(const std::byte* block) {
   return std::memcmp(reinterpret_cast<const char*>(block) + 257, "ustar", 5) == 0;
 }
 
-uint64_t padded(uint64_t size) { return (size + kBlock - 1) / kBlock * kBlock; }
+uint64_t padded(uint64_t size) {
+  return (size + kBlock - 1) / kBlock * kBlock;
+}
 
 // The value of `key` in pax records "<len> key=value\n".
 bool pax_value(std::string_view records, std::string_view key, std::string& out) {
@@ -112,11 +114,13 @@ TarIndex TarIndex::scan(std::span<const std::byte> archive, const std::string& f
       continue;
     }
     uint64_t size = 0;
-    const bool plausible = (has_ustar_magic(block) || checksum_ok(block)) && parse_size(block, size);
+    const bool plausible =
+        (has_ustar_magic(block) || checksum_ok(block)) && parse_size(block, size);
     if (!plausible) {
       if (!seen_header)
-        throw FormatError(file + ": offset " + std::to_string(offset) +
-                          ": not a tar header (no ustar magic, bad checksum); not a .cubex archive");
+        throw FormatError(
+            file + ": offset " + std::to_string(offset) +
+            ": not a tar header (no ustar magic, bad checksum); not a .cubex archive");
       break;  // trailing garbage after the archive: treat as its end, as tar does
     }
     seen_header = true;
@@ -124,9 +128,9 @@ TarIndex TarIndex::scan(std::span<const std::byte> archive, const std::string& f
     const uint64_t content = offset + kBlock;
     if (have_pax_size) size = pax_size;
     if (size > end - content)
-      throw FormatError(file + ": member '" + std::string(field(block, 0, 100)) +
-                        "' at offset " + std::to_string(offset) + " declares " +
-                        std::to_string(size) + " bytes but only " + std::to_string(end - content) +
+      throw FormatError(file + ": member '" + std::string(field(block, 0, 100)) + "' at offset " +
+                        std::to_string(offset) + " declares " + std::to_string(size) +
+                        " bytes but only " + std::to_string(end - content) +
                         " remain: truncated archive");
     const std::string_view data(reinterpret_cast<const char*>(archive.data() + content), size);
     if (type == 'x' || type == 'g') {

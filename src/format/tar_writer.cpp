@@ -30,7 +30,9 @@ std::string directory_of(const std::string& path) {
 
 }  // namespace
 
-TarWriter::TarWriter(std::string path) : path_(std::move(path)) {
+TarWriter::TarWriter(std::string path, int64_t mtime)
+    : path_(std::move(path)),
+      mtime_(static_cast<uint64_t>(mtime >= 0 ? mtime : std::time(nullptr))) {
   std::string pattern = path_ + ".tmp.XXXXXX";
   const int fd = ::mkstemp(pattern.data());
   if (fd < 0)
@@ -74,7 +76,7 @@ void TarWriter::header(const std::string& name, uint64_t size, char type, char* 
   octal(b + 108, 8, 0);
   octal(b + 116, 8, 0);
   octal(b + 124, 12, std::min(size, kMaxOctalSize));
-  octal(b + 136, 12, static_cast<uint64_t>(std::time(nullptr)));
+  octal(b + 136, 12, mtime_);
   b[156] = type;
   std::memcpy(b + 257, "ustar", 6);  // with its NUL
   std::memcpy(b + 263, "00", 2);
@@ -114,7 +116,9 @@ void TarWriter::begin_member(const std::string& name, uint64_t max_size) {
   content_start_ = written_;
 }
 
-void TarWriter::append(const void* bytes, size_t n) { write_raw(bytes, n); }
+void TarWriter::append(const void* bytes, size_t n) {
+  write_raw(bytes, n);
+}
 
 void TarWriter::patch(uint64_t offset, const void* bytes, size_t n) {
   write_at(content_start_ + offset, bytes, n);
@@ -127,7 +131,8 @@ void TarWriter::end_member() {
   write_at(header_at_, block, kBlock);
   if (pax_) {
     char record[30];
-    std::snprintf(record, sizeof record, "29 size=%020llu\n", static_cast<unsigned long long>(size));
+    std::snprintf(record, sizeof record, "29 size=%020llu\n",
+                  static_cast<unsigned long long>(size));
     write_at(pax_at_, record, 29);
   }
   static const char zeros[kBlock] = {};

@@ -12,7 +12,9 @@ namespace cubekit::format {
 class TarWriter {
  public:
   // Creates `<path>.tmp.XXXXXX` beside `path`. Throws IoError.
-  explicit TarWriter(std::string path);
+  // `mtime`: the members' time stamp (seconds since 1970), -1 for now (fixed for reproducible
+  // output).
+  explicit TarWriter(std::string path, int64_t mtime = -1);
   // Removes the temporary file unless finish() succeeded.
   ~TarWriter();
   TarWriter(const TarWriter&) = delete;
@@ -42,6 +44,7 @@ class TarWriter {
   [[noreturn]] void fail(const std::string& what) const;
 
   std::string path_, temp_;
+  uint64_t mtime_ = 0;
   std::FILE* file_ = nullptr;
   uint64_t written_ = 0;
   uint64_t header_at_ = 0, content_start_ = 0, pax_at_ = 0;

@@ -8,7 +8,9 @@
 namespace cubekit::format {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 bool is_name(char c) {
   return !is_space(c) && c != '>' && c != '/' && c != '=' && c != '<' && c != '"' && c != '\'';
 }
@@ -61,11 +63,16 @@ std::string XmlPull::decode(std::string_view raw) const {
     const size_t semi = raw.find(';', i);
     const std::string_view ent =
         semi == std::string_view::npos ? std::string_view() : raw.substr(i + 1, semi - i - 1);
-    if (ent == "amp") out += '&';
-    else if (ent == "lt") out += '<';
-    else if (ent == "gt") out += '>';
-    else if (ent == "quot") out += '"';
-    else if (ent == "apos") out += '\'';
+    if (ent == "amp")
+      out += '&';
+    else if (ent == "lt")
+      out += '<';
+    else if (ent == "gt")
+      out += '>';
+    else if (ent == "quot")
+      out += '"';
+    else if (ent == "apos")
+      out += '\'';
     else if (ent.size() > 1 && ent[0] == '#') {
       const bool hex = ent[1] == 'x' || ent[1] == 'X';
       char* stop = nullptr;
@@ -103,7 +110,8 @@ const XmlToken& XmlPull::next() {
     }
     if (xml_.compare(pos_, 2, "<?") == 0) {
       const size_t close = xml_.find("?>", pos_ + 2);
-      if (close == std::string_view::npos || close >= end_) fail("unterminated processing instruction");
+      if (close == std::string_view::npos || close >= end_)
+        fail("unterminated processing instruction");
       pos_ = close + 2;
       continue;
     }
@@ -186,14 +194,17 @@ std::string XmlPull::element_text() {
   while (depth > 0) {
     const XmlToken& t = next();
     switch (t.kind) {
-      case XmlToken::Kind::kEof: fail("element not closed");
+      case XmlToken::Kind::kEof:
+        fail("element not closed");
       case XmlToken::Kind::kText:
         if (depth == 1) text += t.text;
         break;
       case XmlToken::Kind::kStart:
         if (!t.self_closing) ++depth;
         break;
-      case XmlToken::Kind::kEnd: --depth; break;
+      case XmlToken::Kind::kEnd:
+        --depth;
+        break;
     }
   }
   return text;

@@ -14,10 +14,10 @@ namespace cubekit::format {
 struct XmlToken {
   enum class Kind { kStart, kEnd, kText, kEof };
   Kind kind = Kind::kEof;
-  std::string_view name;  // kStart, kEnd
+  std::string_view name;      // kStart, kEnd
   bool self_closing = false;  // kStart of <x/>: no kEnd follows
   std::vector<std::pair<std::string_view, std::string>> attributes;  // kStart
-  std::string text;  // kText, entities decoded
+  std::string text;                                                  // kText, entities decoded
   size_t offset = 0;  // in the document, for error positions
   const std::string* attribute(std::string_view key) const;
 };

@@ -39,7 +39,9 @@ constexpr TypeInfo kTypes[] = {
     {TypeKind::kScaleFunc, "SCALE_FUNC", kScaleFuncSize, 0, LaneType::kScaleFunc, 1, 0, true},
 };
 
-const TypeInfo& info(TypeKind kind) { return kTypes[static_cast<size_t>(kind)]; }
+const TypeInfo& info(TypeKind kind) {
+  return kTypes[static_cast<size_t>(kind)];
+}
 
 struct Alias {
   std::string_view text;
@@ -82,8 +84,8 @@ DataType DataType::parse(std::string_view text) {
   for (const TypeInfo& t : kTypes) {
     if (t.name == text) {
       if (t.lanes_per_param != 0)
-        throw FormatError("dtype '" + std::string(text) + "' needs an argument: " +
-                          std::string(text) + "(n)");
+        throw FormatError("dtype '" + std::string(text) +
+                          "' needs an argument: " + std::string(text) + "(n)");
       return {t.kind};
     }
   }
@@ -92,7 +94,9 @@ DataType DataType::parse(std::string_view text) {
   throw FormatError("unknown dtype '" + std::string(text) + "'");
 }
 
-std::string_view DataType::base_name() const { return info(kind_).name; }
+std::string_view DataType::base_name() const {
+  return info(kind_).name;
+}
 
 std::string DataType::dtype_text() const {
   std::string s(base_name());
@@ -105,7 +109,9 @@ size_t DataType::disk_size() const {
   return t.disk_size + t.disk_per_param * param_;
 }
 
-LaneType DataType::lane_type() const { return info(kind_).lane; }
+LaneType DataType::lane_type() const {
+  return info(kind_).lane;
+}
 
 size_t DataType::lanes() const {
   const TypeInfo& t = info(kind_);
@@ -130,6 +136,8 @@ size_t DataType::memory_size() const {
   }
 }
 
-bool DataType::allows_inclusive_storage() const { return info(kind_).inclusive_storage; }
+bool DataType::allows_inclusive_storage() const {
+  return info(kind_).inclusive_storage;
+}
 
 }  // namespace cubekit

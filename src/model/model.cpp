@@ -43,9 +43,15 @@ std::vector<Index> roots_of(const std::vector<T>& items) {
 
 }  // namespace
 
-std::vector<Index> Model::metric_roots() const { return roots_of(metrics); }
-std::vector<Index> Model::cnode_roots() const { return roots_of(cnodes); }
-std::vector<Index> Model::system_roots() const { return roots_of(system_nodes); }
+std::vector<Index> Model::metric_roots() const {
+  return roots_of(metrics);
+}
+std::vector<Index> Model::cnode_roots() const {
+  return roots_of(cnodes);
+}
+std::vector<Index> Model::system_roots() const {
+  return roots_of(system_nodes);
+}
 
 std::optional<Index> Model::metric_by_uniq_name(std::string_view name) const {
   auto it = metric_by_name_.find(std::string(name));
@@ -71,8 +77,7 @@ void Model::finalize(const std::string& where) {
   std::unordered_set<uint32_t> ids;
   for (Index i = 0; i < metrics.size(); ++i) {
     if (!ids.insert(metrics[i].id).second)
-      throw FormatError(where + ": metric id " + std::to_string(metrics[i].id) +
-                        " declared twice");
+      throw FormatError(where + ": metric id " + std::to_string(metrics[i].id) + " declared twice");
     metric_by_name_.try_emplace(metrics[i].uniq_name, i);
     // VOID is inherited by sub-metrics (cube-format.md §3.6.2).
     if (metrics[i].val == "VOID" ||
@@ -90,9 +95,9 @@ void Model::finalize(const std::string& where) {
   std::vector<bool> seen(locations.size(), false);
   for (const Location& l : locations) {
     if (l.id >= locations.size())
-      throw FormatError(where + ": location id " + std::to_string(l.id) +
-                        " out of range: the " + std::to_string(locations.size()) +
-                        " locations must have ids 0.." + std::to_string(locations.size() - 1));
+      throw FormatError(where + ": location id " + std::to_string(l.id) + " out of range: the " +
+                        std::to_string(locations.size()) + " locations must have ids 0.." +
+                        std::to_string(locations.size() - 1));
     if (seen[l.id])
       throw FormatError(where + ": location id " + std::to_string(l.id) + " declared twice");
     seen[l.id] = true;

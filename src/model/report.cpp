@@ -33,7 +33,8 @@ Report::Report(std::string path, std::shared_ptr<const Model> model,
 namespace {
 
 bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && std::string_view(s).substr(s.size() - suffix.size()) == suffix;
+  return s.size() >= suffix.size() &&
+         std::string_view(s).substr(s.size() - suffix.size()) == suffix;
 }
 
 bool looks_like_xml(std::span<const std::byte> bytes) {
@@ -62,7 +63,9 @@ Report Report::open(const std::string& path) {
   return Report(path, std::move(model), std::move(source));
 }
 
-bool Report::has_data(Index metric) const { return source_->has_data(*model_, metric); }
+bool Report::has_data(Index metric) const {
+  return source_->has_data(*model_, metric);
+}
 
 std::shared_ptr<const SeverityMatrix> Report::severities(Index metric) const {
   if (metric >= cache_->slots.size())
@@ -76,8 +79,7 @@ std::shared_ptr<const SeverityMatrix> Report::severities(Index metric) const {
   return slot.values;
 }
 
-void SeveritySource::visit_rows(const Model& model, Index metric,
-                                const RowVisitor& visit) const {
+void SeveritySource::visit_rows(const Model& model, Index metric, const RowVisitor& visit) const {
   const auto matrix = load(model, metric);
   if (matrix == nullptr) return;
   for (Index c : storage_order(model, model.metrics[metric].kind))

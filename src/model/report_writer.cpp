@@ -17,7 +17,9 @@ namespace {
 constexpr std::string_view kDataMarker = "CUBEX.DATA";
 constexpr std::string_view kZDataMarker = "ZCUBEX.DATA";
 
-std::string member_stem(const Metric& m) { return (m.ghost ? "ghost_" : "") + std::to_string(m.id); }
+std::string member_stem(const Metric& m) {
+  return (m.ghost ? "ghost_" : "") + std::to_string(m.id);
+}
 
 }  // namespace
 
@@ -39,7 +41,7 @@ struct ReportWriter::State {
       nullptr, libdeflate_free_compressor};
 
   State(std::string path, std::shared_ptr<const Model> m, WriteOptions o)
-      : model(std::move(m)), options(o), tar(std::move(path)) {}
+      : model(std::move(m)), options(o), tar(std::move(path), o.mtime) {}
 };
 
 namespace {
@@ -167,7 +169,8 @@ void ReportWriter::finish() {
 namespace {
 
 bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
 }

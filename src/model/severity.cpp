@@ -30,7 +30,9 @@ void SeverityMatrix::Storage::reserve(size_t n) {
   }
 }
 
-void SeverityMatrix::reserve_rows(size_t rows) { bytes_.reserve(rows * row_bytes_ / 8); }
+void SeverityMatrix::reserve_rows(size_t rows) {
+  bytes_.reserve(rows * row_bytes_ / 8);
+}
 
 std::byte* SeverityMatrix::add_row(Index cnode) {
   const size_t words_per_row = row_bytes_ / 8;

@@ -30,7 +30,8 @@ constexpr const char* kUsage =
     "Usage: cube_dump [-m <metrics>|all] [-c <cnode ids>|all|leafs|roots|level<X|level=X|level>X|"
     "name=/regexp/]\n"
     "                 [-x incl|excl] [-z incl|excl|stored] [-t <thread ids>|aggr] [-r]\n"
-    "                 [-f <name>] [-w [<section>]] [-g] [-d] [-y] [-s human|gnuplot|gnuplot2|csv|csv2]\n"
+    "                 [-f <name>] [-w [<section>]] [-g] [-d] [-y] [-s "
+    "human|gnuplot|gnuplot2|csv|csv2]\n"
     "                 [-o <file>|-] [-h|-?] <cube report>...\n"
     "  -m  metrics to print, by unique name, comma separated (printed last to first), or all\n"
     "  -c  call paths: ids and ranges (0,3,5-10), all, leafs, roots, level<X, level=X, level>X,\n"
@@ -85,32 +86,54 @@ std::optional<Options> parse(int argc, char** argv) {
         if (arg == "csv") o.format = Format::kCsv;
         if (arg == "csv2") o.format = Format::kCsv2;
         break;
-      case 'o': o.output = arg; break;
-      case 'f': o.structure_options.show_file = arg; break;
+      case 'o':
+        o.output = arg;
+        break;
+      case 'f':
+        o.structure_options.show_file = arg;
+        break;
       case 'z':
-        if (arg == "incl") o.call_flavour = Flavour::kInclusive;
-        else if (arg == "excl") o.call_flavour = Flavour::kExclusive;
-        else if (arg == "stored") o.stored = true;
-        else wrong_arguments();
+        if (arg == "incl")
+          o.call_flavour = Flavour::kInclusive;
+        else if (arg == "excl")
+          o.call_flavour = Flavour::kExclusive;
+        else if (arg == "stored")
+          o.stored = true;
+        else
+          wrong_arguments();
         break;
       case 'x':
-        if (arg == "incl") o.metric_flavour = Flavour::kInclusive;
-        else if (arg == "excl") o.metric_flavour = Flavour::kExclusive;
-        else wrong_arguments();
+        if (arg == "incl")
+          o.metric_flavour = Flavour::kInclusive;
+        else if (arg == "excl")
+          o.metric_flavour = Flavour::kExclusive;
+        else
+          wrong_arguments();
         break;
       case 'm':
         o.metrics = arg;
         o.metrics_given = true;
         break;
-      case 'c': o.cnodes = arg; break;
-      case 't':
-        if (arg == "aggr") o.aggregate = true;
-        else o.threads = arg;
+      case 'c':
+        o.cnodes = arg;
         break;
-      case 'r': o.flat = true; break;
-      case 'd': o.structure_options.coordinates = true; break;
-      case 'g': o.structure_options.ghosts = true; break;
-      case 'y': break;
+      case 't':
+        if (arg == "aggr")
+          o.aggregate = true;
+        else
+          o.threads = arg;
+        break;
+      case 'r':
+        o.flat = true;
+        break;
+      case 'd':
+        o.structure_options.coordinates = true;
+        break;
+      case 'g':
+        o.structure_options.ghosts = true;
+        break;
+      case 'y':
+        break;
       case 'w':
         o.structure = true;
         // `-w` takes a section name; any other word is the report (CubeLib's convention).
@@ -183,10 +206,8 @@ std::vector<Index> select_cnodes(const Model& model, const std::string& spec) {
       if (predicate(c)) out.push_back(c);
     return out;
   };
-  if (spec == "roots")
-    return where([&](Index c) { return model.cnodes[c].parent == kNoIndex; });
-  if (spec == "leafs")
-    return where([&](Index c) { return model.cnodes[c].children.empty(); });
+  if (spec == "roots") return where([&](Index c) { return model.cnodes[c].parent == kNoIndex; });
+  if (spec == "leafs") return where([&](Index c) { return model.cnodes[c].children.empty(); });
   if (spec.rfind("level", 0) == 0 && spec.size() > 6 &&
       (spec[5] == '<' || spec[5] == '=' || spec[5] == '>')) {
     const size_t n = std::strtoul(spec.c_str() + 6, nullptr, 10);
@@ -286,10 +307,9 @@ class MetricValues {
   // Values of cnode c for every location (by column).
   const Values& row(Index c) {
     if (!row_ || row_cnode_ != c) {
-      row_.emplace(options_.stored
-                       ? stored_values(report_, metric_, c)
-                       : location_values(report_, metric_, c, options_.metric_flavour,
-                                         options_.call_flavour));
+      row_.emplace(options_.stored ? stored_values(report_, metric_, c)
+                                   : location_values(report_, metric_, c, options_.metric_flavour,
+                                                     options_.call_flavour));
       row_cnode_ = c;
     }
     return *row_;
@@ -419,8 +439,7 @@ void print_gnuplot(std::ostream& out, const Report& report, const Options& o, co
   }
 }
 
-void print_gnuplot2(std::ostream& out, const Report& report, const Options& o,
-                    const Selection& s) {
+void print_gnuplot2(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
   const Model& model = report.model();
   out << "\n\n# ===================== CONFIGURE GNUPLOT =================== \n"
          "set logscal x ; set logscal y ; set grid ; set xrange [16:1000000] ; set terminal png "
@@ -513,11 +532,16 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
   if (s.metrics.empty()) return;
   if (o.flat) return print_flat(out, report, o, s);
   switch (o.format) {
-    case Format::kHuman: return print_human(out, report, o, s);
-    case Format::kCsv: return print_csv(out, report, o, s);
-    case Format::kCsv2: return print_csv2(out, report, o, s);
-    case Format::kGnuplot: return print_gnuplot(out, report, o, s);
-    case Format::kGnuplot2: return print_gnuplot2(out, report, o, s);
+    case Format::kHuman:
+      return print_human(out, report, o, s);
+    case Format::kCsv:
+      return print_csv(out, report, o, s);
+    case Format::kCsv2:
+      return print_csv2(out, report, o, s);
+    case Format::kGnuplot:
+      return print_gnuplot(out, report, o, s);
+    case Format::kGnuplot2:
+      return print_gnuplot2(out, report, o, s);
   }
 }
 

@@ -16,12 +16,23 @@ std::string xml_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -44,13 +55,14 @@ void print_attributes(std::ostream& out, const Model& model) {
   auto attrs = sorted(model.attrs);
   // CubeLib records the syntax version among the attributes when it reads a report.
   const bool cube3 = model.version == "3.0";
-  attrs.insert_or_assign(cube3 ? "Cube syntax version" : "Cube anchor.xml syntax version",
-                         // CubeLib keeps the version as a number: "4.0" shows as "4".
-                         cube3 ? std::string(1, '3')
-                               : format_double(std::strtod(model.version.c_str(), nullptr)));
+  attrs.insert_or_assign(
+      cube3 ? "Cube syntax version" : "Cube anchor.xml syntax version",
+      // CubeLib keeps the version as a number: "4.0" shows as "4".
+      cube3 ? std::string(1, '3') : format_double(std::strtod(model.version.c_str(), nullptr)));
   size_t width = 0;
   for (const auto& [k, v] : attrs) width = std::max(width, k.size());
-  for (const auto& [k, v] : attrs) out << k << std::string(width + 1 - k.size(), ' ') << ": " << v << "\n";
+  for (const auto& [k, v] : attrs)
+    out << k << std::string(width + 1 - k.size(), ' ') << ": " << v << "\n";
 }
 
 void print_mirrors(std::ostream& out, const Model& model) {
@@ -64,10 +76,10 @@ void print_metric(std::ostream& out, const Model& model, Index m, std::vector<bo
   const Metric& metric = model.metrics[m];
   const std::string prefix = depth > 0 ? tree_indent(marks, depth) + "|-" : "";
   out << prefix << metric.disp_name << "  ( id=" << metric.id << ", " << metric.uniq_name << ", "
-      << metric.uom << ", " << metric.dtype_text.substr(0, metric.dtype_text.find('(')) << ", " << metric.url << ", "
-      << metric.descr << ", " << metric_kind_name(metric.kind == MetricKind::kSimple
-                                                      ? MetricKind::kInclusive
-                                                      : metric.kind);
+      << metric.uom << ", " << metric.dtype_text.substr(0, metric.dtype_text.find('(')) << ", "
+      << metric.url << ", " << metric.descr << ", "
+      << metric_kind_name(metric.kind == MetricKind::kSimple ? MetricKind::kInclusive
+                                                             : metric.kind);
   if (is_derived(metric.kind)) {
     out << ", \"" << metric.expression << "\", \"" << metric.init_expression << "\"";
     if (metric.kind != MetricKind::kPostDerived) out << ", \"" << metric.aggr_plus << "\"";
@@ -106,8 +118,8 @@ void print_regions(std::ostream& out, const Model& model) {
   for (Index i : order) {
     const Region& r = model.regions[i];
     out << "\t" << r.name << ":" << r.mangled_name << "\t   ( id=" << r.id << ", " << r.begin
-        << ", " << r.end << ", paradigm=" << r.paradigm << ", role=" << r.role
-        << ", url=" << r.url << ", descr=" << r.descr << ", mod=" << r.mod << ")\n";
+        << ", " << r.end << ", paradigm=" << r.paradigm << ", role=" << r.role << ", url=" << r.url
+        << ", descr=" << r.descr << ", mod=" << r.mod << ")\n";
     for (const auto& [k, v] : sorted(r.attrs))
       out << "\t\t   Attribute: \"" << xml_escape(k) << "\"->\"" << xml_escape(v) << "\"\n";
   }
@@ -119,9 +131,9 @@ void print_cnode(std::ostream& out, const Model& model, Index c, std::vector<boo
   const Region& r = model.regions[cnode.region];
   const std::string indent = depth > 0 ? tree_indent(marks, depth) : "";
   const std::string prefix = depth > 0 ? indent + "|-" : "";
-  out << prefix << r.name << "  [ ( id=" << cnode.id << ",   mod=" << cnode.mod << "), "
-      << r.begin << ", " << r.end << ", paradigm=" << r.paradigm << ", role=" << r.role
-      << ", url=" << r.url << ", descr=" << r.descr << ", mode=" << r.mod << "]\n";
+  out << prefix << r.name << "  [ ( id=" << cnode.id << ",   mod=" << cnode.mod << "), " << r.begin
+      << ", " << r.end << ", paradigm=" << r.paradigm << ", role=" << r.role << ", url=" << r.url
+      << ", descr=" << r.descr << ", mode=" << r.mod << "]\n";
   const std::string detail = depth > 0 ? indent + "|" : "";
   for (const auto& [k, v] : sorted(cnode.attrs))
     out << detail << "     Attribute: \"" << xml_escape(k) << "\"->\"" << xml_escape(v) << "\"\n";
@@ -166,8 +178,8 @@ void print_system_node(std::ostream& out, const Model& model, Index n, std::vect
   const SystemNode& node = model.system_nodes[n];
   if (marks.size() <= depth + 2) marks.resize(depth + 3);
   const std::string s = system_indent(marks, depth);
-  out << s << (depth > 0 ? "|-" : "") << node.name << " (id=" << n
-      << ", class=" << node.class_name << ", description=" << node.descr << " )\n";
+  out << s << (depth > 0 ? "|-" : "") << node.name << " (id=" << n << ", class=" << node.class_name
+      << ", description=" << node.descr << " )\n";
   print_attr_lines(out, s + "|       ", node.attrs);
   for (size_t gi = 0; gi < node.groups.size(); ++gi) {
     const Index g = node.groups[gi];

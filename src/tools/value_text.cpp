@@ -37,7 +37,7 @@ uint64_t through_double(uint64_t v) {
   const double rest = d - k2to63;
   const uint64_t low = rest < k2to63 ? static_cast<uint64_t>(static_cast<int64_t>(rest))
                                      : uint64_t{0x8000000000000000};
-  return low ^ uint64_t{0x8000000000000000};
+  return low ^ uint64_t { 0x8000000000000000 };
 }
 
 int64_t through_double(int64_t v) {
@@ -64,8 +64,8 @@ std::string tau_text(const double* t) {
   const uint32_t n = static_cast<uint32_t>(t[0]);
   const double min = n == 0 ? 0.0 : t[1];
   const double max = n == 0 ? 0.0 : t[2];
-  std::string s = "(" + std::to_string(n) + "," + format_double(min) + "," + format_double(max) +
-                  "):";
+  std::string s =
+      "(" + std::to_string(n) + "," + format_double(min) + "," + format_double(max) + "):";
   if (n == 0) return s + "-,-";
   const double mean = t[3] / n;
   double stddev = std::sqrt((t[4] - t[3] * t[3] / n) / n);
@@ -115,26 +115,38 @@ std::string value_text(DataType type, const std::byte* v) {
     case TypeKind::kInt8:
     case TypeKind::kUInt8:  // CubeLib streams these as characters
       return first_token(std::string(1, read<char>(v)));
-    case TypeKind::kInt16: return std::to_string(read<int16_t>(v));
-    case TypeKind::kUInt16: return std::to_string(read<uint16_t>(v));
-    case TypeKind::kInt32: return std::to_string(read<int32_t>(v));
-    case TypeKind::kUInt32: return std::to_string(read<uint32_t>(v));
-    case TypeKind::kInt64: return std::to_string(through_double(read<int64_t>(v)));
-    case TypeKind::kUInt64: return std::to_string(through_double(read<uint64_t>(v)));
-    case TypeKind::kDouble: return format_double(d[0]);
-    case TypeKind::kMinDouble: return min_max_text(d[0], DBL_MAX);
-    case TypeKind::kMaxDouble: return min_max_text(d[0], -DBL_MAX);
+    case TypeKind::kInt16:
+      return std::to_string(read<int16_t>(v));
+    case TypeKind::kUInt16:
+      return std::to_string(read<uint16_t>(v));
+    case TypeKind::kInt32:
+      return std::to_string(read<int32_t>(v));
+    case TypeKind::kUInt32:
+      return std::to_string(read<uint32_t>(v));
+    case TypeKind::kInt64:
+      return std::to_string(through_double(read<int64_t>(v)));
+    case TypeKind::kUInt64:
+      return std::to_string(through_double(read<uint64_t>(v)));
+    case TypeKind::kDouble:
+      return format_double(d[0]);
+    case TypeKind::kMinDouble:
+      return min_max_text(d[0], DBL_MAX);
+    case TypeKind::kMaxDouble:
+      return min_max_text(d[0], -DBL_MAX);
     case TypeKind::kComplex:
       return "(" + format_double(d[0]) + ") +i(" + format_double(d[1]) + ")";
     case TypeKind::kRate:
       return format_double(d[0] / d[1], 12) + "[(" + format_double(d[0]) + ")/(" +
              format_double(d[1]) + ")]";
-    case TypeKind::kTauAtomic: return tau_text(d);
+    case TypeKind::kTauAtomic:
+      return tau_text(d);
     case TypeKind::kHistogram:
       return min_max_text(d[0], DBL_MAX) + ":(" + join_doubles(d + 2, type.param()) +
              "):" + min_max_text(d[1], -DBL_MAX);
-    case TypeKind::kNDoubles: return "(" + join_doubles(d, type.param()) + ")";
-    case TypeKind::kScaleFunc: return scale_func_text(v);
+    case TypeKind::kNDoubles:
+      return "(" + join_doubles(d, type.param()) + ")";
+    case TypeKind::kScaleFunc:
+      return scale_func_text(v);
   }
   return {};
 }

@@ -111,8 +111,8 @@ TEST_F(DumpOptions, ErrorsExitWithOne) {
 }
 
 TEST_F(DumpOptions, CubekitDispatchesSubcommands) {
-  auto r = run_tool("cubekit", {"dump", "-m", "visits", "-c", "3", "-t", "aggr", "-s", "csv2",
-                                report_});
+  auto r =
+      run_tool("cubekit", {"dump", "-m", "visits", "-c", "3", "-t", "aggr", "-s", "csv2", report_});
   EXPECT_EQ(r.out, "Cnode ID,visits\n3,1\n");
   r = run_tool("cubekit", {"frobnicate"});
   EXPECT_EQ(r.exit_code, 1);

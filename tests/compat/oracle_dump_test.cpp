@@ -22,7 +22,8 @@ fs::path input_of(const std::string& folder) {
     for (size_t p; (p = s.find("__")) != std::string::npos;) s.replace(p, 2, "/");
     return s;
   };
-  if (folder.rfind("pycubexr__", 0) == 0) return real / "pycubexr" / slashes(rest_after("pycubexr__"));
+  if (folder.rfind("pycubexr__", 0) == 0)
+    return real / "pycubexr" / slashes(rest_after("pycubexr__"));
   if (folder == "cubelib__examples__cube__summary.cubex")
     return real / "cubelib" / "examples" / "summary.cubex";
   if (folder == "cubelib__test__test33_CubeProxy__proxy.cubex")
@@ -47,12 +48,14 @@ std::vector<std::string> words(const std::string& s) {
 }
 
 struct Case {
-  std::string name;       // for the test name
-  fs::path step;          // oracle files <step>.cmd / .out / .rc
-  fs::path input;         // the report to run on
+  std::string name;  // for the test name
+  fs::path step;     // oracle files <step>.cmd / .out / .rc
+  fs::path input;    // the report to run on
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 std::vector<Case> dump_cases() {
   std::vector<Case> cases;
@@ -62,8 +65,8 @@ std::vector<Case> dump_cases() {
   for (const auto& dir : fs::directory_iterator(oracle)) {
     const std::string folder = dir.path().filename();
     if (!dir.is_directory() || folder == "_algebra") continue;
-    for (const char* step : {"dump_w", "dump_all_incl_aggr", "dump_all_excl_aggr",
-                             "dump_all_incl_csv2"})
+    for (const char* step :
+         {"dump_w", "dump_all_incl_aggr", "dump_all_excl_aggr", "dump_all_incl_csv2"})
       if (fs::exists(dir.path() / (std::string(step) + ".cmd")))
         cases.push_back({folder + "/" + step, dir.path() / step, input_of(folder)});
   }
@@ -79,7 +82,8 @@ std::vector<Case> dump_cases() {
                        f.path().parent_path() / f.path().stem(), report});
     }
   }
-  std::sort(cases.begin(), cases.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
+  std::sort(cases.begin(), cases.end(),
+            [](const Case& a, const Case& b) { return a.name < b.name; });
   return cases;
 }
 
@@ -121,8 +125,8 @@ TEST_P(OracleDump, OutputEqualsOriginal) {
       const bool gb = static_cast<bool>(std::getline(b, lb));
       if (!ga && !gb) break;
       if (la != lb || ga != gb) {
-        ADD_FAILURE() << "line " << line << "\n  cubekit:  " << la << "\n  original: " << lb
-                      << "\n" << result.err;
+        ADD_FAILURE() << "line " << line << "\n  cubekit:  " << la << "\n  original: " << lb << "\n"
+                      << result.err;
         break;
       }
     }

@@ -58,8 +58,8 @@ void check_against_csv(const fs::path& report_path, const fs::path& csv, Flavour
       const double expected = std::stod(row[2 + col]);
       const double actual = v.scalar(location);
       EXPECT_NEAR(actual, expected, 1e-5 * std::max(1.0, std::fabs(expected)))
-          << report_path << " metric " << table.columns[col] << " cnode " << row[0]
-          << " location " << location;
+          << report_path << " metric " << table.columns[col] << " cnode " << row[0] << " location "
+          << location;
       ++checked;
     }
   }
@@ -107,8 +107,8 @@ TEST(WorkedExample, CallTreeTest) {
   EXPECT_DOUBLE_EQ(value(time, 6, Flavour::kInclusive), 12.002032681105344);
   EXPECT_DOUBLE_EQ(value(time, 1, Flavour::kInclusive), 74.04997668704343);
   EXPECT_NEAR(value(time, 1, Flavour::kExclusive),
-              74.04997668704343 - (60.00095408441209 + 12.002032681105344 +
-                                   1.8029116519949788 + 0.2439507441735722),
+              74.04997668704343 - (60.00095408441209 + 12.002032681105344 + 1.8029116519949788 +
+                                   0.2439507441735722),
               1e-12);
   EXPECT_EQ(value(visits, 2, Flavour::kInclusive), 7);  // 1 + 1 + 2 + 3
   EXPECT_EQ(value(visits, 0, Flavour::kInclusive), 72);
@@ -156,14 +156,13 @@ TEST(SystemAggregation, NodesAndGroupsSumTheirLocations) {
   const Report report = Report::open((dir / "profile.cubex").string());
   const Model& m = report.model();
   const CsvTable csv = read_csv(dir / "incl.csv");
-  const size_t time_col = std::find(csv.columns.begin(), csv.columns.end(), "time") -
-                          csv.columns.begin();
+  const size_t time_col =
+      std::find(csv.columns.begin(), csv.columns.end(), "time") - csv.columns.begin();
   std::vector<double> per_location(m.locations.size(), 0.0);
   for (const auto& row : csv.rows)
     if (row[0] == "0") per_location[std::stoul(row[1])] = std::stod(row[2 + time_col]);
-  const Values root_row = location_values(report, *m.metric_by_uniq_name("time"),
-                                          *m.cnode_by_id(0), Flavour::kInclusive,
-                                          Flavour::kInclusive);
+  const Values root_row = location_values(report, *m.metric_by_uniq_name("time"), *m.cnode_by_id(0),
+                                          Flavour::kInclusive, Flavour::kInclusive);
   const SystemValues sys = system_values(report, root_row);
   for (Index g = 0; g < m.groups.size(); ++g) {
     double expected = 0;

@@ -144,15 +144,15 @@ TEST_P(RoundTrip, SameModelValuesAndDump) {
   const fs::path out = fs::temp_directory_path() /
                        ("cubekit-rt-" + input.stem().string() + (compress ? "-z" : "") + ".cubex");
   const Report original = Report::open(input.string());
-  write_report(original, out.string(), WriteOptions{.compress = compress,
-                                                     .skip_identity_rows = false});
+  write_report(original, out.string(),
+               WriteOptions{.compress = compress, .skip_identity_rows = false});
   const Report copy = Report::open(out.string());
   expect_same_model(original.model(), copy.model());
   expect_same_values(original, copy);
   // cube_dump prints the same values; the structure too, for Cube 4 input (a Cube 3 file has
   // no archive members and another syntax version line).
-  std::vector<std::vector<std::string>> commands = {
-      {"-m", "all", "-z", "incl", "-t", "aggr"}, {"-m", "all", "-z", "excl", "-s", "csv2"}};
+  std::vector<std::vector<std::string>> commands = {{"-m", "all", "-z", "incl", "-t", "aggr"},
+                                                    {"-m", "all", "-z", "excl", "-s", "csv2"}};
   if (input.extension() == ".cubex") commands.push_back({"-w"});
   bool derived = false;
   for (const Metric& m : original.model().metrics) derived = derived || is_derived(m.kind);
@@ -176,18 +176,16 @@ TEST_P(RoundTrip, SameModelValuesAndDump) {
   fs::remove(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Real, RoundTrip,
-                         ::testing::Combine(::testing::ValuesIn(real_reports()),
-                                            ::testing::Bool()),
-                         [](const auto& info) {
-                           std::string n = fs::relative(std::get<0>(info.param),
-                                                        shared_dir() / "data" / "real")
-                                               .string() +
-                                           (std::get<1>(info.param) ? "_zcubex" : "");
-                           for (char& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Real, RoundTrip, ::testing::Combine(::testing::ValuesIn(real_reports()), ::testing::Bool()),
+    [](const auto& info) {
+      std::string n =
+          fs::relative(std::get<0>(info.param), shared_dir() / "data" / "real").string() +
+          (std::get<1>(info.param) ? "_zcubex" : "");
+      for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return n;
+    });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RoundTrip);
 
 TEST(Writer, RefusesToOverwriteItsInput) {

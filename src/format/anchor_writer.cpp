@@ -4,36 +4,12 @@
 #include <sstream>
 
 #include "cubekit/writer.hpp"
+#include "format/xml_escape.hpp"
 
 namespace cubekit {
 namespace {
 
-std::string escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+using format::xml_escape;
 
 class AnchorWriter {
  public:
@@ -42,11 +18,11 @@ class AnchorWriter {
 
  private:
   void element(const char* tag, std::string_view text) {
-    out_ << '<' << tag << '>' << escape(text) << "</" << tag << ">\n";
+    out_ << '<' << tag << '>' << xml_escape(text) << "</" << tag << ">\n";
   }
   void attrs(const Attributes& a) {
     for (const auto& [k, v] : a)
-      out_ << "<attr key=\"" << escape(k) << "\" value=\"" << escape(v) << "\"/>\n";
+      out_ << "<attr key=\"" << xml_escape(k) << "\" value=\"" << xml_escape(v) << "\"/>\n";
   }
   void metric(Index i);
   void region(const Region& r);
@@ -67,16 +43,16 @@ std::string AnchorWriter::write() {
   out_ << "<doc>\n<mirrors>\n";
   for (const std::string& u : m_.mirrors) element("murl", u);
   out_ << "</mirrors>\n</doc>\n<metrics";
-  if (!m_.metrics_title.empty()) out_ << " title=\"" << escape(m_.metrics_title) << '"';
+  if (!m_.metrics_title.empty()) out_ << " title=\"" << xml_escape(m_.metrics_title) << '"';
   out_ << ">\n";
   for (Index r : m_.metric_roots()) metric(r);
   out_ << "</metrics>\n<program";
-  if (!m_.program_title.empty()) out_ << " title=\"" << escape(m_.program_title) << '"';
+  if (!m_.program_title.empty()) out_ << " title=\"" << xml_escape(m_.program_title) << '"';
   out_ << ">\n";
   for (const Region& r : m_.regions) region(r);
   for (Index c : m_.cnode_roots()) cnode(c);
   out_ << "</program>\n<system";
-  if (!m_.system_title.empty()) out_ << " title=\"" << escape(m_.system_title) << '"';
+  if (!m_.system_title.empty()) out_ << " title=\"" << xml_escape(m_.system_title) << '"';
   out_ << ">\n";
   for (Index s : m_.system_roots()) system_node(s);
   topologies();
@@ -100,14 +76,14 @@ void AnchorWriter::metric(Index i) {
   element("descr", x.descr);
   if (is_derived(x.kind)) {
     // Bare attribute values: CubeLib's scanner expects them so (cube-format.md §3.6.4).
-    out_ << (x.rowwise ? "<cubepl>" : "<cubepl rowwise=false>") << escape(x.expression)
+    out_ << (x.rowwise ? "<cubepl>" : "<cubepl rowwise=false>") << xml_escape(x.expression)
          << "</cubepl>\n";
     if (!x.init_expression.empty()) element("cubeplinit", x.init_expression);
     const std::pair<const char*, const std::string*> aggr[] = {
         {"plus", &x.aggr_plus}, {"minus", &x.aggr_minus}, {"aggr", &x.aggr_aggr}};
     for (const auto& [kind, text] : aggr)
       if (!text->empty())
-        out_ << "<cubeplaggr cubeplaggrtype=" << kind << '>' << escape(*text) << "</cubeplaggr>\n";
+        out_ << "<cubeplaggr cubeplaggrtype=" << kind << '>' << xml_escape(*text) << "</cubeplaggr>\n";
   }
   attrs(x.attrs);
   for (Index k : x.children) metric(k);
@@ -115,7 +91,7 @@ void AnchorWriter::metric(Index i) {
 }
 
 void AnchorWriter::region(const Region& r) {
-  out_ << "<region id=\"" << r.id << "\" mod=\"" << escape(r.mod) << "\" begin=\"" << r.begin
+  out_ << "<region id=\"" << r.id << "\" mod=\"" << xml_escape(r.mod) << "\" begin=\"" << r.begin
        << "\" end=\"" << r.end << "\">\n";
   element("name", r.name);
   element("mangled_name", r.mangled_name);
@@ -144,11 +120,11 @@ void AnchorWriter::cnode(Index root) {
     const Cnode& c = m_.cnodes[s.c];
     out_ << "<cnode id=\"" << c.id << "\" calleeId=\"" << m_.regions[c.region].id << '"';
     if (c.line != -1) out_ << " line=\"" << c.line << '"';
-    if (!c.mod.empty()) out_ << " mod=\"" << escape(c.mod) << '"';
+    if (!c.mod.empty()) out_ << " mod=\"" << xml_escape(c.mod) << '"';
     out_ << ">\n";
     for (const Parameter& p : c.parameters)
-      out_ << "<parameter partype=\"" << escape(p.type) << "\" parkey=\"" << escape(p.key)
-           << "\" parvalue=\"" << escape(p.value) << "\"/>\n";
+      out_ << "<parameter partype=\"" << xml_escape(p.type) << "\" parkey=\"" << xml_escape(p.key)
+           << "\" parvalue=\"" << xml_escape(p.value) << "\"/>\n";
     attrs(c.attrs);
     stack.push_back({s.c, true});
     for (auto it = c.children.rbegin(); it != c.children.rend(); ++it)
@@ -189,11 +165,11 @@ void AnchorWriter::topologies() {
   out_ << "<topologies>\n";
   for (const Topology& t : m_.topologies) {
     out_ << "<cart";
-    if (!t.name.empty()) out_ << " name=\"" << escape(t.name) << '"';
+    if (!t.name.empty()) out_ << " name=\"" << xml_escape(t.name) << '"';
     out_ << " ndims=\"" << t.dims.size() << "\">\n";
     for (const auto& d : t.dims) {
       out_ << "<dim";
-      if (!d.name.empty()) out_ << " name=\"" << escape(d.name) << '"';
+      if (!d.name.empty()) out_ << " name=\"" << xml_escape(d.name) << '"';
       out_ << " size=\"" << d.size << "\" periodic=\"" << (d.periodic ? "true" : "false")
            << "\"/>\n";
     }

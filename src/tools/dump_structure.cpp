@@ -4,39 +4,16 @@
 #include <map>
 
 #include "format/anchor.hpp"
+#include "format/xml_escape.hpp"
 #include "tools/value_text.hpp"
 
 namespace cubekit::tools {
 namespace {
 
+using format::xml_escape;
+
 constexpr const char* kSections[] = {"attributes", "mirrors",    "metrics", "calltree",
                                      "systemtree", "topologies", "files"};
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // Tree drawing: marks[i] says whether the entity at depth i on the current path still has
 // later siblings (depth 0 never draws a bar).

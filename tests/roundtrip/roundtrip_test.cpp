@@ -141,8 +141,12 @@ class RoundTrip : public ::testing::TestWithParam<std::tuple<fs::path, bool>> {}
 
 TEST_P(RoundTrip, SameModelValuesAndDump) {
   const auto& [input, compress] = GetParam();
-  const fs::path out = fs::temp_directory_path() /
-                       ("cubekit-rt-" + input.stem().string() + (compress ? "-z" : "") + ".cubex");
+  // Unique per input: several real reports are called profile.cubex, and ctest runs in parallel.
+  std::string stem = fs::relative(input, shared_dir() / "data" / "real").string();
+  for (char& c : stem)
+    if (c == '/') c = '_';
+  const fs::path out =
+      fs::temp_directory_path() / ("cubekit-rt-" + stem + (compress ? "-z" : "") + ".cubex");
   const Report original = Report::open(input.string());
   write_report(original, out.string(),
                WriteOptions{.compress = compress, .skip_identity_rows = false});

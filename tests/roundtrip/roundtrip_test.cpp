@@ -226,3 +226,46 @@ TEST(Writer, AbandonedWriterLeavesNoFile) {
 
 }  // namespace
 }  // namespace cubekit
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cubekit {
+namespace {
+
+// A full disk, simulated with a file-size limit in a child process: writing fails with EFBIG
+// where a full disk gives ENOSPC. The writer must report it and leave no file behind.
+TEST(Writer, FullDiskIsAClearErrorAndLeavesNothing) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  const fs::path dir = fs::temp_directory_path() / ("cubekit-full-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{64 * 1024, 64 * 1024};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      const Report r =
+          Report::open((shared_dir() / "data/real/cubelib/examples/summary.cubex").string());
+      write_report(r, (dir / "out.cubex").string());
+      ::_exit(2);  // should not succeed: the report is 3.8 MB
+    } catch (const IoError& e) {
+      const std::string what = e.what();
+      ::_exit(what.find("out.cubex") != std::string::npos ? 0 : 3);
+    } catch (...) {
+      ::_exit(4);
+    }
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "2: wrote anyway, 3: message without the path, 4: other";
+  EXPECT_TRUE(fs::is_empty(dir)) << "a partial file was left behind";
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -17,29 +17,23 @@
 
 #include "cubekit/calc.hpp"
 #include "cubekit/error.hpp"
+#include "format/xml_escape.hpp"
 
 namespace cubekit {
 namespace {
 
-std::string escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using format::xml_escape;
 
 std::string directory_of(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {
+  }, sb{};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
 }
 
 // A temporary file beside `path`, plain or gzip, renamed to `path` by commit(); removed when
@@ -154,16 +148,26 @@ void append_number(std::string& out, const std::byte* at) {
 
 void append_value(std::string& out, LaneType lane, const std::byte* at) {
   switch (lane) {
-    case LaneType::kInt8: return append_number<int8_t>(out, at);
-    case LaneType::kUInt8: return append_number<uint8_t>(out, at);
-    case LaneType::kInt16: return append_number<int16_t>(out, at);
-    case LaneType::kUInt16: return append_number<uint16_t>(out, at);
-    case LaneType::kInt32: return append_number<int32_t>(out, at);
-    case LaneType::kUInt32: return append_number<uint32_t>(out, at);
-    case LaneType::kInt64: return append_number<int64_t>(out, at);
-    case LaneType::kUInt64: return append_number<uint64_t>(out, at);
-    case LaneType::kDouble: return append_number<double>(out, at);
-    case LaneType::kScaleFunc: break;  // excluded before (not scalar)
+    case LaneType::kInt8:
+      return append_number<int8_t>(out, at);
+    case LaneType::kUInt8:
+      return append_number<uint8_t>(out, at);
+    case LaneType::kInt16:
+      return append_number<int16_t>(out, at);
+    case LaneType::kUInt16:
+      return append_number<uint16_t>(out, at);
+    case LaneType::kInt32:
+      return append_number<int32_t>(out, at);
+    case LaneType::kUInt32:
+      return append_number<uint32_t>(out, at);
+    case LaneType::kInt64:
+      return append_number<int64_t>(out, at);
+    case LaneType::kUInt64:
+      return append_number<uint64_t>(out, at);
+    case LaneType::kDouble:
+      return append_number<double>(out, at);
+    case LaneType::kScaleFunc:
+      break;  // excluded before (not scalar)
   }
 }
 
@@ -188,7 +192,7 @@ class Cube3Writer {
 
  private:
   void element(const char* tag, std::string_view text) {
-    out_.put(std::string("<") + tag + '>' + escape(text) + "</" + tag + ">\n");
+    out_.put(std::string("<") + tag + '>' + xml_escape(text) + "</" + tag + ">\n");
   }
   void header();
   void metrics();
@@ -215,7 +219,7 @@ void Cube3Writer::header() {
   for (const auto& [key, value] : m_.attrs) {
     if (std::find(std::begin(kCube4Stamps), std::end(kCube4Stamps), key) != std::end(kCube4Stamps))
       continue;
-    out_.put("<attr key=\"" + escape(key) + "\" value=\"" + escape(value) + "\"/>\n");
+    out_.put("<attr key=\"" + xml_escape(key) + "\" value=\"" + xml_escape(value) + "\"/>\n");
   }
   out_.put("<doc>\n<mirrors>\n");
   for (const std::string& u : m_.mirrors) element("murl", u);
@@ -224,7 +228,7 @@ void Cube3Writer::header() {
 
 void Cube3Writer::metrics() {
   out_.put("<metrics");
-  if (!m_.metrics_title.empty()) out_.put(" title=\"" + escape(m_.metrics_title) + '"');
+  if (!m_.metrics_title.empty()) out_.put(" title=\"" + xml_escape(m_.metrics_title) + '"');
   out_.put(">\n");
   for (Index r : m_.metric_roots()) metric(r);
   out_.put("</metrics>\n");
@@ -256,12 +260,11 @@ void Cube3Writer::metric(Index i) {
 
 void Cube3Writer::program() {
   out_.put("<program");
-  if (!m_.program_title.empty()) out_.put(" title=\"" + escape(m_.program_title) + '"');
+  if (!m_.program_title.empty()) out_.put(" title=\"" + xml_escape(m_.program_title) + '"');
   out_.put(">\n");
   for (const Region& r : m_.regions) {
-    out_.put("<region id=\"" + std::to_string(r.id) + "\" mod=\"" + escape(r.mod) +
-             "\" begin=\"" + std::to_string(r.begin) + "\" end=\"" + std::to_string(r.end) +
-             "\">\n");
+    out_.put("<region id=\"" + std::to_string(r.id) + "\" mod=\"" + xml_escape(r.mod) + "\" begin=\"" +
+             std::to_string(r.begin) + "\" end=\"" + std::to_string(r.end) + "\">\n");
     element("name", r.name);
     element("url", r.url);
     element("descr", r.descr);
@@ -288,11 +291,12 @@ void Cube3Writer::cnode(Index root) {
     const Cnode& c = m_.cnodes[s.c];
     std::string open = "<cnode id=\"" + std::to_string(c.id) + '"';
     if (c.line != -1) open += " line=\"" + std::to_string(c.line) + '"';
-    if (!c.mod.empty()) open += " mod=\"" + escape(c.mod) + '"';
+    if (!c.mod.empty()) open += " mod=\"" + xml_escape(c.mod) + '"';
     open += " calleeId=\"" + std::to_string(m_.regions[c.region].id) + "\">\n";
     out_.put(open);
     stack.push_back({s.c, true});
-    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it) stack.push_back({*it, false});
+    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it)
+      stack.push_back({*it, false});
   }
 }
 
@@ -300,7 +304,7 @@ void Cube3Writer::cnode(Index root) {
 // order; threads keep their id, which is their column in every row.
 void Cube3Writer::system() {
   out_.put("<system");
-  if (!m_.system_title.empty()) out_.put(" title=\"" + escape(m_.system_title) + '"');
+  if (!m_.system_title.empty()) out_.put(" title=\"" + xml_escape(m_.system_title) + '"');
   out_.put(">\n");
   for (Index mi : m_.system_roots()) {
     const SystemNode& machine = m_.system_nodes[mi];
@@ -341,11 +345,11 @@ void Cube3Writer::topologies() {
   out_.put("<topologies>\n");
   for (const Topology& t : m_.topologies) {
     std::string text = "<cart";
-    if (!t.name.empty()) text += " name=\"" + escape(t.name) + '"';
+    if (!t.name.empty()) text += " name=\"" + xml_escape(t.name) + '"';
     text += " ndims=\"" + std::to_string(t.dims.size()) + "\">\n";
     for (const auto& d : t.dims) {
       text += "<dim";
-      if (!d.name.empty()) text += " name=\"" + escape(d.name) + '"';
+      if (!d.name.empty()) text += " name=\"" + xml_escape(d.name) + '"';
       text += " size=\"" + std::to_string(d.size) + "\" periodic=\"" +
               (d.periodic ? "true" : "false") + "\"/>\n";
     }
@@ -385,11 +389,14 @@ void Cube3Writer::matrix(Index metric) {
   const Metric& x = m_.metrics[metric];
   const LaneType lane = x.dtype.lane_type();
   out_.put("<matrix metricId=\"" + std::to_string(x.id) + "\">\n");
+  // A missing row reads as 0 in CubeLib but as the identity in cubekit: rows may only be left
+  // out where the two agree, i.e. not for MINDOUBLE / MAXDOUBLE.
+  const bool zero_is_identity = all_zero(Values(x.dtype, 1));
   std::string row;
   for (Index c = 0; c < m_.cnodes.size(); ++c) {
     // Stored values are metric-inclusive already; Cube 3 wants them call-tree exclusive.
     const Values v = location_values(report_, metric, c, Flavour::kInclusive, Flavour::kExclusive);
-    if (all_zero(v)) continue;  // a missing row means 0
+    if (zero_is_identity && all_zero(v)) continue;
     row = "<row cnodeId=\"" + std::to_string(m_.cnodes[c].id) + "\">\n";
     for (size_t l = 0; l < v.size(); ++l) {
       if (l != 0) row += ' ';
@@ -406,9 +413,10 @@ void Cube3Writer::matrix(Index metric) {
 
 void check_cube3_system_tree(const Model& model, const std::string& where) {
   const auto refuse = [&](const SystemNode& s, const std::string& why) {
-    throw Error(where + ": the system tree cannot be written as Cube 3 (machine -> node -> "
-                        "process -> thread only): system tree node '" + s.name + "' (class " +
-                s.class_name + ") " + why);
+    throw Error(where +
+                ": the system tree cannot be written as Cube 3 (machine -> node -> "
+                "process -> thread only): system tree node '" +
+                s.name + "' (class " + s.class_name + ") " + why);
   };
   for (const SystemNode& s : model.system_nodes) {
     if (s.parent == kNoIndex) {
@@ -421,6 +429,9 @@ void check_cube3_system_tree(const Model& model, const std::string& where) {
 }
 
 void write_cube3(const Report& report, const std::string& path, bool gzip, const Cube3Note& note) {
+  // The default name of `cube4to3 x.cube` is x.cube itself.
+  if (same_file(report.path(), path))
+    throw IoError(path + ": refusing to overwrite the report being read");
   check_cube3_system_tree(report.model(), report.path());
   AtomicOutput out(path, gzip);
   Cube3Writer(report, out, note).write();

@@ -4,5 +4,8 @@
 namespace cubekit::tools {
 
 int dump_main(int argc, char** argv);
+int cube3to4_main(int argc, char** argv);
+int cube4to3_main(int argc, char** argv);
+int generate_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

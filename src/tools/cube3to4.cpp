@@ -1,0 +1,136 @@
+// cube3to4 and cube4to3: converting between Cube 3 documents (.cube, .cube.gz) and Cube 4
+// reports (.cubex), option-compatible with CubeLib 4.6's tools: `-o <name>` and `-h`, any
+// number of inputs, output names derived from the input unless -o is given (then the second
+// input onward get ".1", ".2", ... appended). Progress goes to stdout as CubeLib prints it.
+#include <getopt.h>
+
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cubekit/cube3_writer.hpp"
+#include "cubekit/error.hpp"
+#include "cubekit/report.hpp"
+#include "cubekit/writer.hpp"
+#include "tools/tools.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+struct Options {
+  std::string output;  // empty: derived from each input
+  std::vector<std::string> files;
+};
+
+// CubeLib's conventions: -h and unknown options print the usage and exit 0; no input is an
+// error (exit 1).
+std::optional<Options> parse(int argc, char** argv, const std::string& usage, int& rc) {
+  Options o;
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "o:h?")) != -1;) {
+    if (c == 'o') {
+      o.output = optarg;
+      continue;
+    }
+    std::cerr << usage << '\n';
+    rc = 0;
+    return std::nullopt;
+  }
+  for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
+  if (o.files.empty()) {
+    std::cerr << usage << "Error: At least one file is required.\n\n";
+    rc = 1;
+    return std::nullopt;
+  }
+  return o;
+}
+
+// The output name for input number `i` given -o: the second and later inputs get ".<i>".
+std::string numbered(const std::string& output, size_t i) {
+  return i == 0 ? output : output + "." + std::to_string(i);
+}
+
+// Cuts the name at its last ".cube" (which also ends ".cube.gz" and ".cubex" names); a name
+// without one is kept whole.
+std::string stem(const std::string& name) {
+  const size_t gz = name.rfind(".cube.gz");
+  if (gz != std::string::npos) return name.substr(0, gz);
+  return name.substr(0, name.rfind(".cube"));
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string usage_3to4() {
+  return "Usage: cube3to4 [-o output] [-h] <cube1> <cube2> ..\n"
+         "  -o     Output name; \".cubex\" is appended (default: the input name without\n"
+         "         .cube / .cube.gz). With several inputs the second onward get \".1\", \".2\", "
+         "...\n"
+         "  -h     Print this help.\n\n";
+}
+
+std::string usage_4to3() {
+  return "Usage: cube4to3 [-o output] [-h] <cube1> <cube2> ..\n"
+         "  -o     Output file name, used as given; a name ending in .gz is written gzip\n"
+         "         compressed (default: <input name without .cubex>.cube). With several inputs\n"
+         "         the second onward get \".1\", \".2\", ...\n"
+         "  -h     Print this help.\n\n";
+}
+
+void convert_3to4(const std::string& input, const std::string& name) {
+  std::cout << "Reading " << input << " ... " << std::flush;
+  const Report report = Report::open(input);
+  std::cout << "\n Start to export " << input << " into " << name << ".cubex" << std::endl;
+  write_report(report, name + ".cubex");
+  std::cout << " done." << std::endl;
+}
+
+void convert_4to3(const std::string& input, const std::string& name) {
+  std::cout << "Reading " << input << " ... " << std::flush;
+  const Report report = Report::open(input);
+  std::cout << " done." << std::endl;
+  std::cout << " Start to export " << input << " into " << name << std::endl;
+  write_cube3(report, name, ends_with(name, ".gz"),
+              [](const std::string& note) { std::cerr << "Warning: " << note << '\n'; });
+  std::cout << "done." << std::endl;
+}
+
+// Converts every input in turn and stops at the first failure, as CubeLib does.
+int run(int argc, char** argv, const char* tool, const std::string& usage, bool to_cube4) {
+  int rc = 0;
+  const std::optional<Options> o = parse(argc, argv, usage, rc);
+  if (!o) return rc;
+  for (size_t i = 0; i < o->files.size(); ++i) {
+    const std::string& input = o->files[i];
+    const std::string name = !o->output.empty() ? numbered(o->output, i)
+                             : to_cube4         ? stem(input)
+                                                : stem(input) + ".cube";
+    try {
+      if (to_cube4)
+        convert_3to4(input, name);
+      else
+        convert_4to3(input, name);
+    } catch (const Error& e) {
+      std::cout << std::flush;
+      std::cerr << tool << ": " << e.what() << '\n';
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cube3to4_main(int argc, char** argv) {
+  return run(argc, argv, "cube3to4", usage_3to4(), true);
+}
+
+int cube4to3_main(int argc, char** argv) {
+  return run(argc, argv, "cube4to3", usage_4to3(), false);
+}
+
+}  // namespace cubekit::tools

@@ -1,0 +1,277 @@
+// cube3to4 / cube4to3 on CubeLib's own Cube 3 files: every conversion must dump exactly as the
+// original did under CubeLib 4.6 (../shared/oracle), values must survive bit for bit, and
+// reports Cube 3 cannot hold are refused without leaving files behind.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "cubekit/calc.hpp"
+#include "cubekit/report.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using cubekit::test::read_file;
+using cubekit::test::run_tool;
+using cubekit::test::shared_dir;
+
+namespace {
+
+// The real Cube 3 inputs, relative to data/real/cubelib; the oracle folder is derived.
+const std::vector<std::string> kInputs = {"test0.0/test0.0.cube",    "test1.1/equal.cube",
+                                          "test1.1/not_equal1.cube", "test1.1/template.cube",
+                                          "test16/profile.cube",     "test16/trace.cube"};
+
+fs::path oracle_of(const std::string& input) {
+  std::string folder = "cubelib__test__" + input;
+  folder.replace(folder.find('/'), 1, "__");
+  return shared_dir() / "oracle" / folder;
+}
+
+// A fresh empty directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "." + info->name();
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
+    path_ = fs::temp_directory_path() / ("cubekit-c34-" + std::to_string(::getpid())) / name;
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path_, ec);
+    fs::remove(path_.parent_path(), ec);  // the per-process folder, once its last test is done
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::vector<std::string> listing(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The three value dumps of `report` equal what CubeLib printed for the original.
+void expect_oracle_dumps(const fs::path& report, const fs::path& oracle) {
+  const std::pair<const char*, std::vector<std::string>> steps[] = {
+      {"dump_all_incl_aggr", {"-m", "all", "-z", "incl", "-t", "aggr"}},
+      {"dump_all_excl_aggr", {"-m", "all", "-z", "excl", "-t", "aggr"}},
+      {"dump_all_incl_csv2", {"-m", "all", "-z", "incl", "-s", "csv2"}}};
+  for (const auto& [step, options] : steps) {
+    std::vector<std::string> args = options;
+    args.push_back(report.string());
+    const auto r = run_tool("cube_dump", args);
+    EXPECT_EQ(r.exit_code, 0) << step << ": " << r.err;
+    EXPECT_TRUE(r.out == read_file(oracle / (std::string(step) + ".out")))
+        << report << " differs from " << oracle / step;
+  }
+}
+
+// Every call-tree exclusive value of every metric is bit-identical in `a` and `b`.
+void expect_same_values(const fs::path& a, const fs::path& b) {
+  using cubekit::Flavour;
+  const auto ra = cubekit::Report::open(a), rb = cubekit::Report::open(b);
+  const cubekit::Model& m = ra.model();
+  ASSERT_EQ(m.metrics.size(), rb.model().metrics.size());
+  ASSERT_EQ(m.cnodes.size(), rb.model().cnodes.size());
+  for (cubekit::Index i = 0; i < m.metrics.size(); ++i) {
+    if (m.metrics[i].is_void) continue;
+    for (cubekit::Index c = 0; c < m.cnodes.size(); ++c) {
+      const auto va = location_values(ra, i, c, Flavour::kInclusive, Flavour::kExclusive);
+      const auto vb = location_values(rb, i, c, Flavour::kInclusive, Flavour::kExclusive);
+      ASSERT_EQ(va.size() * va.stride(), vb.size() * vb.stride());
+      ASSERT_EQ(std::memcmp(va.data(), vb.data(), va.size() * va.stride()), 0)
+          << m.metrics[i].uniq_name << " cnode " << m.cnodes[c].id;
+    }
+  }
+}
+
+class Cube3Convert : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  }
+};
+
+TEST_P(Cube3Convert, RoundTripDumpsLikeTheOriginal) {
+  TempDir dir;
+  const fs::path original = shared_dir() / "data" / "real" / "cubelib" / GetParam();
+  const fs::path cube = dir.path() / "in.cube";
+  fs::copy_file(original, cube);
+  // Default names: in.cube -> in.cubex beside it.
+  auto r = run_tool("cube3to4", {cube.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(" Start to export " + cube.string() + " into " +
+                       (dir.path() / "in").string() + ".cubex"),
+            std::string::npos)
+      << r.out;
+  const fs::path cubex = dir.path() / "in.cubex";
+  ASSERT_TRUE(fs::exists(cubex));
+  expect_oracle_dumps(cubex, oracle_of(GetParam()));
+
+  const fs::path back = dir.path() / "back.cube";
+  r = run_tool("cube4to3", {"-o", back.string(), cubex.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  expect_oracle_dumps(back, oracle_of(GetParam()));
+  expect_same_values(original, back);
+  EXPECT_EQ(listing(dir.path()), (std::vector<std::string>{"back.cube", "in.cube", "in.cubex"}));
+}
+
+TEST_P(Cube3Convert, GzipOutputReadsBack) {
+  TempDir dir;
+  const fs::path original = shared_dir() / "data" / "real" / "cubelib" / GetParam();
+  const fs::path gz = dir.path() / "out.cube.gz";
+  auto r = run_tool("cubekit", {"cube4to3", "-o", gz.string(), original.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string bytes = read_file(gz);
+  ASSERT_GE(bytes.size(), 2u);
+  EXPECT_EQ(bytes.substr(0, 2), "\x1f\x8b");
+  expect_oracle_dumps(gz, oracle_of(GetParam()));
+  expect_same_values(original, gz);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cube3ConvertReal, Cube3Convert, ::testing::ValuesIn(kInputs),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string n = info.param;
+                           for (char& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+TEST(Cube3ConvertTool, DefaultNameOfCube4to3DropsCubex) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  TempDir dir;
+  const fs::path cubex = dir.path() / "t.cubex";
+  fs::copy_file(shared_dir() / "data/real/cubelib/test0.0/test0.0.cubex", cubex);
+  const auto r = run_tool("cube4to3", {cubex.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "Reading " + cubex.string() + " ...  done.\n Start to export " + cubex.string() +
+                       " into " + (dir.path() / "t.cube").string() + "\ndone.\n");
+  EXPECT_TRUE(fs::exists(dir.path() / "t.cube"));
+}
+
+TEST(Cube3ConvertTool, OutputNameNumbersLaterInputs) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  TempDir dir;
+  const fs::path in = shared_dir() / "data/real/cubelib/test0.0/test0.0.cube";
+  const fs::path out = dir.path() / "x";
+  const auto r = run_tool("cube3to4", {"-o", out.string(), in.string(), in.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(listing(dir.path()), (std::vector<std::string>{"x.1.cubex", "x.cubex"}));
+}
+
+TEST(Cube3ConvertTool, RefusesSystemTreeDeeperThanCube3) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  TempDir dir;
+  // machine / rack / midplane / nodeboard / nodecard: five levels above the processes.
+  const fs::path deep = shared_dir() / "data/real/pycubexr/blast.p64.r1/profile.cubex";
+  const auto r = run_tool("cube4to3", {"-o", (dir.path() / "deep.cube").string(), deep.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot be written as Cube 3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'midplane 1' (class midplane)"), std::string::npos) << r.err;
+  EXPECT_TRUE(listing(dir.path()).empty());
+}
+
+TEST(Cube3ConvertTool, RefusesProcessesDirectlyBelowAMachine) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  TempDir dir;
+  const fs::path flat = shared_dir() / "data/real/cubelib/test33/proxy.cubex";
+  const auto r = run_tool("cube4to3", {"-o", (dir.path() / "flat.cube").string(), flat.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("without a node level"), std::string::npos) << r.err;
+  EXPECT_TRUE(listing(dir.path()).empty());
+}
+
+TEST(Cube3ConvertTool, UnwritableDirectoryLeavesNothing) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  TempDir dir;
+  const fs::path in = shared_dir() / "data/real/cubelib/test0.0/test0.0.cubex";
+  // root ignores permission bits; a regular file in place of the directory fails for everyone.
+  const fs::path not_dir = dir.path() / "file";
+  std::ofstream(not_dir) << "x";
+  auto r = run_tool("cube4to3", {"-o", (not_dir / "out.cube").string(), in.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot create a temporary file"), std::string::npos) << r.err;
+  if (::geteuid() != 0) {
+    const fs::path ro = dir.path() / "ro";
+    fs::create_directory(ro);
+    fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec);
+    r = run_tool("cube4to3", {"-o", (ro / "out.cube").string(), in.string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(listing(ro).empty());
+    fs::permissions(ro, fs::perms::owner_all);
+  }
+  EXPECT_EQ(listing(dir.path()), (std::vector<std::string>{"file"}));
+}
+
+TEST(Cube3ConvertTool, RefusesToOverwriteItsInput) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  TempDir dir;
+  const fs::path cube = dir.path() / "x.cube";
+  fs::copy_file(shared_dir() / "data/real/cubelib/test0.0/test0.0.cube", cube);
+  const std::string before = read_file(cube);
+  const auto r = run_tool("cube4to3", {cube.string()});  // default name: x.cube again
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("refusing to overwrite"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(cube), before);
+}
+
+// Derived metrics have no Cube 3 form: left out, with their subtree, and the user is told.
+TEST(Cube3ConvertTool, LeavesDerivedMetricsOutWithAWarning) {
+  TempDir dir;
+  const fs::path in = dir.path() / "derived.cube";
+  std::ofstream(in) << R"(<?xml version="1.0" encoding="UTF-8"?>
+<cube version="3.0">
+<metrics>
+<metric id="0"><disp_name>Time</disp_name><uniq_name>time</uniq_name><dtype>FLOAT</dtype>
+<uom>sec</uom><url></url><descr></descr>
+<metric id="1" type="POSTDERIVED"><disp_name>Twice</disp_name><uniq_name>twice</uniq_name>
+<dtype>FLOAT</dtype><uom>sec</uom><url></url><descr></descr><cubepl>2*metric::time()</cubepl>
+</metric>
+</metric>
+</metrics>
+<program>
+<region id="0" mod="x.c" begin="1" end="2"><name>main</name><url></url><descr></descr></region>
+<cnode id="0" calleeId="0"></cnode>
+</program>
+<system>
+<machine Id="0"><name>m</name><node Id="0"><name>n</name>
+<process Id="0"><rank>0</rank><thread Id="0"><rank>0</rank></thread></process>
+</node></machine>
+</system>
+<severity><matrix metricId="0"><row cnodeId="0">0.1</row></matrix></severity>
+</cube>
+)";
+  const fs::path out = dir.path() / "out.cube";
+  const auto r = run_tool("cube4to3", {"-o", out.string(), in.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("metric 'twice' left out"), std::string::npos) << r.err;
+  const std::string text = read_file(out);
+  EXPECT_EQ(text.find("twice"), std::string::npos);
+  EXPECT_NE(text.find("<row cnodeId=\"0\">\n0.1\n</row>"), std::string::npos) << text;
+}
+
+TEST(Cube3ConvertTool, HelpAndMissingInput) {
+  for (const char* tool : {"cube3to4", "cube4to3"}) {
+    auto r = run_tool(tool, {"-h"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.err.rfind(std::string("Usage: ") + tool + " [-o output] [-h]", 0), 0u) << r.err;
+    r = run_tool(tool, {});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("At least one file is required"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# The main job on an example profile cubekit makes itself: write a synthetic report (2,000 call
-# paths, 64 locations, 6 metrics), show its structure and the inclusive time of its call paths.
+# The main job on an example profile cubekit makes itself: generate a Score-P-like report (2,000
+# call paths, 2 machines × 2 nodes × 4 MPI ranks × 4 threads, PAPI counters, seed 1), show its
+# structure, the hottest call paths near the root and the leaves with the most exclusive time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p example
-build/bench/cubekit_make_synthetic example/profile.cubex 2000 64 6
+build/cubekit generate --seed 1 --call-paths 2000 --machines 2 --nodes 2 --processes 4 \
+  --threads 4 --papi -o example/profile.cubex
 echo "== structure (metrics and system tree)"
 build/cube_dump -w metrics example/profile.cubex
 build/cube_dump -w systemtree example/profile.cubex | head -12
-echo "== inclusive time of the top of the call tree, all locations summed"
-build/cube_dump -m time0,visits0 -z incl -t aggr -c 'level<3' example/profile.cubex | head -40
+# Value lines read "name(id=N)   value": sort on what follows the ')'.
+hottest() { tail -n +6 | sort -t')' -k2 -g -r | head -"$1"; }
+echo "== hottest call paths of the top three levels: inclusive time, all locations summed"
+build/cube_dump -m time -z incl -t aggr -c 'level<3' example/profile.cubex | hottest 15
+echo "== leaves with the most exclusive time"
+build/cube_dump -m time -z excl -t aggr -c leafs example/profile.cubex | hottest 15

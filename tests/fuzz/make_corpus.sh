@@ -4,12 +4,13 @@
 #   CORPUS/anchor       anchor.xml members (gunzipped)
 #   CORPUS/metric_data  4 selector bytes (see fuzz_metric_data.cpp) + <id>.index + <id>.data
 #   CORPUS/cube3        Cube 3 documents, plain and gzip-compressed
+#   CORPUS/cubepl       CubePL expressions of the remap .spec files
 # Usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]}
 real=${2:-$here/../../../shared/data/real}
-mkdir -p "$out"/{tar,anchor,metric_data,cube3}
+mkdir -p "$out"/{tar,anchor,metric_data,cube3,cubepl}
 if [[ ! -d $real ]]; then
   echo "make_corpus.sh: no real data at $real; corpora stay empty (the fuzzers start from scratch)" >&2
   exit 0
@@ -91,6 +92,16 @@ for root, _, files in os.walk(real):
             if len(blob) <= 64 * 1024:
                 save("metric_data", blob)
 PY
-for d in tar anchor metric_data cube3; do
+# CubePL seeds: the expressions of the Score-P and Scalasca metric hierarchies (remap .spec).
+python3 - "$real" "$out/cubepl" <<'PY'
+import html, pathlib, re, sys
+real, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+n = 0
+for spec in sorted((real / "cubelib/remap").glob("*.spec")):
+    for text in re.findall(r"<cubepl[^>]*>(.*?)</cubepl", spec.read_text(errors="replace"), re.S):
+        (out / f"seed{n:04d}").write_text(html.unescape(text))
+        n += 1
+PY
+for d in tar anchor metric_data cube3 cubepl; do
   echo "$d: $(ls "$out/$d" | wc -l) seeds"
 done

@@ -19,6 +19,7 @@ targets=(
   fuzz_anchor:anchor:131072
   fuzz_metric_data:metric_data:65536
   fuzz_cube3:cube3:131072
+  fuzz_cubepl:cubepl:4096
 )
 
 status=0

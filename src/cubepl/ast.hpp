@@ -1,0 +1,102 @@
+// The syntax tree of a compiled program. One node type with a kind tag: the evaluator
+// dispatches on the kind, the parser fills only the fields a kind uses.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cubekit/cubepl.hpp"
+#include "cubepl/lexer.hpp"
+
+namespace cubekit::cubepl::detail {
+
+class Regex;  // regex.hpp
+
+enum class Op : uint8_t {
+  // values
+  kNumber,  // number
+  kString,  // text
+  kVar,     // var; kids: [index]
+  kNeg,     // kids: a
+  kAbs,     // kids: a
+  kAdd,     // kids: a, b (likewise the other binary operators)
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kFunc,  // func; kids: a
+  kMin,
+  kMax,
+  kLower,  // kids: a
+  kUpper,
+  kEnv,
+  kSizeof,   // var
+  kDefined,  // number (decided when compiling)
+  kArg1,
+  kArg2,
+  kMetric,  // ref
+  kCall,    // call (metric, modifiers); kids: cnode[, sysid]
+  kGet,     // metric, text = property
+  kLambda,  // kids: statements..., return value (last)
+  // conditions (values 0/1)
+  kTrue,
+  kFalse,
+  kNot,
+  kAnd,
+  kOr,
+  kXor,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kStrEq,
+  kStrSeq,
+  kMatch,  // regex; kids: subject
+  // statements
+  kAssign,  // var; kids: [index,] value  (has_index says whether kids[0] is the index)
+  kIf,      // kids: cond, block, cond, block, ... [, else block]; has_else
+  kWhile,   // kids: cond, block
+  kBlock,   // kids: statements
+  kSet,     // metric, text = value  (only the "value" property does anything)
+  kNop,     // compile-time statements (local/global, ghost definitions)
+};
+
+// Where a variable lives.
+enum class Storage : uint8_t { kLocal, kGlobal, kProvided };
+
+struct VarRef {
+  std::string name;
+  Storage storage = Storage::kLocal;
+  size_t slot = 0;  // locals: index into the evaluation's local table
+};
+
+struct Node {
+  Op op = Op::kNumber;
+  double number = 0;
+  std::string text;
+  Func func = Func::kSqrt;
+  VarRef var;
+  bool has_index = false;
+  bool has_else = false;
+  bool effects = false;  // the subtree assigns or sets metric state (matters for short cuts)
+  bool strings = false;  // string-capable value (cubepl.md §4.1)
+  MetricRef ref;
+  CallRef call;
+  Index metric = kNoIndex;
+  std::shared_ptr<const Regex> regex;
+  std::vector<std::unique_ptr<Node>> kids;
+};
+
+using NodePtr = std::unique_ptr<Node>;
+
+struct Ast {
+  NodePtr root;
+  size_t locals = 0;  // number of local variable slots
+};
+
+}  // namespace cubekit::cubepl::detail

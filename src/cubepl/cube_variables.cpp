@@ -1,0 +1,141 @@
+// ${cube::…} from a Model (cubepl.md §7.4). CubeLib leaves several declared arrays empty
+// (§13 Q20); we fill the ones with an unambiguous meaning (stn::parent::id, stn::description)
+// and leave the per-entity child lists empty, since an array of numbers cannot hold them.
+#include <algorithm>
+#include <string>
+
+#include "cubekit/cubepl.hpp"
+
+namespace cubekit::cubepl {
+namespace {
+
+double id_or_minus_one(Index index) {
+  return index == kNoIndex ? -1.0 : static_cast<double>(index);
+}
+
+bool is_void(const std::string& name) {
+  return name.find("VOID") != std::string::npos;
+}
+
+double location_type(const std::string& type) {
+  if (type.find("accel") != std::string::npos || type.find("gpu") != std::string::npos ||
+      type.find("GPU") != std::string::npos) {
+    return 1;
+  }
+  return type.find("metric") != std::string::npos ? 2 : 0;
+}
+
+}  // namespace
+
+CubeVariables::CubeVariables(const Model& model, std::string filename) {
+  strings_["cube::filename"] = {std::move(filename)};
+  metrics(model);
+  callpaths(model);
+  regions(model);
+  system(model);
+  counts(model);
+}
+
+std::optional<ArrayView> CubeVariables::find(std::string_view name) const {
+  if (auto it = numbers_.find(name); it != numbers_.end()) return ArrayView{it->second, {}, false};
+  if (auto it = strings_.find(name); it != strings_.end()) return ArrayView{{}, it->second, false};
+  return std::nullopt;
+}
+
+void CubeVariables::metrics(const Model& model) {
+  for (const Metric& m : model.metrics) {
+    strings_["cube::metric::uniq::name"].push_back(m.uniq_name);
+    strings_["cube::metric::disp::name"].push_back(m.disp_name);
+    strings_["cube::metric::url"].push_back(m.url);
+    strings_["cube::metric::description"].push_back(m.descr);
+    strings_["cube::metric::dtype"].push_back(m.dtype_text);
+    strings_["cube::metric::uom"].push_back(m.uom);
+    strings_["cube::metric::expression"].push_back(m.expression);
+    strings_["cube::metric::initexpression"].push_back(m.init_expression);
+    numbers_["cube::metric::#children"].push_back(static_cast<double>(m.children.size()));
+    numbers_["cube::metric::parent::id"].push_back(id_or_minus_one(m.parent));
+  }
+}
+
+void CubeVariables::callpaths(const Model& model) {
+  for (const Cnode& c : model.cnodes) {
+    strings_["cube::callpath::mod"].push_back(c.mod);
+    numbers_["cube::callpath::line"].push_back(static_cast<double>(c.line));
+    numbers_["cube::callpath::#children"].push_back(static_cast<double>(c.children.size()));
+    numbers_["cube::callpath::calleeid"].push_back(id_or_minus_one(c.region));
+    numbers_["cube::callpath::parent::id"].push_back(id_or_minus_one(c.parent));
+  }
+}
+
+void CubeVariables::regions(const Model& model) {
+  for (const Region& r : model.regions) {
+    strings_["cube::region::name"].push_back(r.name);
+    strings_["cube::region::mangled::name"].push_back(r.mangled_name);
+    strings_["cube::region::paradigm"].push_back(r.paradigm);
+    strings_["cube::region::role"].push_back(r.role);
+    strings_["cube::region::url"].push_back(r.url);
+    strings_["cube::region::description"].push_back(r.descr);
+    strings_["cube::region::mod"].push_back(r.mod);
+    numbers_["cube::region::begin::line"].push_back(static_cast<double>(r.begin));
+    numbers_["cube::region::end::line"].push_back(static_cast<double>(r.end));
+  }
+}
+
+void CubeVariables::system(const Model& model) {
+  const double groups_base = static_cast<double>(model.system_nodes.size());
+  for (const SystemNode& n : model.system_nodes) {
+    strings_["cube::stn::name"].push_back(n.name);
+    strings_["cube::stn::class"].push_back(n.class_name);
+    strings_["cube::stn::description"].push_back(n.descr);
+    numbers_["cube::stn::#children"].push_back(static_cast<double>(n.children.size()));
+    numbers_["cube::stn::#locationgroups"].push_back(static_cast<double>(n.groups.size()));
+    numbers_["cube::stn::parent::id"].push_back(id_or_minus_one(n.parent));
+    numbers_["cube::stn::parent::sysid"].push_back(id_or_minus_one(n.parent));
+  }
+  for (const LocationGroup& g : model.groups) {
+    strings_["cube::locationgroup::name"].push_back(g.name);
+    numbers_["cube::locationgroup::rank"].push_back(static_cast<double>(g.rank));
+    numbers_["cube::locationgroup::type"].push_back(g.type.find("metric") != std::string::npos);
+    numbers_["cube::locationgroup::void"].push_back(is_void(g.name));
+    numbers_["cube::locationgroup::#locations"].push_back(static_cast<double>(g.locations.size()));
+    numbers_["cube::locationgroup::parent::id"].push_back(id_or_minus_one(g.node));
+    numbers_["cube::locationgroup::parent::sysid"].push_back(id_or_minus_one(g.node));
+  }
+  for (const Location& l : model.locations) {
+    strings_["cube::location::name"].push_back(l.name);
+    numbers_["cube::location::rank"].push_back(static_cast<double>(l.rank));
+    numbers_["cube::location::type"].push_back(location_type(l.type));
+    numbers_["cube::location::void"].push_back(is_void(l.name));
+    numbers_["cube::location::parent::id"].push_back(id_or_minus_one(l.group));
+    numbers_["cube::location::parent::sysid"].push_back(
+        l.group == kNoIndex ? -1.0 : groups_base + static_cast<double>(l.group));
+  }
+}
+
+void CubeVariables::counts(const Model& model) {
+  auto count = [&](const char* name, size_t n) { numbers_[name] = {static_cast<double>(n)}; };
+  count("cube::#mirrors", model.mirrors.size());
+  count("cube::#metrics", std::count_if(model.metrics.begin(), model.metrics.end(),
+                                        [](const Metric& m) { return !m.ghost; }));
+  count("cube::#root::metrics", model.metric_roots().size());
+  count("cube::#regions", model.regions.size());
+  count("cube::#callpaths", model.cnodes.size());
+  count("cube::#root::callpaths", model.cnode_roots().size());
+  count("cube::#locations", model.locations.size());
+  count("cube::#locationgroups", model.groups.size());
+  count("cube::#stns", model.system_nodes.size());
+  count("cube::#rootstns", model.system_roots().size());
+  // "void" locations are those whose location group is named VOID (§7.4).
+  size_t void_locations = 0;
+  for (const Location& l : model.locations) {
+    void_locations += l.group != kNoIndex && is_void(model.groups[l.group].name);
+  }
+  count("cube::#locations::void", void_locations);
+  count("cube::#locations::nonvoid", model.locations.size() - void_locations);
+  const size_t void_groups = std::count_if(model.groups.begin(), model.groups.end(),
+                                           [](const LocationGroup& g) { return is_void(g.name); });
+  count("cube::#locationgroups::void", void_groups);
+  count("cube::#locationgroups::nonvoid", model.groups.size() - void_groups);
+}
+
+}  // namespace cubekit::cubepl

@@ -9,6 +9,8 @@ jobs=$(nproc)
 echo "== build and test (RelWithDebInfo)"
 bash scripts/build.sh
 ctest --test-dir build --output-on-failure -j "$jobs"
+echo "== the README's main job (scripts/example.sh)"
+bash scripts/example.sh >/dev/null
 
 echo "== build and test under ASan + UBSan"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUBEKIT_SANITIZE=ON \

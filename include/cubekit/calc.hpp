@@ -38,7 +38,7 @@ class Values {
 Values stored_values(const Report& report, Index metric, Index cnode);
 
 // The L per-location values of (metric, cnode) with the given call-tree flavour and
-// metric-tree flavour. Derived metrics throw CubePLError (evaluated by the CubePL layer).
+// metric-tree flavour. Derived metrics throw CubePLError: ask MetricEngine (derived.hpp).
 Values location_values(const Report& report, Index metric, Index cnode, Flavour metric_flavour,
                        Flavour call_flavour);
 

@@ -25,7 +25,7 @@ void require_stored(const Report& report, Index metric) {
   if (is_derived(m.kind))
     throw CubePLError(report.path() + ": metric '" + m.uniq_name + "' is " +
                       metric_kind_name(m.kind) +
-                      "; its values need the CubePL evaluator, which this build lacks");
+                      "; derived values come from cubekit::MetricEngine (derived.hpp)");
 }
 
 // Sub-metrics that store data along the metric tree (derived ones do not take part).

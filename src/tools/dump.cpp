@@ -16,6 +16,8 @@
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
+#include "cubekit/cubepl.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/parallel.hpp"
 #include "cubekit/report.hpp"
@@ -33,7 +35,8 @@ constexpr const char* kUsage =
     "                 [-f <name>] [-w [<section>]] [-g] [-d] [-y] [-s "
     "human|gnuplot|gnuplot2|csv|csv2]\n"
     "                 [-o <file>|-] [-h|-?] <cube report>...\n"
-    "  -m  metrics to print, by unique name, comma separated (printed last to first), or all\n"
+    "  -m  metrics to print, by unique name, comma separated (printed last to first), or all;\n"
+    "      new metrics: a CubePL expression, name:expression, or a file holding one\n"
     "  -c  call paths: ids and ranges (0,3,5-10), all, leafs, roots, level<X, level=X, level>X,\n"
     "      name=/regexp/ (region name matches)\n"
     "  -x  along the metric tree: incl (default) or excl\n"
@@ -244,31 +247,89 @@ std::vector<Index> select_cnodes(const Model& model, const std::string& spec) {
   return out;
 }
 
-std::vector<Index> select_metrics(const Model& model, const std::string& spec) {
+// -m: metrics by unique name, `all`, or new POSTDERIVED metrics (tools guide §1.5.16): a token
+// that is not a metric name is compiled as a CubePL expression named "New Metric<k>"; failing
+// that, "name:expression" names it; failing that, the token names a file whose words,
+// concatenated, are the expression (the metric is named after the file). Deviation: where
+// CubeLib prints "sorry we can not create metric ..." and carries on, we stop with the compile
+// error and exit 1.
+struct MetricSelection {
+  std::vector<Index> metrics;
+  std::vector<AdHocMetric> extra;  // indices model.metrics.size(), +1, ...
+};
+
+MetricSelection select_metrics(const Model& model, const std::string& spec) {
   std::vector<std::string> names;
   std::stringstream tokens(spec);
   std::string token;
   while (std::getline(tokens, token, ','))
     if (!token.empty()) names.push_back(token);
   bool all = false;
-  std::vector<Index> out;
+  MetricSelection out;
+  cubepl::VariableNames variables;
+  cubepl::CompileContext context;
+  context.names = &variables;
+  context.find_metric = [&](std::string_view name) -> std::optional<Index> {
+    if (auto m = model.metric_by_uniq_name(name)) return m;
+    for (size_t i = 0; i < out.extra.size(); ++i)
+      if (out.extra[i].uniq_name == name) return static_cast<Index>(model.metrics.size() + i);
+    return std::nullopt;
+  };
+  auto valid = [&](const std::string& text, std::string* error) {
+    try {
+      (void)cubepl::compile(text, context);
+      return true;
+    } catch (const CubePLError& e) {
+      if (error) *error = e.what();
+      return false;
+    }
+  };
+  size_t created = 0;
+  auto define = [&](std::string name, std::string expression) {
+    out.metrics.push_back(static_cast<Index>(model.metrics.size() + out.extra.size()));
+    out.extra.push_back({std::move(name), std::move(expression)});
+  };
   // CubeLib takes the list from its end: `-m a,b` prints b first.
   for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    if (*it == "all") {
+    const std::string& t = *it;
+    if (t == "all") {
       all = true;
       continue;
     }
-    const auto m = model.metric_by_uniq_name(*it);
-    if (!m)
-      throw CubePLError("-m " + *it +
-                        ": no metric with this unique name; new metrics written in CubePL need "
-                        "the CubePL evaluator, which this build lacks");
-    out.push_back(*m);
+    if (const auto m = context.find_metric(t)) {
+      out.metrics.push_back(*m);
+      continue;
+    }
+    std::string error;
+    if (valid(t, &error)) {
+      define("New Metric" + std::to_string(++created), t);
+      continue;
+    }
+    const size_t colon = t.find(':');
+    if (colon != std::string::npos && colon > 0 && valid(t.substr(colon + 1), nullptr)) {
+      define(t.substr(0, colon), t.substr(colon + 1));
+      continue;
+    }
+    std::ifstream file(t);
+    std::string text;
+    for (std::string word; file >> word;) text += word;
+    if (!text.empty()) {
+      std::string file_error;
+      if (!valid(text, &file_error))
+        throw CubePLError("-m " + t + ": cannot create a metric from this file: " + file_error);
+      define(t, text);
+      continue;
+    }
+    throw CubePLError("-m " + t +
+                      ": neither a metric's unique name nor a valid CubePL expression: " + error);
   }
   if (!all) return out;
-  out.clear();
+  std::vector<Index> every;
   for (Index m = 0; m < model.metrics.size(); ++m)
-    if (!model.metrics[m].ghost) out.push_back(m);
+    if (!model.metrics[m].ghost) every.push_back(m);
+  for (size_t i = 0; i < out.extra.size(); ++i)
+    every.push_back(static_cast<Index>(model.metrics.size() + i));
+  out.metrics = std::move(every);
   return out;
 }
 
@@ -295,32 +356,34 @@ struct Selection {
 // The values one metric shows, per cnode (aggregated) or per cnode and location.
 class MetricValues {
  public:
-  MetricValues(const Report& report, const Options& o, Index metric,
+  MetricValues(MetricEngine& engine, const Options& o, Index metric,
                std::optional<Values> aggregated = std::nullopt)
-      : report_(report), options_(o), metric_(metric), aggregated_(std::move(aggregated)) {
+      : engine_(engine), options_(o), metric_(metric), aggregated_(std::move(aggregated)) {
     if (o.aggregate && !aggregated_)
-      aggregated_.emplace(aggregated_values(report, metric, o.metric_flavour, o.call_flavour));
+      aggregated_.emplace(engine.aggregated_values(metric, o.metric_flavour, o.call_flavour));
   }
   std::string aggregated(Index c) const {
     return value_text(aggregated_->type(), aggregated_->at(c));
   }
-  // Values of cnode c for every location (by column).
+  // Values of cnode c for every location (by column). Derived metrics store nothing: -z
+  // stored shows their computed values.
   const Values& row(Index c) {
     if (!row_ || row_cnode_ != c) {
-      row_.emplace(options_.stored ? stored_values(report_, metric_, c)
-                                   : location_values(report_, metric_, c, options_.metric_flavour,
-                                                     options_.call_flavour));
+      const bool stored = options_.stored && !is_derived(engine_.metric(metric_).kind);
+      row_.emplace(stored ? stored_values(engine_.report(), metric_, c)
+                          : engine_.location_values(metric_, c, options_.metric_flavour,
+                                                    options_.call_flavour));
       row_cnode_ = c;
     }
     return *row_;
   }
   std::string at(Index c, Index location) {
     const Values& r = row(c);
-    return value_text(r.type(), r.at(report_.model().locations[location].id));
+    return value_text(r.type(), r.at(engine_.report().model().locations[location].id));
   }
 
  private:
-  const Report& report_;
+  MetricEngine& engine_;
   const Options& options_;
   Index metric_;
   std::optional<Values> aggregated_;
@@ -328,32 +391,37 @@ class MetricValues {
   Index row_cnode_ = kNoIndex;
 };
 
+// Forgets a stored metric's decoded values once it is printed.
+void drop(const MetricEngine& engine, Index metric) {
+  if (metric < engine.report().model().metrics.size()) engine.report().drop(metric);
+}
+
 std::string pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
 // With -t aggr every metric's table is C values: compute them on all cores first (metrics are
 // independent and each streams its rows), then print in order.
-std::vector<std::optional<Values>> aggregate_all(const Report& report, const Options& o,
+std::vector<std::optional<Values>> aggregate_all(MetricEngine& engine, const Options& o,
                                                  const Selection& s) {
   std::vector<std::optional<Values>> out(s.metrics.size());
   if (!o.aggregate) return out;
   parallel_for(s.metrics.size(), [&](size_t i) {
-    out[i].emplace(aggregated_values(report, s.metrics[i], o.metric_flavour, o.call_flavour));
+    out[i].emplace(engine.aggregated_values(s.metrics[i], o.metric_flavour, o.call_flavour));
   });
   return out;
 }
 
-void print_human(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
-  const Model& model = report.model();
-  auto aggregated = aggregate_all(report, o, s);
+void print_human(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+  const Model& model = engine.report().model();
+  auto aggregated = aggregate_all(engine, o, s);
   out << "\n\n ===================== DATA =================== \n";
   size_t width = 0;
   for (Index c : s.cnodes) width = std::max(width, cnode_label(model, c).size());
   for (size_t i = 0; i < s.metrics.size(); ++i) {
     const Index m = s.metrics[i];
-    MetricValues values(report, o, m, std::move(aggregated[i]));
-    out << "Print out the data of the metric " << model.metrics[m].uniq_name << "\n\n";
+    MetricValues values(engine, o, m, std::move(aggregated[i]));
+    out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
     out << std::string(width + 1, ' ');
     if (o.aggregate)
       out << "All threads";
@@ -370,19 +438,19 @@ void print_human(std::ostream& out, const Report& report, const Options& o, cons
       }
       out << "\n";
     }
-    report.drop(m);
+    drop(engine, m);
   }
 }
 
-void print_csv2(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
-  const Model& model = report.model();
-  auto aggregated = aggregate_all(report, o, s);
+void print_csv2(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+  const Model& model = engine.report().model();
+  auto aggregated = aggregate_all(engine, o, s);
   std::vector<std::unique_ptr<MetricValues>> values;
   for (size_t i = 0; i < s.metrics.size(); ++i)
     values.push_back(
-        std::make_unique<MetricValues>(report, o, s.metrics[i], std::move(aggregated[i])));
+        std::make_unique<MetricValues>(engine, o, s.metrics[i], std::move(aggregated[i])));
   out << (o.aggregate ? "Cnode ID" : "Cnode ID, Thread ID");
-  for (Index m : s.metrics) out << "," << model.metrics[m].uniq_name;
+  for (Index m : s.metrics) out << "," << engine.metric(m).uniq_name;
   out << "\n";
   for (Index c : s.cnodes) {
     if (o.aggregate) {
@@ -399,10 +467,10 @@ void print_csv2(std::ostream& out, const Report& report, const Options& o, const
   }
 }
 
-void print_csv(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
-  const Model& model = report.model();
+void print_csv(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+  const Model& model = engine.report().model();
   for (Index m : s.metrics) {
-    MetricValues values(report, o, m);
+    MetricValues values(engine, o, m);
     for (Index c : s.cnodes) {
       out << "\n\n";
       if (o.aggregate) {
@@ -414,16 +482,16 @@ void print_csv(std::ostream& out, const Report& report, const Options& o, const 
       }
     }
     out << "\n";
-    report.drop(m);
+    drop(engine, m);
   }
 }
 
-void print_gnuplot(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
-  const Model& model = report.model();
+void print_gnuplot(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+  const Model& model = engine.report().model();
   out << "\n\n# ===================== DATA =================== \n";
   for (Index m : s.metrics) {
-    MetricValues values(report, o, m);
-    out << "# Print out the data of the metric " << model.metrics[m].uniq_name << "\n\n";
+    MetricValues values(engine, o, m);
+    out << "# Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
     for (Index c : s.cnodes) {
       out << "\n#" << cnode_label(model, c) << "\n";
       if (o.aggregate) {
@@ -435,12 +503,12 @@ void print_gnuplot(std::ostream& out, const Report& report, const Options& o, co
       }
     }
     out << "\n";
-    report.drop(m);
+    drop(engine, m);
   }
 }
 
-void print_gnuplot2(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
-  const Model& model = report.model();
+void print_gnuplot2(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+  const Model& model = engine.report().model();
   out << "\n\n# ===================== CONFIGURE GNUPLOT =================== \n"
          "set logscal x ; set logscal y ; set grid ; set xrange [16:1000000] ; set terminal png "
          "size \"600,400\"\n\n"
@@ -460,8 +528,8 @@ void print_gnuplot2(std::ostream& out, const Report& report, const Options& o, c
     ++k;
   };
   for (Index m : s.metrics) {
-    MetricValues values(report, o, m);
-    out << "# Print out the data of the metric " << model.metrics[m].uniq_name << "\n\n";
+    MetricValues values(engine, o, m);
+    out << "# Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
     for (Index c : s.cnodes) {
       if (o.aggregate) {
         item(values.aggregated(c), c, "");
@@ -469,14 +537,25 @@ void print_gnuplot2(std::ostream& out, const Report& report, const Options& o, c
         for (Index l : s.locations) item(values.at(c, l), c, o.threads.empty() ? "" : " ");
       }
     }
-    report.drop(m);
+    drop(engine, m);
   }
+}
+
+// One value per region: the ⊕ over all cnodes calling it (cube-format.md §8.5).
+Values region_values(MetricEngine& engine, Index metric, Flavour metric_flavour,
+                     Flavour call_flavour) {
+  const Model& model = engine.report().model();
+  const Values per_cnode = engine.aggregated_values(metric, metric_flavour, call_flavour);
+  Values out(per_cnode.type(), model.regions.size());
+  for (Index c = 0; c < model.cnodes.size(); ++c)
+    plus_rows(out.type(), out.at(model.cnodes[c].region), per_cnode.at(c), 1);
+  return out;
 }
 
 // Flat profile (-r): per region, the exclusive value summed over its call paths, and what its
 // callees add ("Subroutines": inclusive minus exclusive).
-void print_flat(std::ostream& out, const Report& report, const Options& o, const Selection& s) {
-  const Model& model = report.model();
+void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+  const Model& model = engine.report().model();
   std::vector<Index> regions(model.regions.size());
   for (Index i = 0; i < regions.size(); ++i) regions[i] = i;
   std::stable_sort(regions.begin(), regions.end(),
@@ -490,13 +569,13 @@ void print_flat(std::ostream& out, const Report& report, const Options& o, const
   if (!csv2) out << "\n\n =============== FLAT PROFILE ============= \n";
   if (csv2) {
     out << "Region ID";
-    for (Index m : s.metrics) out << "," << model.metrics[m].uniq_name << ",Subroutines";
+    for (Index m : s.metrics) out << "," << engine.metric(m).uniq_name << ",Subroutines";
     out << "\n";
   }
   std::vector<Values> excl, sub;
   for (Index m : s.metrics) {
-    excl.push_back(region_values(report, m, o.metric_flavour, Flavour::kExclusive));
-    Values incl = region_values(report, m, o.metric_flavour, Flavour::kInclusive);
+    excl.push_back(region_values(engine, m, o.metric_flavour, Flavour::kExclusive));
+    Values incl = region_values(engine, m, o.metric_flavour, Flavour::kInclusive);
     minus_rows(incl.type(), incl.data(), excl.back().data(), incl.size());
     sub.push_back(std::move(incl));
   }
@@ -511,7 +590,7 @@ void print_flat(std::ostream& out, const Report& report, const Options& o, const
     return;
   }
   for (size_t i = 0; i < s.metrics.size(); ++i) {
-    out << "Print out the data of the metric " << model.metrics[s.metrics[i]].uniq_name << "\n\n";
+    out << "Print out the data of the metric " << engine.metric(s.metrics[i]).uniq_name << "\n\n";
     out << std::string(width + 1, ' ') << "All threads\n" << std::string(79, '-') << "\n";
     for (Index r : regions) {
       out << pad(label(r), width + 1) << value_text(excl[i].type(), excl[i].at(r)) << "\n"
@@ -525,23 +604,25 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
   const Model& model = report.model();
   if (o.structure) print_structure(out, report, o.structure_options);
   if (!o.metrics_given) return;
+  MetricSelection metrics = select_metrics(model, o.metrics);
   Selection s;
-  s.metrics = select_metrics(model, o.metrics);
+  s.metrics = std::move(metrics.metrics);
   s.cnodes = select_cnodes(model, o.cnodes);
   s.locations = select_locations(model, o.threads);
   if (s.metrics.empty()) return;
-  if (o.flat) return print_flat(out, report, o, s);
+  MetricEngine engine(report, std::move(metrics.extra));
+  if (o.flat) return print_flat(out, engine, o, s);
   switch (o.format) {
     case Format::kHuman:
-      return print_human(out, report, o, s);
+      return print_human(out, engine, o, s);
     case Format::kCsv:
-      return print_csv(out, report, o, s);
+      return print_csv(out, engine, o, s);
     case Format::kCsv2:
-      return print_csv2(out, report, o, s);
+      return print_csv2(out, engine, o, s);
     case Format::kGnuplot:
-      return print_gnuplot(out, report, o, s);
+      return print_gnuplot(out, engine, o, s);
     case Format::kGnuplot2:
-      return print_gnuplot2(out, report, o, s);
+      return print_gnuplot2(out, engine, o, s);
   }
 }
 

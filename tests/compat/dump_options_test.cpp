@@ -118,4 +118,40 @@ TEST_F(DumpOptions, CubekitDispatchesSubcommands) {
   EXPECT_EQ(r.exit_code, 1);
 }
 
+TEST_F(DumpOptions, CubePLExpressionBecomesNewMetric) {
+  // Exclusive visits of cnodes 0..5 (see the top of this file), as a POSTDERIVED DOUBLE.
+  const auto r = dump({"-m", "metric::visits(e)", "-c", "0-5", "-t", "aggr", "-s", "csv2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "Cnode ID,New Metric1\n0,1\n1,1\n2,1\n3,1\n4,2\n5,3\n");
+  // Inclusive call-tree flavour does not change an explicit (e).
+  EXPECT_EQ(
+      dump({"-m", "metric::visits(e)", "-c", "5", "-z", "incl", "-t", "aggr", "-s", "csv2"}).out,
+      "Cnode ID,New Metric1\n5,3\n");
+  // Numbered in the order the list is processed: last to first.
+  EXPECT_EQ(dump({"-m", "visits,metric::visits()+1,metric::visits()*2", "-c", "5", "-t", "aggr",
+                  "-s", "csv2"})
+                .out,
+            "Cnode ID,New Metric1,New Metric2,visits\n5,6,4,3\n");
+}
+
+TEST_F(DumpOptions, NamedCubePLExpression) {
+  // main (id 1) is visited once; its inclusive time is 74.05 (stored inclusive, see above).
+  const auto r = dump(
+      {"-m", "ratio:metric::time(i)/metric::visits(e)", "-c", "1,5", "-t", "aggr", "-s", "csv2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto time = dump({"-m", "time", "-c", "5", "-z", "incl", "-t", "aggr", "-s", "csv2"});
+  // Cnode 5 has 3 exclusive visits: the ratio is a third of its inclusive time.
+  const double t5 = std::stod(time.out.substr(time.out.rfind(',') + 1));
+  const std::string out = r.out;
+  ASSERT_EQ(out.rfind("Cnode ID,ratio\n1,74.05\n5,", 0), 0u) << out;
+  EXPECT_NEAR(std::stod(out.substr(out.rfind(',') + 1)), t5 / 3, 1e-5 * t5) << out;
+}
+
+TEST_F(DumpOptions, InvalidExpressionIsAnErrorWithItsPosition) {
+  const auto r = dump({"-m", "metric::time(i", "-t", "aggr"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("1:15: expected"), std::string::npos) << r.err;
+}
+
 }  // namespace

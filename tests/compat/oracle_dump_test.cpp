@@ -2,6 +2,7 @@
 // profile and for the reports CubeLib's own tools wrote (_algebra). Output must be identical.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 #include <sstream>
 
@@ -87,15 +88,21 @@ std::vector<Case> dump_cases() {
   return cases;
 }
 
-// Value dumps of reports with derived metrics need the CubePL evaluator (issue 4). Until it
-// exists, cube_dump must refuse them with a clear error rather than print wrong numbers; their
-// structure dumps (-w) are compared like all others.
-// A report needs CubePL when the original's own structure dump lists a derived metric.
-bool needs_cubepl(const Case& c) {
-  if (c.name.find("dump_w") != std::string::npos) return false;
-  std::string structure = c.step.string();
-  structure = structure.substr(0, structure.rfind(".dump_")) + ".dump_w.out";
-  return fs::exists(structure) && read_file(structure).find("DERIVED") != std::string::npos;
+// Cases whose output still differs from the original, each with the reason. Everything not
+// listed here must match byte for byte (derived metrics included: cubepl.md §9).
+struct KnownDifference {
+  const char* name;
+  const char* reason;
+};
+// None at present. (The remapped reports of _algebra/E_cubelib_test16_remap2 and
+// F_cubelib_summary carry Scalasca's derived metrics but are not stored beside their dumps, so
+// dump_cases() finds no input for them.)
+constexpr std::array<KnownDifference, 0> kKnownDifferences{};
+
+const char* known_difference(const Case& c) {
+  for (const KnownDifference& k : kKnownDifferences)
+    if (c.name == k.name) return k.reason;
+  return nullptr;
 }
 
 class OracleDump : public ::testing::TestWithParam<Case> {};
@@ -108,11 +115,7 @@ TEST_P(OracleDump, OutputEqualsOriginal) {
   args.erase(args.begin());  // the tool name
   args.back() = c.input.string();
   const auto result = run_tool("cube_dump", args);
-  if (needs_cubepl(c)) {
-    EXPECT_EQ(result.exit_code, 1);
-    EXPECT_NE(result.err.find("need the CubePL evaluator"), std::string::npos) << result.err;
-    return;
-  }
+  if (const char* reason = known_difference(c)) GTEST_SKIP() << "known difference: " << reason;
   const int expected_rc = std::stoi(read_file(c.step.string() + ".rc"));
   EXPECT_EQ(result.exit_code, expected_rc) << result.err;
   const std::string expected = read_file(c.step.string() + ".out");

@@ -1,0 +1,56 @@
+// Values of every metric of a report, derived ones included (cubepl.md §9, cube-format.md §8.7):
+// the CubePL layer's answer to the questions of calc.hpp. Stored metrics are delegated to calc;
+// derived metrics are compiled once when the engine is built and evaluated on demand.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cubekit/calc.hpp"
+#include "cubekit/report.hpp"
+
+namespace cubekit {
+
+// A metric defined after loading (cube_dump -m "<expr>"): POSTDERIVED, DOUBLE, no parent.
+struct AdHocMetric {
+  std::string uniq_name;
+  std::string expression;
+};
+
+// One per report. Construction compiles every derived metric's expressions (init expressions
+// first, then main expressions, then operators, sharing one variable table, §7.3), runs the
+// init expressions once, and rejects reference cycles (CubePLError naming the metrics). A
+// compile error in a report's expression is a CubePLError naming the metric.
+//
+// Derived values are DOUBLE. Metric-tree exclusive values of derived metrics subtract the
+// values of all sub-metrics; stored metrics are answered by calc exactly as before (their
+// derived sub-metrics are not subtracted).
+//
+// Not thread-safe for derived metrics (values are cached); queries of stored metrics go
+// straight to calc and may run concurrently.
+class MetricEngine {
+ public:
+  // `extra` metrics get the indices model.metrics.size(), +1, ...
+  explicit MetricEngine(const Report& report, std::vector<AdHocMetric> extra = {});
+  ~MetricEngine();
+  MetricEngine(const MetricEngine&) = delete;
+  MetricEngine& operator=(const MetricEngine&) = delete;
+
+  const Report& report() const;
+  // The model's metrics followed by the extra ones.
+  size_t metric_count() const;
+  const Metric& metric(Index metric) const;
+  // Compile-time warnings (unknown metric names, ...), in order.
+  const std::vector<std::string>& warnings() const;
+
+  // As calc.hpp, for any metric.
+  Values location_values(Index metric, Index cnode, Flavour metric_flavour, Flavour call_flavour);
+  Values aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cubekit

@@ -1,0 +1,525 @@
+// The derived-metric engine (cubepl.md §9): point values of prederived metrics evaluated a row
+// of locations at a time, postderived metrics evaluated once per query (one lane per cnode for
+// a whole call tree at once), folds with the default or the metric's own operators.
+#include "cubekit/derived.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <utility>
+
+#include "cubekit/cubepl.hpp"
+#include "cubekit/error.hpp"
+#include "cubepl/builtins.hpp"
+
+namespace cubekit {
+namespace {
+
+using cubepl::ArrayView;
+using cubepl::CallRef;
+using cubepl::MetricRef;
+using cubepl::Modifier;
+using Row = std::vector<double>;
+
+Flavour apply(Modifier m, Flavour current) {
+  if (m == Modifier::kInclusive) return Flavour::kInclusive;
+  if (m == Modifier::kExclusive) return Flavour::kExclusive;
+  return current;
+}
+
+int flavour_index(Flavour f) {
+  return f == Flavour::kInclusive ? 0 : 1;
+}
+
+Values to_values(const Row& row) {
+  Values v(DataType(TypeKind::kDouble), row.size());
+  for (size_t i = 0; i < row.size(); ++i) std::memcpy(v.at(i), &row[i], sizeof(double));
+  return v;
+}
+
+Row to_row(const Values& v) {
+  Row out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = v.scalar(i);
+  return out;
+}
+
+struct Programs {
+  cubepl::Program main, init, plus, minus, aggr;
+};
+
+}  // namespace
+
+struct MetricEngine::Impl {
+  // How the current evaluation's lanes map to the report (cubepl.md §8.2).
+  enum class Context : uint8_t {
+    kNull,      // init expressions
+    kOperator,  // plus / minus / aggr with arg1, arg2
+    kPoint,     // prederived: one cnode, lanes = location columns
+    kRow,       // postderived per location: one cnode, lanes = location columns
+    kTree,      // postderived whole system: lanes = cnodes
+  };
+
+  class Env;
+
+  Impl(const Report& r, std::vector<AdHocMetric> extra);
+  const Metric& metric(Index m) const {
+    return m < model.metrics.size() ? model.metrics[m] : extra[m - model.metrics.size()];
+  }
+  size_t count() const { return model.metrics.size() + extra.size(); }
+  void compile_all();
+  void check_cycles() const;
+  void run_inits();
+
+  // Own (metric-tree inclusive) values of any metric.
+  Row row(Index m, Index c, Flavour f);
+  const Row& aggregated(Index m, Flavour f);
+  double program_total(Index m);
+  double at_system(Index m, Index c, Flavour f, int64_t sysid, Flavour system);
+
+  Row evaluate(const cubepl::Program& p, Context ctx, Index m, Index c, Flavour f);
+  const Row& point(Index m, Index c);
+  // a ⊕ b lane by lane with a metric's operator (empty program: the default).
+  void fold(const cubepl::Program& op, bool minus, Row& acc, const Row& value);
+  double fold1(const cubepl::Program& op, bool minus, double acc, double value);
+
+  const Report& report;
+  const Model& model;
+  std::vector<Metric> extra;
+  std::vector<Programs> programs;
+  std::vector<std::string> warnings;
+  cubepl::VariableNames names;
+  cubepl::Globals globals;
+  cubepl::CubeVariables variables;
+  std::vector<Index> column_location;       // location column → index into Model::locations
+  std::vector<std::vector<Index>> subtree;  // cnode → itself and its descendants, pre-order
+  std::vector<bool> inactive;               // cube::metric::set::M("value", "VOID")
+  std::map<std::pair<Index, int>, Row> aggregated_cache;
+  std::map<Index, std::vector<std::optional<Row>>> points;
+  std::recursive_mutex mutex;
+};
+
+class MetricEngine::Impl::Env : public cubepl::Environment {
+ public:
+  Env(Impl& e, Context ctx, Index metric, Index cnode, Flavour f, size_t width)
+      : e_(e), ctx_(ctx), metric_(metric), cnode_(cnode), flavour_(f), width_(width) {}
+  std::span<const double> a1, a2;
+
+  size_t width() const override { return width_; }
+
+  void metric_row(const MetricRef& ref, std::span<double> out) override {
+    std::fill(out.begin(), out.end(), 0.0);
+    const bool whole_program = ref.form == MetricRef::Form::kFixed && ref.given == 0;
+    if (ctx_ == Context::kOperator) return;
+    if (ctx_ == Context::kNull) {
+      if (whole_program) std::fill(out.begin(), out.end(), e_.program_total(ref.metric));
+      return;
+    }
+    const Flavour f = apply(ref.call, flavour_);
+    if (ctx_ == Context::kTree) {
+      const Row& v = e_.aggregated(ref.metric, f);
+      std::copy(v.begin(), v.end(), out.begin());
+      return;
+    }
+    if (whole_program && ctx_ == Context::kPoint) {
+      std::fill(out.begin(), out.end(), e_.program_total(ref.metric));
+      return;
+    }
+    if (ref.form == MetricRef::Form::kFixed && ref.given < 2) {  // whole system
+      std::fill(out.begin(), out.end(), e_.aggregated(ref.metric, f)[cnode_]);
+      return;
+    }
+    const Row v = e_.row(ref.metric, cnode_, f);
+    std::copy(v.begin(), v.end(), out.begin());
+  }
+
+  double metric_call(const CallRef& ref) override {
+    if (ctx_ == Context::kOperator) return 0;
+    if (ref.cnode < 0 || static_cast<uint64_t>(ref.cnode) >= e_.model.cnodes.size()) {
+      diagnostic("metric::call: no call path with id " + std::to_string(ref.cnode));
+      return 0;
+    }
+    const Index c = static_cast<Index>(ref.cnode);
+    const Flavour f = apply(ref.call, Flavour::kInclusive);
+    if (!ref.has_system) return e_.aggregated(ref.metric, f)[c];
+    return e_.at_system(ref.metric, c, f, ref.sysid, apply(ref.system, Flavour::kInclusive));
+  }
+
+  std::optional<ArrayView> variable(std::string_view name) override {
+    if (!name.starts_with("calculation::")) return e_.variables.find(name);
+    if (ctx_ == Context::kNull || ctx_ == Context::kOperator) return std::nullopt;
+    const bool tree = ctx_ == Context::kTree;
+    auto scalar = [&](double v) {
+      scalars_.push_back(std::make_unique<double>(v));
+      return ArrayView{std::span<const double>(scalars_.back().get(), 1), {}, false};
+    };
+    auto lanes = [&](Row v) {
+      rows_.push_back(std::make_unique<Row>(std::move(v)));
+      return ArrayView{*rows_.back(), {}, true};
+    };
+    const Model& model = e_.model;
+    if (name == "calculation::metric::id") return scalar(metric_);
+    if (name == "calculation::callpath::#elements" || name == "calculation::region::#elements")
+      return scalar(1);
+    if (name == "calculation::callpath::state")
+      return scalar(flavour_ == Flavour::kInclusive ? 0 : 1);
+    if (name == "calculation::callpath::id" || name == "calculation::region::id") {
+      const bool region = name == "calculation::region::id";
+      if (!tree) return scalar(region ? model.cnodes[cnode_].region : cnode_);
+      Row v(model.cnodes.size());
+      for (Index c = 0; c < v.size(); ++c) v[c] = region ? model.cnodes[c].region : c;
+      return lanes(std::move(v));
+    }
+    if (name == "calculation::sysres::#elements") return scalar(tree ? 0 : 1);
+    if (tree) return std::nullopt;
+    if (name == "calculation::sysres::state") return scalar(ctx_ == Context::kPoint ? 1 : 0);
+    if (name == "calculation::sysres::kind") return scalar(7);
+    if (name == "calculation::sysres::id" || name == "calculation::sysres::sysid") {
+      const double base = name == "calculation::sysres::sysid"
+                              ? static_cast<double>(model.system_nodes.size() + model.groups.size())
+                              : 0.0;
+      Row v(width_);
+      for (size_t i = 0; i < width_; ++i) v[i] = base + e_.column_location[i];
+      return lanes(std::move(v));
+    }
+    return std::nullopt;
+  }
+
+  std::span<const double> arg(int which) override { return which == 1 ? a1 : a2; }
+
+  std::string metric_property(Index metric, std::string_view property) override {
+    if (metric >= e_.count()) return {};
+    const Metric& m = e_.metric(metric);
+    if (property == "uniq_name" || property == "unique name") return m.uniq_name;
+    if (property == "disp_name" || property == "display name") return m.disp_name;
+    if (property == "url") return m.url;
+    if (property == "description") return m.descr;
+    if (property == "dtype") return m.dtype_text;
+    if (property == "uom") return m.uom;
+    for (const auto& [key, value] : m.attrs)
+      if (key == property) return value;
+    return {};
+  }
+
+  void set_metric_value(Index metric, std::string_view value) override {
+    if (metric >= e_.count()) return;
+    const bool now = value == "VOID";
+    if (e_.inactive[metric] == now) return;
+    e_.inactive[metric] = now;
+    e_.aggregated_cache.clear();
+    e_.points.clear();
+  }
+
+ private:
+  Impl& e_;
+  Context ctx_;
+  Index metric_, cnode_;
+  Flavour flavour_;
+  size_t width_;
+  std::vector<std::unique_ptr<double>> scalars_;
+  std::vector<std::unique_ptr<Row>> rows_;
+};
+
+MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more)
+    : report(r), model(r.model()), variables(r.model(), r.path()) {
+  for (AdHocMetric& a : more) {
+    Metric m;
+    m.id = static_cast<uint32_t>(model.metrics.size() + extra.size());
+    m.uniq_name = m.disp_name = a.uniq_name;
+    m.dtype_text = "DOUBLE";
+    m.dtype = DataType(TypeKind::kDouble);
+    m.kind = MetricKind::kPostDerived;
+    m.expression = std::move(a.expression);
+    extra.push_back(std::move(m));
+  }
+  column_location.assign(model.locations.size(), 0);
+  for (Index l = 0; l < model.locations.size(); ++l)
+    if (model.locations[l].id < column_location.size()) column_location[model.locations[l].id] = l;
+  subtree.resize(model.cnodes.size());
+  for (Index c = 0; c < model.cnodes.size(); ++c) {
+    std::vector<Index> stack{c};
+    while (!stack.empty()) {
+      const Index d = stack.back();
+      stack.pop_back();
+      subtree[c].push_back(d);
+      const auto& kids = model.cnodes[d].children;
+      stack.insert(stack.end(), kids.rbegin(), kids.rend());
+    }
+  }
+  inactive.assign(count(), false);
+  for (Index m = 0; m < count(); ++m) inactive[m] = metric(m).is_void;
+  programs.resize(count());
+  compile_all();
+  check_cycles();
+  run_inits();
+}
+
+void MetricEngine::Impl::compile_all() {
+  cubepl::CompileContext context;
+  context.find_metric = [this](std::string_view name) -> std::optional<Index> {
+    if (auto m = model.metric_by_uniq_name(name)) return m;
+    for (Index i = 0; i < extra.size(); ++i)
+      if (extra[i].uniq_name == name) return static_cast<Index>(model.metrics.size() + i);
+    return std::nullopt;
+  };
+  context.warn = [this](const std::string& w) { warnings.push_back(w); };
+  context.names = &names;
+  auto compile = [&](Index m, const std::string& text, const char* slot) {
+    try {
+      return cubepl::compile(text, context);
+    } catch (const CubePLError& e) {
+      throw CubePLError("metric '" + metric(m).uniq_name + "', " + slot + ": " + e.what());
+    }
+  };
+  // Order of CubeLib (§7.3): all init expressions, then all main ones, then the operators.
+  for (Index m = 0; m < count(); ++m)
+    if (is_derived(metric(m).kind))
+      programs[m].init = compile(m, metric(m).init_expression, "init expression");
+  for (Index m = 0; m < count(); ++m)
+    if (is_derived(metric(m).kind))
+      programs[m].main = compile(m, metric(m).expression, "expression");
+  for (Index m = 0; m < count(); ++m) {
+    const Metric& d = metric(m);
+    if (!is_derived(d.kind)) continue;
+    programs[m].plus = compile(m, d.aggr_plus, "plus operator");
+    if (d.kind == MetricKind::kPrederivedInclusive)
+      programs[m].minus = compile(m, d.aggr_minus, "minus operator");
+    programs[m].aggr = compile(m, d.aggr_aggr, "aggr operator");
+  }
+}
+
+// Reference graph of the main expressions; a cycle would recurse forever (§9.9).
+void MetricEngine::Impl::check_cycles() const {
+  std::vector<uint8_t> state(count(), 0);  // 0 new, 1 on the path, 2 done
+  std::vector<Index> path;
+  std::function<void(Index)> visit = [&](Index m) {
+    state[m] = 1;
+    path.push_back(m);
+    for (Index k : programs[m].main.metrics()) {
+      if (k >= count()) continue;
+      if (state[k] == 1) {
+        std::string cycle;
+        auto it = std::find(path.begin(), path.end(), k);
+        for (; it != path.end(); ++it) cycle += metric(*it).uniq_name + " -> ";
+        throw CubePLError("derived metrics reference each other in a cycle: " + cycle +
+                          metric(k).uniq_name);
+      }
+      if (state[k] == 0) visit(k);
+    }
+    path.pop_back();
+    state[m] = 2;
+  };
+  for (Index m = 0; m < count(); ++m)
+    if (state[m] == 0) visit(m);
+}
+
+void MetricEngine::Impl::run_inits() {
+  for (Index m = 0; m < count(); ++m) {
+    if (programs[m].init.empty()) continue;
+    Env env(*this, Context::kNull, m, 0, Flavour::kInclusive, 1);
+    (void)programs[m].init.evaluate(env, globals);
+  }
+}
+
+Row MetricEngine::Impl::evaluate(const cubepl::Program& p, Context ctx, Index m, Index c,
+                                 Flavour f) {
+  const size_t width = ctx == Context::kTree ? model.cnodes.size() : model.locations.size();
+  Row out(width, 0.0);
+  if (width == 0) return out;
+  Env env(*this, ctx, m, c, f, width);
+  p.evaluate(env, globals, out);
+  return out;
+}
+
+const Row& MetricEngine::Impl::point(Index m, Index c) {
+  auto& rows = points[m];
+  if (rows.empty()) rows.resize(model.cnodes.size());
+  if (!rows[c]) {
+    const Flavour f = metric(m).kind == MetricKind::kPrederivedInclusive ? Flavour::kInclusive
+                                                                         : Flavour::kExclusive;
+    rows[c] = evaluate(programs[m].main, Context::kPoint, m, c, f);
+  }
+  return *rows[c];
+}
+
+void MetricEngine::Impl::fold(const cubepl::Program& op, bool minus, Row& acc, const Row& value) {
+  if (op.empty()) {
+    for (size_t i = 0; i < acc.size(); ++i)
+      acc[i] = minus ? cubepl::detail::stable_minus(acc[i], value[i]) : acc[i] + value[i];
+    return;
+  }
+  if (acc.empty()) return;
+  Env env(*this, Context::kOperator, kNoIndex, 0, Flavour::kInclusive, acc.size());
+  env.a1 = acc;
+  env.a2 = value;
+  Row out(acc.size());
+  op.evaluate(env, globals, out);
+  acc = std::move(out);
+}
+
+double MetricEngine::Impl::fold1(const cubepl::Program& op, bool minus, double acc, double value) {
+  Row a{acc};
+  fold(op, minus, a, Row{value});
+  return a[0];
+}
+
+Row MetricEngine::Impl::row(Index m, Index c, Flavour f) {
+  const Metric& d = metric(m);
+  const size_t L = model.locations.size();
+  if (inactive[m]) return Row(L, 0.0);
+  if (!is_derived(d.kind))
+    return to_row(cubekit::location_values(report, m, c, Flavour::kInclusive, f));
+  const Programs& p = programs[m];
+  switch (d.kind) {
+    case MetricKind::kPrederivedExclusive: {
+      if (f == Flavour::kExclusive) return point(m, c);
+      Row acc(L, 0.0);
+      for (Index k : subtree[c]) fold(p.plus, false, acc, point(m, k));
+      return acc;
+    }
+    case MetricKind::kPrederivedInclusive: {
+      Row acc = point(m, c);
+      if (f == Flavour::kExclusive)
+        for (Index k : model.cnodes[c].children) fold(p.minus, true, acc, point(m, k));
+      return acc;
+    }
+    default:
+      return evaluate(p.main, Context::kRow, m, c, f);
+  }
+}
+
+const Row& MetricEngine::Impl::aggregated(Index m, Flavour f) {
+  const auto key = std::make_pair(m, flavour_index(f));
+  if (auto it = aggregated_cache.find(key); it != aggregated_cache.end()) return it->second;
+  const Metric& d = metric(m);
+  const size_t C = model.cnodes.size();
+  Row out(C, 0.0);
+  // Σ or the aggr operator over the locations of one row.
+  auto over_locations = [&](const Row& r) {
+    const cubepl::Program& aggr = programs[m].aggr;
+    double acc = 0;
+    if (aggr.empty())
+      for (Index l = 0; l < model.locations.size(); ++l) acc += r[model.locations[l].id];
+    else
+      for (Index l = 0; l < model.locations.size(); ++l)
+        acc = fold1(aggr, false, acc, r[model.locations[l].id]);
+    return acc;
+  };
+  if (inactive[m]) {
+  } else if (!is_derived(d.kind)) {
+    out = to_row(cubekit::aggregated_values(report, m, Flavour::kInclusive, f));
+  } else if (d.kind == MetricKind::kPrederivedExclusive) {
+    Row own(C);
+    for (Index c = 0; c < C; ++c) own[c] = over_locations(point(m, c));
+    if (f == Flavour::kExclusive) {
+      out = std::move(own);
+    } else {
+      for (Index c = 0; c < C; ++c)
+        for (Index k : subtree[c]) out[c] = fold1(programs[m].plus, false, out[c], own[k]);
+    }
+  } else if (d.kind == MetricKind::kPrederivedInclusive) {
+    if (f == Flavour::kInclusive) {
+      for (Index c = 0; c < C; ++c) out[c] = over_locations(point(m, c));
+    } else {
+      const Row incl = aggregated(m, Flavour::kInclusive);
+      for (Index c = 0; c < C; ++c) {
+        out[c] = incl[c];
+        for (Index k : model.cnodes[c].children)
+          out[c] = fold1(programs[m].minus, true, out[c], incl[k]);
+      }
+    }
+  } else if (!programs[m].aggr.empty()) {  // POSTDERIVED with aggr: per location, then folded
+    for (Index c = 0; c < C; ++c) out[c] = over_locations(row(m, c, f));
+  } else {
+    out = evaluate(programs[m].main, Context::kTree, m, 0, f);
+  }
+  return aggregated_cache[key] = std::move(out);
+}
+
+double MetricEngine::Impl::program_total(Index m) {
+  double total = 0;
+  const Row& v = aggregated(m, Flavour::kInclusive);
+  for (Index r : model.cnode_roots()) total += v[r];
+  return total;
+}
+
+double MetricEngine::Impl::at_system(Index m, Index c, Flavour f, int64_t sysid, Flavour system) {
+  const Row r = row(m, c, f);
+  const int64_t nodes = static_cast<int64_t>(model.system_nodes.size());
+  const int64_t groups = static_cast<int64_t>(model.groups.size());
+  const int64_t locations = static_cast<int64_t>(model.locations.size());
+  if (sysid < 0 || sysid >= nodes + groups + locations) return 0;
+  if (sysid >= nodes + groups) return r[model.locations[sysid - nodes - groups].id];
+  if (system == Flavour::kExclusive) return 0;  // nodes and groups own no data
+  double sum = 0;
+  auto add_group = [&](Index g) {
+    for (Index l : model.groups[g].locations) sum += r[model.locations[l].id];
+  };
+  if (sysid >= nodes) {
+    add_group(static_cast<Index>(sysid - nodes));
+    return sum;
+  }
+  std::vector<Index> stack{static_cast<Index>(sysid)};
+  while (!stack.empty()) {
+    const Index n = stack.back();
+    stack.pop_back();
+    for (Index g : model.system_nodes[n].groups) add_group(g);
+    for (Index k : model.system_nodes[n].children) stack.push_back(k);
+  }
+  return sum;
+}
+
+MetricEngine::MetricEngine(const Report& report, std::vector<AdHocMetric> extra)
+    : impl_(std::make_unique<Impl>(report, std::move(extra))) {}
+MetricEngine::~MetricEngine() = default;
+
+const Report& MetricEngine::report() const {
+  return impl_->report;
+}
+size_t MetricEngine::metric_count() const {
+  return impl_->count();
+}
+const Metric& MetricEngine::metric(Index metric) const {
+  return impl_->metric(metric);
+}
+const std::vector<std::string>& MetricEngine::warnings() const {
+  return impl_->warnings;
+}
+
+Values MetricEngine::location_values(Index metric, Index cnode, Flavour metric_flavour,
+                                     Flavour call_flavour) {
+  Impl& e = *impl_;
+  if (metric >= e.count()) throw LookupError("no metric with index " + std::to_string(metric));
+  const Metric& m = e.metric(metric);
+  if (!is_derived(m.kind))
+    return cubekit::location_values(e.report, metric, cnode, metric_flavour, call_flavour);
+  std::lock_guard lock(e.mutex);
+  Row v = e.row(metric, cnode, call_flavour);
+  if (metric_flavour == Flavour::kExclusive)
+    for (Index k : m.children) {
+      const Row child = e.row(k, cnode, call_flavour);
+      for (size_t i = 0; i < v.size(); ++i) v[i] -= child[i];
+    }
+  return to_values(v);
+}
+
+Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour) {
+  Impl& e = *impl_;
+  if (metric >= e.count()) throw LookupError("no metric with index " + std::to_string(metric));
+  const Metric& m = e.metric(metric);
+  if (!is_derived(m.kind))
+    return cubekit::aggregated_values(e.report, metric, metric_flavour, call_flavour);
+  std::lock_guard lock(e.mutex);
+  Row v = e.aggregated(metric, call_flavour);
+  if (metric_flavour == Flavour::kExclusive)
+    for (Index k : m.children) {
+      const Row& child = e.aggregated(k, call_flavour);
+      for (size_t i = 0; i < v.size(); ++i) v[i] -= child[i];
+    }
+  return to_values(v);
+}
+
+}  // namespace cubekit

@@ -1,0 +1,212 @@
+// MetricEngine on a small report with hand-computed values (cubepl.md §9, cube-format.md §8.7).
+//
+// Call tree: main (0) → foo (1), bar (2); two locations. Stored exclusive values
+// [location 0, location 1]:
+//            time      visits
+//   main    [1, 3]     [1, 1]
+//   foo     [4, 2]     [2, 2]
+//   bar     [6, 4]     [1, 2]
+// Inclusive of main: time [11, 9] (20 in all), visits [4, 5] (9 in all).
+#include "cubekit/derived.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cubekit/error.hpp"
+#include "cubekit/writer.hpp"
+
+namespace fs = std::filesystem;
+
+namespace cubekit {
+namespace {
+
+constexpr Flavour kIncl = Flavour::kInclusive;
+constexpr Flavour kExcl = Flavour::kExclusive;
+
+struct Derived {
+  std::string name;
+  MetricKind kind;
+  std::string expression, init;
+};
+
+Metric stored(uint32_t id, const std::string& name, const char* dtype) {
+  Metric m;
+  m.id = id;
+  m.uniq_name = m.disp_name = name;
+  m.dtype_text = dtype;
+  m.dtype = DataType::parse(dtype);
+  m.kind = MetricKind::kExclusive;
+  return m;
+}
+
+// Writes the report above with the given derived metrics (ids 2, 3, ...) and opens it.
+Report make_report(const std::string& file, const std::vector<Derived>& derived) {
+  auto model = std::make_shared<Model>();
+  model->metrics.push_back(stored(0, "time", "DOUBLE"));
+  model->metrics.push_back(stored(1, "visits", "UINT64"));
+  for (const Derived& d : derived) {
+    Metric m = stored(static_cast<uint32_t>(model->metrics.size()), d.name, "DOUBLE");
+    m.kind = d.kind;
+    m.expression = d.expression;
+    m.init_expression = d.init;
+    model->metrics.push_back(std::move(m));
+  }
+  for (uint32_t r = 0; r < 3; ++r) {
+    Region region;
+    region.id = r;
+    region.name = region.mangled_name = std::vector<std::string>{"main", "foo", "bar"}[r];
+    model->regions.push_back(region);
+    Cnode c;
+    c.id = r;
+    c.region = r;
+    if (r > 0) c.parent = 0;
+    model->cnodes.push_back(c);
+  }
+  model->cnodes[0].children = {1, 2};
+  SystemNode node;
+  node.name = "machine";
+  node.class_name = "machine";
+  node.groups = {0};
+  model->system_nodes.push_back(node);
+  LocationGroup group;
+  group.name = "rank 0";
+  group.node = 0;
+  group.locations = {0, 1};
+  model->groups.push_back(group);
+  for (uint32_t l = 0; l < 2; ++l) {
+    Location loc;
+    loc.id = l;
+    loc.name = "thread " + std::to_string(l);
+    loc.rank = l;
+    loc.group = 0;
+    model->locations.push_back(loc);
+  }
+  model->finalize("test");
+  const std::string path =
+      (fs::temp_directory_path() / (std::to_string(::getpid()) + "-" + file)).string();
+  ReportWriter w(path, model);
+  const double time[3][2] = {{1, 3}, {4, 2}, {6, 4}};
+  const uint64_t visits[3][2] = {{1, 1}, {2, 2}, {1, 2}};
+  w.begin_metric(0);
+  for (Index c = 0; c < 3; ++c) w.write_row(c, reinterpret_cast<const std::byte*>(time[c]));
+  w.end_metric();
+  w.begin_metric(1);
+  for (Index c = 0; c < 3; ++c) w.write_row(c, reinterpret_cast<const std::byte*>(visits[c]));
+  w.end_metric();
+  w.finish();
+  return Report::open(path);
+}
+
+std::vector<double> doubles(const Values& v) {
+  std::vector<double> out;
+  for (size_t i = 0; i < v.size(); ++i) out.push_back(v.scalar(i));
+  return out;
+}
+
+class DerivedMetrics : public ::testing::Test {
+ protected:
+  // Metric indices: 2 ratio, 3 pre_excl, 4 pre_incl, 5 twice, 6 scaled.
+  DerivedMetrics()
+      : report_(make_report(
+            "cubekit-derived-test.cubex",
+            {{"ratio", MetricKind::kPostDerived, "metric::time() / metric::visits()", ""},
+             {"pre_excl", MetricKind::kPrederivedExclusive, "metric::time() / metric::visits()",
+              ""},
+             {"pre_incl", MetricKind::kPrederivedInclusive, "metric::time(i) + 1", ""},
+             {"twice", MetricKind::kPostDerived, "2 * metric::ratio()", ""},
+             {"scaled", MetricKind::kPostDerived, "metric::time() * ${factor}",
+              "{ global(factor); ${factor} = 10; return 0; }"}})),
+        engine_(report_) {}
+  Report report_;
+  MetricEngine engine_;
+};
+
+TEST_F(DerivedMetrics, StoredMetricsAreDelegatedToCalc) {
+  EXPECT_EQ(doubles(engine_.aggregated_values(0, kIncl, kIncl)), (std::vector<double>{20, 6, 10}));
+  EXPECT_EQ(engine_.aggregated_values(1, kIncl, kExcl).type(), DataType::parse("UINT64"));
+}
+
+TEST_F(DerivedMetrics, PostderivedRatioIsTakenAtTheAggregatedPoint) {
+  // Inclusive main: Σ time / Σ visits = 20 / 9, not the sum of per-location ratios
+  // 11/4 + 9/5.
+  const auto incl = doubles(engine_.aggregated_values(2, kIncl, kIncl));
+  EXPECT_DOUBLE_EQ(incl[0], 20.0 / 9);
+  EXPECT_DOUBLE_EQ(incl[1], 6.0 / 4);
+  EXPECT_DOUBLE_EQ(incl[2], 10.0 / 3);
+  const auto excl = doubles(engine_.aggregated_values(2, kIncl, kExcl));
+  EXPECT_DOUBLE_EQ(excl[0], 4.0 / 2);
+  // Per location: the ratio of that location's values.
+  const auto row = doubles(engine_.location_values(2, 0, kIncl, kIncl));
+  EXPECT_DOUBLE_EQ(row[0], 11.0 / 4);
+  EXPECT_DOUBLE_EQ(row[1], 9.0 / 5);
+  EXPECT_EQ(engine_.aggregated_values(2, kIncl, kIncl).type(), DataType::parse("DOUBLE"));
+}
+
+TEST_F(DerivedMetrics, PrederivedExclusiveIsSummedAlongTheTreeAndTheSystem) {
+  // Point values time/visits (exclusive): main [1, 3], foo [2, 1], bar [6, 2].
+  EXPECT_EQ(doubles(engine_.location_values(3, 0, kIncl, kExcl)), (std::vector<double>{1, 3}));
+  EXPECT_EQ(doubles(engine_.location_values(3, 0, kIncl, kIncl)), (std::vector<double>{9, 6}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(3, kIncl, kExcl)), (std::vector<double>{4, 3, 8}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(3, kIncl, kIncl)), (std::vector<double>{15, 3, 8}));
+}
+
+TEST_F(DerivedMetrics, PrederivedInclusiveSubtractsTheChildren) {
+  // Point values time(i) + 1: main [12, 10], foo [5, 3], bar [7, 5].
+  EXPECT_EQ(doubles(engine_.location_values(4, 0, kIncl, kIncl)), (std::vector<double>{12, 10}));
+  EXPECT_EQ(doubles(engine_.location_values(4, 0, kIncl, kExcl)), (std::vector<double>{0, 2}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(4, kIncl, kIncl)), (std::vector<double>{22, 8, 12}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(4, kIncl, kExcl)), (std::vector<double>{2, 8, 12}));
+}
+
+TEST_F(DerivedMetrics, DerivedMetricsMayReferenceDerivedOnes) {
+  const auto v = doubles(engine_.aggregated_values(5, kIncl, kIncl));
+  EXPECT_DOUBLE_EQ(v[0], 2 * 20.0 / 9);
+  EXPECT_DOUBLE_EQ(doubles(engine_.location_values(5, 1, kIncl, kExcl))[1], 2 * 2.0 / 2);
+}
+
+TEST_F(DerivedMetrics, InitExpressionSetsAGlobal) {
+  EXPECT_EQ(doubles(engine_.aggregated_values(6, kIncl, kExcl)),
+            (std::vector<double>{40, 60, 100}));
+}
+
+TEST_F(DerivedMetrics, AdHocMetricsGetTheNextIndices) {
+  MetricEngine engine(report_, {{"New Metric1", "metric::visits(e)"}});
+  ASSERT_EQ(engine.metric_count(), 8u);
+  EXPECT_EQ(engine.metric(7).uniq_name, "New Metric1");
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{2, 4, 3}));
+}
+
+TEST(DerivedMetricErrors, ReferenceCycleIsRejectedAtConstruction) {
+  const Report r =
+      make_report("cubekit-derived-cycle.cubex",
+                  {{"a", MetricKind::kPostDerived, "metric::b() + 1", ""},
+                   {"b", MetricKind::kPrederivedExclusive, "metric::time() * metric::a()", ""}});
+  try {
+    MetricEngine engine(r);
+    FAIL() << "expected CubePLError";
+  } catch (const CubePLError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cycle"), std::string::npos) << what;
+    EXPECT_NE(what.find("a -> b -> a"), std::string::npos) << what;
+  }
+}
+
+TEST(DerivedMetricErrors, SyntaxErrorNamesTheMetric) {
+  const Report r =
+      make_report("cubekit-derived-syntax.cubex", {{"bad", MetricKind::kPostDerived, "1 +", ""}});
+  try {
+    MetricEngine engine(r);
+    FAIL() << "expected CubePLError";
+  } catch (const CubePLError& e) {
+    EXPECT_NE(std::string(e.what()).find("metric 'bad'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cubekit

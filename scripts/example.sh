@@ -9,9 +9,9 @@ build/cubekit generate --seed 1 --call-paths 2000 --machines 2 --nodes 2 --proce
   --threads 4 --papi -o example/profile.cubex
 echo "== structure (metrics and system tree)"
 build/cube_dump -w metrics example/profile.cubex
-build/cube_dump -w systemtree example/profile.cubex | head -12
+build/cube_dump -w systemtree example/profile.cubex | sed -n 1,12p
 # Value lines read "name(id=N)   value": sort on what follows the ')'.
-hottest() { tail -n +6 | sort -t')' -k2 -g -r | head -"$1"; }
+hottest() { tail -n +6 | sort -t')' -k2 -g -r | sed -n "1,$1p"; }
 echo "== hottest call paths of the top three levels: inclusive time, all locations summed"
 build/cube_dump -m time -z incl -t aggr -c 'level<3' example/profile.cubex | hottest 15
 echo "== leaves with the most exclusive time"

@@ -33,12 +33,19 @@ std::string directory_of(const std::string& path) {
 TarWriter::TarWriter(std::string path, int64_t mtime)
     : path_(std::move(path)),
       mtime_(static_cast<uint64_t>(mtime >= 0 ? mtime : std::time(nullptr))) {
-  std::string pattern = path_ + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(pattern.data());
-  if (fd < 0)
-    throw IoError(path_ + ": cannot create a temporary file beside it: " + std::strerror(errno));
-  temp_ = pattern;
-  ::fchmod(fd, 0644);
+  // An unnamed file in the target's folder (O_TMPFILE): if the process is killed half-way,
+  // nothing at all is left behind. File systems without it get a named temporary file.
+  int fd = ::open(directory_of(path_).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == ENOENT)
+    throw IoError(path_ + ": cannot create a file there: " + std::strerror(errno));
+  if (fd < 0) {
+    std::string pattern = path_ + ".tmp.XXXXXX";
+    fd = ::mkstemp(pattern.data());
+    if (fd < 0)
+      throw IoError(path_ + ": cannot create a temporary file beside it: " + std::strerror(errno));
+    temp_ = pattern;
+    ::fchmod(fd, 0644);
+  }
   file_ = ::fdopen(fd, "w+b");
   if (file_ == nullptr) {
     ::close(fd);
@@ -144,6 +151,15 @@ void TarWriter::finish() {
   write_raw(zeros, sizeof zeros);
   if (std::fflush(file_) != 0) fail("flush failed (disk full?)");
   if (::fsync(::fileno(file_)) != 0) fail("fsync failed");
+  if (temp_.empty()) {
+    // Give the unnamed file a temporary name beside the target, then rename it into place.
+    std::string name = path_ + ".tmp." + std::to_string(::getpid());
+    const std::string self = "/proc/self/fd/" + std::to_string(::fileno(file_));
+    ::unlink(name.c_str());
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) != 0)
+      fail("cannot name the finished report");
+    temp_ = name;
+  }
   if (std::fclose(file_) != 0) {
     file_ = nullptr;
     fail("close failed");

@@ -269,3 +269,28 @@ TEST(Writer, FullDiskIsAClearErrorAndLeavesNothing) {
 
 }  // namespace
 }  // namespace cubekit
+
+namespace cubekit {
+namespace {
+
+// Killed half-way (SIGKILL: no destructor runs), the writer leaves no file at all.
+TEST(Writer, KilledHalfWayLeavesNothing) {
+  const fs::path dir = fs::temp_directory_path() / ("cubekit-kill-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    Model model;
+    ReportWriter w((dir / "x.cubex").string(), std::make_shared<Model>(model));
+    w.add_member("misc", std::string(100000, 'x'));
+    ::raise(SIGKILL);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_TRUE(fs::is_empty(dir)) << "something was left behind";
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cubekit

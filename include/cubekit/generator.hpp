@@ -35,6 +35,9 @@ struct GeneratorOptions {
   // Fraction of the communicating MPI call paths (sends, receives, collectives) that carry no
   // bytes_sent / bytes_received (e.g. zero-byte messages); other call paths never carry bytes.
   double sparsity = 0.25;
+  // No rows at all (every metric's index lists no call path): a report that is all anchor, to
+  // time and size opening huge trees without writing terabytes of values.
+  bool definitions_only = false;
 };
 
 // What generate_report wrote.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -12,11 +13,23 @@
 
 namespace cubekit {
 
-// Calls job(i) for i in [0, n) on up to `threads` threads (0: one per core). The first
-// exception thrown by a job is rethrown here after all threads stopped.
+// Threads used when a caller does not say: the environment variable CUBEKIT_THREADS when it
+// holds a positive number (to share a machine, or to measure the speedup per core), otherwise
+// one per core.
+inline unsigned default_thread_count() {
+  if (const char* text = std::getenv("CUBEKIT_THREADS")) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(text, &end, 10);
+    if (end != text && *end == '\0' && n > 0 && n <= 4096) return static_cast<unsigned>(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Calls job(i) for i in [0, n) on up to `threads` threads (0: default_thread_count()). The
+// first exception thrown by a job is rethrown here after all threads stopped.
 template <class Job>
 void parallel_for(size_t n, Job job, unsigned threads = 0) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = default_thread_count();
   threads = static_cast<unsigned>(std::min<size_t>(threads, n));
   if (threads <= 1) {
     for (size_t i = 0; i < n; ++i) job(i);

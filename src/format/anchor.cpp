@@ -290,40 +290,65 @@ void parse_program(const pugi::xml_node& program, Model& model, const std::strin
   }
 }
 
+namespace {
+
+// The attributes naming a coordinate's owner, most specific first (Cube 4 names, then Cube 3's).
+constexpr std::pair<std::string_view, Topology::Owner> kCoordOwners[] = {
+    {"locId", Topology::Owner::kLocation}, {"thrdId", Topology::Owner::kLocation},
+    {"lgId", Topology::Owner::kGroup},     {"procId", Topology::Owner::kGroup},
+    {"stnId", Topology::Owner::kNode},     {"nodeId", Topology::Owner::kNode},
+    {"machId", Topology::Owner::kNode}};
+
+}  // namespace
+
+int coord_owner_rank(std::string_view attribute) {
+  for (size_t i = 0; i < std::size(kCoordOwners); ++i)
+    if (kCoordOwners[i].first == attribute) return static_cast<int>(i);
+  return -1;
+}
+
+void set_coord_owner(Topology::Coord& coord, int rank, std::string_view id,
+                     const std::string& where) {
+  coord.owner = kCoordOwners[rank].second;
+  coord.owner_id = static_cast<uint32_t>(parse_int(id, where, "coord owner"));
+}
+
+void parse_coord_values(std::string_view text, Topology::Coord& coord, const std::string& where) {
+  while (!text.empty()) {
+    const size_t b = text.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) break;
+    text.remove_prefix(b);
+    const size_t e = std::min(text.find_first_of(" \t\r\n"), text.size());
+    coord.coords.push_back(parse_int(text.substr(0, e), where, "topology coordinate"));
+    text.remove_prefix(e);
+  }
+}
+
+void parse_topology_dim(std::string_view name, std::string_view size, std::string_view periodic,
+                        Topology& topology, const std::string& where) {
+  Topology::Dim dim;
+  dim.name = std::string(name);
+  dim.size = parse_int(size, where, "topology dim size");
+  dim.periodic = periodic == "true";
+  topology.dims.push_back(std::move(dim));
+}
+
 void parse_topologies(const pugi::xml_node& topologies, Model& model, const std::string& where) {
   for (const pugi::xml_node& cart : topologies.children("cart")) {
     Topology t;
     t.name = cart.attribute("name").value();
-    for (const pugi::xml_node& d : cart.children("dim")) {
-      Topology::Dim dim;
-      dim.name = d.attribute("name").value();
-      dim.size = parse_int(d.attribute("size").value(), where, "topology dim size");
-      dim.periodic = std::string_view(d.attribute("periodic").value()) == "true";
-      t.dims.push_back(std::move(dim));
-    }
+    for (const pugi::xml_node& d : cart.children("dim"))
+      parse_topology_dim(d.attribute("name").value(), d.attribute("size").value(),
+                         d.attribute("periodic").value(), t, where);
     for (const pugi::xml_node& c : cart.children("coord")) {
       Topology::Coord coord;
-      static constexpr std::pair<const char*, Topology::Owner> kOwners[] = {
-          {"locId", Topology::Owner::kLocation}, {"thrdId", Topology::Owner::kLocation},
-          {"lgId", Topology::Owner::kGroup},     {"procId", Topology::Owner::kGroup},
-          {"stnId", Topology::Owner::kNode},     {"nodeId", Topology::Owner::kNode},
-          {"machId", Topology::Owner::kNode}};
-      for (const auto& [name, owner] : kOwners) {
-        if (auto a = c.attribute(name)) {
-          coord.owner = owner;
-          coord.owner_id = static_cast<uint32_t>(parse_int(a.value(), where, "coord owner"));
+      for (const auto& [name, owner] : kCoordOwners) {
+        if (auto a = c.attribute(std::string(name).c_str())) {
+          set_coord_owner(coord, coord_owner_rank(name), a.value(), where);
           break;
         }
       }
-      std::string_view text = c.child_value();
-      while (!text.empty()) {
-        const size_t b = text.find_first_not_of(" \t\r\n");
-        if (b == std::string_view::npos) break;
-        text.remove_prefix(b);
-        const size_t e = std::min(text.find_first_of(" \t\r\n"), text.size());
-        coord.coords.push_back(parse_int(text.substr(0, e), where, "topology coordinate"));
-        text.remove_prefix(e);
-      }
+      parse_coord_values(c.child_value(), coord, where);
       t.coords.push_back(std::move(coord));
     }
     model.topologies.push_back(std::move(t));

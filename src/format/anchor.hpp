@@ -33,6 +33,15 @@ void parse_metrics(const pugi::xml_node& metrics, Model& model, const std::strin
 void parse_program(const pugi::xml_node& program, Model& model, const std::string& where);
 
 void parse_topologies(const pugi::xml_node& topologies, Model& model, const std::string& where);
+// Pieces of <topologies> shared with the pull reader of the system tree: the rank of an
+// attribute naming a <coord>'s owner (lower ranks win when several are given; -1: not an
+// owner attribute), setting the owner, the coordinate text, one <dim>.
+int coord_owner_rank(std::string_view attribute);
+void set_coord_owner(Topology::Coord& coord, int rank, std::string_view id,
+                     const std::string& where);
+void parse_coord_values(std::string_view text, Topology::Coord& coord, const std::string& where);
+void parse_topology_dim(std::string_view name, std::string_view size, std::string_view periodic,
+                        Topology& topology, const std::string& where);
 
 // Parses a decimal integer attribute or text; throws FormatError naming `what` when malformed.
 int64_t parse_int(std::string_view text, const std::string& where, const std::string& what);

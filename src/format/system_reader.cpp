@@ -2,7 +2,6 @@
 // locations would need half a gigabyte of DOM nodes for this part alone (issue 5).
 #include "format/system_reader.hpp"
 
-#include <pugixml.hpp>
 
 #include <cstring>
 
@@ -66,6 +65,7 @@ class SystemReader {
   void group(const Start& s, Index node);
   void location(const Start& s, Index group);
   void topologies(const Start& s);
+  void dim(const XmlToken& t, Topology& topology);
 
   std::string_view xml_;
   XmlPull pull_;
@@ -198,14 +198,38 @@ void SystemReader::system_node(const Start& s, Index parent, int depth) {
   });
 }
 
-// Topologies are small: parse just that element with pugixml and the shared code.
+// Score-P writes a coordinate per location: a million <coord> elements would cost more DOM
+// than the whole system tree, so topologies are pulled too.
 void SystemReader::topologies(const Start& s) {
-  const size_t begin = s.offset;
+  children(s, [&](const XmlToken& t) {
+    if (t.name != "cart") return pull_.skip_element();
+    Topology topology;
+    if (const std::string* name = t.attribute("name")) topology.name = *name;
+    children(start_of(t), [&](const XmlToken& c) {
+      if (c.name == "dim") return dim(c, topology);
+      if (c.name != "coord") return pull_.skip_element();
+      Topology::Coord coord;
+      int best = -1;
+      std::string_view owner_id;
+      for (const auto& [key, value] : c.attributes) {
+        const int rank = coord_owner_rank(key);
+        if (rank >= 0 && (best < 0 || rank < best)) best = rank, owner_id = value;
+      }
+      if (best >= 0) set_coord_owner(coord, best, owner_id, where_);
+      parse_coord_values(pull_.element_text(), coord, where_);
+      topology.coords.push_back(std::move(coord));
+    });
+    model_.topologies.push_back(std::move(topology));
+  });
+}
+
+void SystemReader::dim(const XmlToken& t, Topology& topology) {
+  auto value = [&](const char* key) {
+    const std::string* v = t.attribute(key);
+    return v ? std::string_view(*v) : std::string_view();
+  };
+  parse_topology_dim(value("name"), value("size"), value("periodic"), topology, where_);
   pull_.skip_element();
-  const size_t end = pull_.offset();
-  pugi::xml_document doc;
-  load_xml(doc, xml_.substr(begin, end - begin), where_);
-  parse_topologies(doc.child("topologies"), model_, where_);
 }
 
 void SystemReader::read() {

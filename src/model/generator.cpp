@@ -608,7 +608,7 @@ GeneratedReport generate_report(const std::string& path, const GeneratorOptions&
     auto* bytes = reinterpret_cast<std::byte*>(row.data());
     writer.begin_metric(m);
     for (const Index c : metric.kind == MetricKind::kExclusive ? pre : wide) {
-      if (!values.may_have_data(m, c)) continue;
+      if (options.definitions_only || !values.may_have_data(m, c)) continue;
       values.fill_row(m, c, bytes);
       writer.write_row(c, bytes);
     }

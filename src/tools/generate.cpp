@@ -64,6 +64,8 @@ int generate_main(int argc, char** argv) {
   app.add_flag("--all-types", o.all_types, "one more metric of every other data type");
   app.add_flag("--papi", o.papi, "PAPI_TOT_INS and PAPI_FP_OPS");
   app.add_flag("--compress", o.compress, "ZCUBEX (deflated rows)");
+  app.add_flag("--definitions-only", o.definitions_only,
+               "no values at all: only the trees (to time opening huge anchors)");
   app.add_option("--size", size,
                  "about this much metric data (e.g. 5GB, 200MiB): picks call paths, then ranks "
                  "per node");

@@ -445,6 +445,43 @@ TEST_F(BadInput, CalleeIdOfUndeclaredRegion) {
                                  {path + ":anchor.xml", "cnode 2 calls region 2", "not declared"});
 }
 
+// Topologies are pulled like the rest of the system tree (a coordinate per location would cost
+// more DOM than the tree): owners by either naming, the most specific one when several are given.
+TEST_F(BadInput, TopologiesAreRead) {
+  AnchorSpec spec;
+  spec.topologies =
+      "<cart name=\"grid\" ndims=\"2\">\n<dim name=\"x\" size=\"2\" periodic=\"true\"/>\n"
+      "<dim name=\"y\" size=\"3\" periodic=\"false\"></dim>\n"
+      "<coord locId=\"1\"> 1\t2 </coord>\n<coord procId=\"0\" thrdId=\"0\">0 0</coord>\n"
+      "<coord stnId=\"0\"/>\n</cart>\n";
+  const std::string path = write("topo.cubex", valid_archive(test::anchor_xml(spec)).finish());
+  const Report report = Report::open(path);
+  ASSERT_EQ(report.model().topologies.size(), 1u);
+  const Topology& t = report.model().topologies[0];
+  EXPECT_EQ(t.name, "grid");
+  ASSERT_EQ(t.dims.size(), 2u);
+  EXPECT_EQ(t.dims[0].name, "x");
+  EXPECT_EQ(t.dims[0].size, 2);
+  EXPECT_TRUE(t.dims[0].periodic);
+  EXPECT_EQ(t.dims[1].size, 3);
+  EXPECT_FALSE(t.dims[1].periodic);
+  ASSERT_EQ(t.coords.size(), 3u);
+  EXPECT_EQ(t.coords[0].owner, Topology::Owner::kLocation);
+  EXPECT_EQ(t.coords[0].owner_id, 1u);
+  EXPECT_EQ(t.coords[0].coords, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(t.coords[1].owner, Topology::Owner::kLocation);  // thrdId is more specific than procId
+  EXPECT_EQ(t.coords[1].coords, (std::vector<int64_t>{0, 0}));
+  EXPECT_EQ(t.coords[2].owner, Topology::Owner::kNode);
+  EXPECT_TRUE(t.coords[2].coords.empty());
+}
+
+TEST_F(BadInput, MalformedTopologyCoordinate) {
+  AnchorSpec spec;
+  spec.topologies = "<cart name=\"grid\" ndims=\"1\">\n<coord locId=\"0\">1 x</coord>\n</cart>\n";
+  const std::string path = write("topox.cubex", valid_archive(test::anchor_xml(spec)).finish());
+  expect_open_error<FormatError>(path, {path + ":anchor.xml", "topology coordinate", "'x'"});
+}
+
 TEST_F(BadInput, MissingProgram) {
   std::string anchor = test::anchor_xml();
   const size_t b = anchor.find("<program>"), e = anchor.find("</program>") + 11;

@@ -17,6 +17,7 @@
 #include "cubekit/error.hpp"
 #include "cubekit/generator.hpp"
 #include "cubekit/report.hpp"
+#include "cubekit/writer.hpp"
 #include "test_support.hpp"
 
 namespace cubekit {
@@ -115,6 +116,22 @@ TEST_F(Generator, ShapeFollowsTheOptions) {
   EXPECT_EQ(*m.attr("CUBE_CT_AGGR"), "SUM");
   ASSERT_EQ(m.topologies.size(), 1u);
   EXPECT_EQ(m.topologies[0].coords.size(), m.locations.size());
+}
+
+TEST_F(Generator, DefinitionsOnlyWritesTheSameTreesAndNoRows) {
+  GeneratorOptions o = small();
+  const Report full = Report::open(write("full.cubex", o));
+  o.definitions_only = true;
+  const std::string path = write("empty.cubex", o);
+  const Report empty = Report::open(path);
+  EXPECT_EQ(anchor_xml(empty.model()), anchor_xml(full.model()));
+  for (Index m = 0; m < empty.model().metrics.size(); ++m) {
+    const auto rows = empty.severities(m);
+    for (Index c = 0; c < empty.model().cnodes.size(); ++c)
+      EXPECT_FALSE(rows->has_row(c)) << "metric " << m << " cnode " << c;
+  }
+  // Values of the full report: about 12 bytes per value at least; the empty one holds far less.
+  EXPECT_LT(fs::file_size(path) * 4, fs::file_size(dir_ / "full.cubex"));
 }
 
 TEST_F(Generator, ValuesAreConsistent) {

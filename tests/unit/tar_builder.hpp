@@ -232,6 +232,8 @@ struct AnchorSpec {
       "</cnode>\n";
   // Location Ids in document order (one location group per location).
   std::vector<uint32_t> location_ids = {0, 1};
+  // The content of <topologies>.
+  std::string topologies;
 };
 
 inline std::string anchor_xml(const AnchorSpec& s = {}) {
@@ -261,7 +263,7 @@ inline std::string anchor_xml(const AnchorSpec& s = {}) {
          "\">\n<name>thread 0</name>\n<rank>0</rank>\n<type>thread</type>\n</location>\n"
          "</locationgroup>\n";
   }
-  x += "</systemtreenode>\n<topologies>\n</topologies>\n</system>\n</cube>\n";
+  x += "</systemtreenode>\n<topologies>\n" + s.topologies + "</topologies>\n</system>\n</cube>\n";
   return x;
 }
 

@@ -1,0 +1,76 @@
+// parallel_for: every job runs once, failures propagate, CUBEKIT_THREADS sets the default.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "cubekit/parallel.hpp"
+
+namespace {
+
+// Restores CUBEKIT_THREADS when a test ends.
+class ThreadsEnv {
+ public:
+  ThreadsEnv() {
+    if (const char* v = std::getenv("CUBEKIT_THREADS")) saved_ = v, had_ = true;
+  }
+  ~ThreadsEnv() {
+    if (had_)
+      setenv("CUBEKIT_THREADS", saved_.c_str(), 1);
+    else
+      unsetenv("CUBEKIT_THREADS");
+  }
+
+ private:
+  std::string saved_;
+  bool had_ = false;
+};
+
+TEST(Parallel, EveryJobRunsExactlyOnce) {
+  std::vector<std::atomic<int>> runs(1000);
+  cubekit::parallel_for(
+      runs.size(), [&](size_t i) { ++runs[i]; }, 4);
+  for (const auto& r : runs) EXPECT_EQ(r.load(), 1);
+}
+
+TEST(Parallel, FirstFailureIsRethrown) {
+  EXPECT_THROW(cubekit::parallel_for(
+                   100,
+                   [](size_t i) {
+                     if (i == 17) throw std::runtime_error("job 17");
+                   },
+                   2),
+               std::runtime_error);
+}
+
+TEST(Parallel, EnvironmentSetsTheDefaultThreadCount) {
+  ThreadsEnv restore;
+  setenv("CUBEKIT_THREADS", "1", 1);
+  EXPECT_EQ(cubekit::default_thread_count(), 1u);
+  std::mutex lock;
+  std::set<std::thread::id> seen;
+  cubekit::parallel_for(64, [&](size_t) {
+    std::lock_guard<std::mutex> guard(lock);
+    seen.insert(std::this_thread::get_id());
+  });
+  EXPECT_EQ(seen.size(), 1u);
+  EXPECT_EQ(*seen.begin(), std::this_thread::get_id());  // one thread: the caller's own
+  setenv("CUBEKIT_THREADS", "3", 1);
+  EXPECT_EQ(cubekit::default_thread_count(), 3u);
+}
+
+TEST(Parallel, MalformedEnvironmentFallsBackToOnePerCore) {
+  ThreadsEnv restore;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  for (const char* bad : {"", "0", "-2", "two", "3x", "99999999999"}) {
+    setenv("CUBEKIT_THREADS", bad, 1);
+    EXPECT_EQ(cubekit::default_thread_count(), cores) << "CUBEKIT_THREADS=" << bad;
+  }
+}
+
+}  // namespace

@@ -95,7 +95,7 @@ void BM_FoldRow(benchmark::State& state, TypeKind kind) {
   const DataType type(kind);
   const size_t n = static_cast<size_t>(state.range(0));
   std::vector<uint64_t> row(n);
-  if (kind == TypeKind::kDouble) {
+  if (kind == TypeKind::kDouble || kind == TypeKind::kMinDouble || kind == TypeKind::kMaxDouble) {
     const std::vector<double> values = sample_doubles(n);
     std::memcpy(row.data(), values.data(), n * 8);
   } else {
@@ -112,6 +112,8 @@ void BM_FoldRow(benchmark::State& state, TypeKind kind) {
 }
 BENCHMARK_CAPTURE(BM_FoldRow, double, TypeKind::kDouble)->Arg(4096)->Arg(65536);
 BENCHMARK_CAPTURE(BM_FoldRow, uint64, TypeKind::kUInt64)->Arg(4096)->Arg(65536);
+BENCHMARK_CAPTURE(BM_FoldRow, mindouble, TypeKind::kMinDouble)->Arg(4096);
+BENCHMARK_CAPTURE(BM_FoldRow, maxdouble, TypeKind::kMaxDouble)->Arg(4096);
 
 // (d) Element-wise ⊕ of two rows (per-location inclusive values, system-tree sums).
 void BM_PlusRows(benchmark::State& state) {

@@ -1,6 +1,9 @@
 // dtype names, sizes and the algebra table (cube-format.md §7).
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <limits>
+
 #include <cfloat>
 #include <cstring>
 
@@ -72,6 +75,26 @@ TEST(Algebra, MinAndMaxIdentityAndFold) {
   fold_row(max, reinterpret_cast<std::byte*>(&acc_max), reinterpret_cast<const std::byte*>(row), 3);
   EXPECT_EQ(acc_min, -1.0);
   EXPECT_EQ(acc_max, 3.5);
+}
+
+// fold_row is ⊕ applied location after location, bit for bit: signed zeros and NaNs, whose
+// result depends on the order, come out as from plus_rows one value at a time.
+TEST(Algebra, MinAndMaxFoldEqualsPlusValueByValue) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double row[] = {0.0, -0.0, 2.0, nan, -0.0, 0.0, 1.0, -3.0, nan, -3.0};
+  for (TypeKind kind : {TypeKind::kMinDouble, TypeKind::kMaxDouble}) {
+    const DataType t(kind);
+    for (double start : {0.0, -0.0, 5.0, -5.0}) {
+      double folded = start, one_by_one = start;
+      fold_row(t, reinterpret_cast<std::byte*>(&folded), reinterpret_cast<const std::byte*>(row),
+               std::size(row));
+      for (const double& v : row)
+        plus_rows(t, reinterpret_cast<std::byte*>(&one_by_one),
+                  reinterpret_cast<const std::byte*>(&v), 1);
+      EXPECT_EQ(std::bit_cast<uint64_t>(folded), std::bit_cast<uint64_t>(one_by_one))
+          << "start " << start;
+    }
+  }
 }
 
 TEST(Algebra, DoubleDifferenceWithinTwoUlpIsZero) {

@@ -16,6 +16,9 @@ void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n);
 void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n);
 // acc[0] = acc[0] ⊕ x[0] ⊕ … ⊕ x[n-1]: aggregation over the locations of a row.
 void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n);
+// Whether fold_row of this type accepts a row `x` at any address (integers and the doubles):
+// such rows can be folded where they lie in the mapped file, without a copy.
+bool fold_reads_unaligned(DataType type);
 // A number for sorting and thresholds (value, modulus, ratio, mean, sum of bins, ...).
 double scalar(DataType type, const std::byte* value);
 

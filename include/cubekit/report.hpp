@@ -25,6 +25,12 @@ struct MemberInfo {
 // every location, in memory layout. The row memory is only valid during the call.
 using RowVisitor = std::function<void(Index cnode, const std::byte* row)>;
 
+// Where a visitor accepts its rows. kAligned: aligned for the lane type (rows are copied out of
+// the file when needed). kAnyAddress: the visitor reads values with memcpy-style loads, so rows
+// that need no conversion (plain or inflated data in host byte order, memory layout = file
+// layout) are handed over where they lie, e.g. inside the mapped file: no copy at all.
+enum class RowPlacement { kAligned, kAnyAddress };
+
 // Where a report's values come from (a .cubex archive, a Cube 3 XML document, memory).
 class SeveritySource {
  public:
@@ -41,7 +47,8 @@ class SeveritySource {
   virtual bool has_data(const Model& model, Index metric) const = 0;
   // Hands every stored row of a metric to `visit`, in storage order, without keeping them all
   // in memory. The default decodes the whole matrix first.
-  virtual void visit_rows(const Model& model, Index metric, const RowVisitor& visit) const;
+  virtual void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
+                          RowPlacement placement = RowPlacement::kAligned) const;
 };
 
 class Report {
@@ -64,7 +71,8 @@ class Report {
   std::shared_ptr<const SeverityMatrix> severities(Index metric) const;
   // Hands every stored row of a metric to `visit`: from the cache if the metric is decoded,
   // otherwise streamed from the file with memory for one row.
-  void visit_rows(Index metric, const RowVisitor& visit) const;
+  void visit_rows(Index metric, const RowVisitor& visit,
+                  RowPlacement placement = RowPlacement::kAligned) const;
   // Forgets the cached values of a metric (memory is freed when no caller holds them).
   void drop(Index metric) const;
 

@@ -79,11 +79,14 @@ Values row_sums(const Report& report, Index metric) {
   const Metric& m = model.metrics[metric];
   Values sums(m.dtype, model.cnodes.size());
   if (is_derived(m.kind)) return sums;
-  // Streamed: no C×L matrix is built just to sum its rows.
+  // Streamed: no C×L matrix is built just to sum its rows, and plain rows are folded where
+  // they lie in the mapped file when the kernel allows it (zero copy).
   const size_t locations = model.locations.size();
-  report.visit_rows(metric, [&](Index c, const std::byte* row) {
-    fold_row(m.dtype, sums.at(c), row, locations);
-  });
+  const RowPlacement placement =
+      fold_reads_unaligned(m.dtype) ? RowPlacement::kAnyAddress : RowPlacement::kAligned;
+  report.visit_rows(
+      metric, [&](Index c, const std::byte* row) { fold_row(m.dtype, sums.at(c), row, locations); },
+      placement);
   return sums;
 }
 

@@ -65,7 +65,8 @@ std::optional<std::string> CubexSource::member_content(const std::string& name) 
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor& visit) const {
+void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor& visit,
+                             RowPlacement placement) const {
   if (!has_data(model, metric)) return;
   const Metric& m = model.metrics[metric];
   const std::string index_name = member_name(m, ".index");
@@ -81,7 +82,7 @@ void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor&
   const bool plain = data.size >= 10 && std::memcmp(member_bytes(data).data(), "CUBEX", 5) == 0;
   uint64_t rows = 0, released = 0;
   stream_data(member_bytes(data), index, storage_order(model, m.kind), m.dtype,
-              model.locations.size(), file_->path() + ":" + data_name,
+              model.locations.size(), file_->path() + ":" + data_name, placement,
               [&](Index c, const std::byte* row) {
                 visit(c, row);
                 if (plain && ++rows % rows_per_chunk == 0) {

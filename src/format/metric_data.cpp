@@ -138,15 +138,18 @@ namespace {
 // Walks the stored rows of a data member in file order. `target(cnode)` gives the memory a row
 // is decoded into; `done(cnode, row)` is called after each row. `reserve(n)` announces the row
 // count. The one place that knows both data layouts and checks them.
+// With `in_place`, rows are handed to `done` where they lie and `target` is not called.
 template <class Reserve, class Target, class Done>
 void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
-                 const std::string& where, Reserve reserve, Target target, Done done) {
+                 const std::string& where, bool in_place, Reserve reserve, Target target,
+                 Done done) {
   const size_t rows = index.rows(order.size());
   const size_t disk_row = type.disk_size() * locations;
   auto position = [&](size_t k) { return index.sparse ? index.positions[k] : k; };
   auto emit = [&](size_t k, const std::byte* src) {
     const Index cnode = order[position(k)];
+    if (in_place) return done(cnode, src);
     std::byte* dst = target(cnode);
     decode_row(type, src, dst, locations, index.order);
     done(cnode, dst);
@@ -216,20 +219,28 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             size_t locations, const std::string& where) {
   auto matrix = std::make_shared<SeverityMatrix>(type, order.size(), locations);
   decode_rows(
-      bytes, index, order, type, locations, where, [&](size_t rows) { matrix->reserve_rows(rows); },
+      bytes, index, order, type, locations, where, false,
+      [&](size_t rows) { matrix->reserve_rows(rows); },
       [&](Index cnode) { return matrix->add_row(cnode); }, [](Index, const std::byte*) {});
   return matrix;
 }
 
+bool row_layout_is_native(DataType type, ByteOrder order) {
+  return order == kHostOrder && type.kind() != TypeKind::kTauAtomic &&
+         type.memory_size() == type.disk_size();
+}
+
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
-                 const std::string& where, const RowVisitor& visit) {
+                 const std::string& where, RowPlacement placement, const RowVisitor& visit) {
+  const bool in_place =
+      placement == RowPlacement::kAnyAddress && row_layout_is_native(type, index.order);
   // One row of scratch memory, 8-byte aligned for every lane type; it stays in cache.
-  std::vector<uint64_t> scratch((type.memory_size() * locations + 7) / 8 + 1);
+  std::vector<uint64_t> scratch(in_place ? 0 : (type.memory_size() * locations + 7) / 8 + 1);
   std::byte* row = reinterpret_cast<std::byte*>(scratch.data());
   decode_rows(
-      bytes, index, order, type, locations, where, [](size_t) {}, [&](Index) { return row; },
-      visit);
+      bytes, index, order, type, locations, where, in_place, [](size_t) {},
+      [&](Index) { return row; }, visit);
 }
 
 void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations) {

@@ -31,10 +31,14 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             size_t locations, const std::string& where);
 
 // Decodes the rows of a data member one at a time into a small buffer and hands each to
-// `visit(cnode, row)`: aggregations need no matrix in memory.
+// `visit(cnode, row)`: aggregations need no matrix in memory. With RowPlacement::kAnyAddress,
+// rows that need no conversion are handed over where they lie (in `bytes`, or in the buffer
+// a compressed row was inflated into).
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
-                 const std::string& where, const RowVisitor& visit);
+                 const std::string& where, RowPlacement placement, const RowVisitor& visit);
+// Whether rows of this type in this byte order read the same in the file and in memory.
+bool row_layout_is_native(DataType type, ByteOrder order);
 
 // Converts one row of `locations` values from file layout to memory layout.
 void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations,

@@ -79,14 +79,15 @@ std::shared_ptr<const SeverityMatrix> Report::severities(Index metric) const {
   return slot.values;
 }
 
-void SeveritySource::visit_rows(const Model& model, Index metric, const RowVisitor& visit) const {
+void SeveritySource::visit_rows(const Model& model, Index metric, const RowVisitor& visit,
+                                RowPlacement) const {
   const auto matrix = load(model, metric);
   if (matrix == nullptr) return;
   for (Index c : storage_order(model, model.metrics[metric].kind))
     if (const std::byte* row = matrix->row(c)) visit(c, row);
 }
 
-void Report::visit_rows(Index metric, const RowVisitor& visit) const {
+void Report::visit_rows(Index metric, const RowVisitor& visit, RowPlacement placement) const {
   if (metric >= cache_->slots.size())
     throw LookupError(path_ + ": no metric at index " + std::to_string(metric));
   std::shared_ptr<const SeverityMatrix> cached;
@@ -96,7 +97,7 @@ void Report::visit_rows(Index metric, const RowVisitor& visit) const {
     if (slot.loaded) cached = slot.values;
     if (slot.loaded && cached == nullptr) return;  // known to have no data
   }
-  if (cached == nullptr) return source_->visit_rows(*model_, metric, visit);
+  if (cached == nullptr) return source_->visit_rows(*model_, metric, visit, placement);
   for (Index c : storage_order(*model_, model_->metrics[metric].kind))
     if (const std::byte* row = cached->row(c)) visit(c, row);
 }

@@ -74,22 +74,16 @@ void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor&
   const MetricIndex index = decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
                                          file_->path() + ":" + index_name);
   const TarMember& data = *tar_.find(data_name);
-  // Plain rows are read front to back: give back the pages behind us every 16 MiB, so that
-  // streaming keeps about one chunk of the file resident, not the whole member.
-  const uint64_t disk_row = m.dtype.disk_size() * model.locations.size();
-  const uint64_t rows_per_chunk =
-      std::max<uint64_t>(1, (16u << 20) / std::max<uint64_t>(1, disk_row));
-  const bool plain = data.size >= 10 && std::memcmp(member_bytes(data).data(), "CUBEX", 5) == 0;
-  uint64_t rows = 0, released = 0;
+  // Rows are read front to back: give back the pages behind us every 16 MiB, so that streaming
+  // keeps about one chunk of the file resident, not the whole member.
+  constexpr uint64_t kChunk = 16u << 20;
+  uint64_t released = 0;
   stream_data(member_bytes(data), index, storage_order(model, m.kind), m.dtype,
-              model.locations.size(), file_->path() + ":" + data_name, placement,
-              [&](Index c, const std::byte* row) {
-                visit(c, row);
-                if (plain && ++rows % rows_per_chunk == 0) {
-                  const uint64_t consumed = 10 + rows * disk_row;
-                  file_->release(data.offset + released, consumed - released);
-                  released = consumed;
-                }
+              model.locations.size(), file_->path() + ":" + data_name, placement, visit,
+              [&](uint64_t done_below) {
+                if (done_below < released + kChunk) return;
+                file_->release(data.offset + released, done_below - released);
+                released = done_below;
               });
   file_->release(data.offset, data.size);
 }

@@ -139,11 +139,12 @@ namespace {
 // is decoded into; `done(cnode, row)` is called after each row. `reserve(n)` announces the row
 // count. The one place that knows both data layouts and checks them.
 // With `in_place`, rows are handed to `done` where they lie and `target` is not called.
+// `done_below(n)` (may be empty) hears after each row that no later row starts before bytes[n].
 template <class Reserve, class Target, class Done>
 void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
-                 const std::string& where, bool in_place, Reserve reserve, Target target,
-                 Done done) {
+                 const std::string& where, bool in_place, Reserve reserve, Target target, Done done,
+                 const std::function<void(uint64_t)>& done_below = {}) {
   const size_t rows = index.rows(order.size());
   const size_t disk_row = type.disk_size() * locations;
   auto position = [&](size_t k) { return index.sparse ? index.positions[k] : k; };
@@ -190,11 +191,21 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
     // Only allocated when some row is stored: a report without rows must cost nothing.
     std::vector<std::byte> raw(blocks.empty() ? 0 : disk_row);
     reserve(blocks.size());
+    // Blocks are inflated in row order; writers store them in that order too, but nothing
+    // requires it, so the bytes still needed start at the lowest offset of the blocks to come.
+    std::vector<uint64_t> lowest_ahead(blocks.size() + 1, bytes.size());
+    if (done_below) {
+      size_t i = blocks.size();
+      for (auto it = blocks.rbegin(); it != blocks.rend(); ++it, --i)
+        lowest_ahead[i - 1] = std::min(lowest_ahead[i], it->second.first);
+    }
+    size_t visited = 0;
     for (const auto& [start, block] : blocks) {
       const size_t k = start / disk_row;
       zlib_inflate_exact(bytes.subspan(block.first, block.second), raw,
                          where + ": row " + std::to_string(k));
       emit(k, raw.data());
+      if (done_below) done_below(lowest_ahead[++visited]);
     }
     return;
   }
@@ -208,7 +219,10 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                       std::to_string(static_cast<unsigned long long>(need)) +
                       " bytes, the member has " + std::to_string(bytes.size()));
   reserve(rows);
-  for (size_t k = 0; k < rows; ++k) emit(k, bytes.data() + 10 + k * disk_row);
+  for (size_t k = 0; k < rows; ++k) {
+    emit(k, bytes.data() + 10 + k * disk_row);
+    if (done_below) done_below(10 + (k + 1) * disk_row);
+  }
 }
 
 }  // namespace
@@ -232,7 +246,8 @@ bool row_layout_is_native(DataType type, ByteOrder order) {
 
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
-                 const std::string& where, RowPlacement placement, const RowVisitor& visit) {
+                 const std::string& where, RowPlacement placement, const RowVisitor& visit,
+                 const std::function<void(uint64_t)>& done_below) {
   const bool in_place =
       placement == RowPlacement::kAnyAddress && row_layout_is_native(type, index.order);
   // One row of scratch memory, 8-byte aligned for every lane type; it stays in cache.
@@ -240,7 +255,7 @@ void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
   std::byte* row = reinterpret_cast<std::byte*>(scratch.data());
   decode_rows(
       bytes, index, order, type, locations, where, in_place, [](size_t) {},
-      [&](Index) { return row; }, visit);
+      [&](Index) { return row; }, visit, done_below);
 }
 
 void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations) {

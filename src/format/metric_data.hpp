@@ -34,9 +34,12 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
 // `visit(cnode, row)`: aggregations need no matrix in memory. With RowPlacement::kAnyAddress,
 // rows that need no conversion are handed over where they lie (in `bytes`, or in the buffer
 // a compressed row was inflated into).
+// `done_below(n)` is called now and then with a byte count n: the rows still to come lie at or
+// after bytes[n], so the caller may give the pages before it back (plain and compressed data).
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
-                 const std::string& where, RowPlacement placement, const RowVisitor& visit);
+                 const std::string& where, RowPlacement placement, const RowVisitor& visit,
+                 const std::function<void(uint64_t)>& done_below = {});
 // Whether rows of this type in this byte order read the same in the file and in memory.
 bool row_layout_is_native(DataType type, ByteOrder order);
 

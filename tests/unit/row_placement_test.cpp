@@ -12,6 +12,9 @@
 
 #include "cubekit/generator.hpp"
 #include "cubekit/report.hpp"
+#include "format/mapped_file.hpp"
+#include "format/metric_data.hpp"
+#include "format/tar.hpp"
 #include "test_support.hpp"
 
 namespace cubekit {
@@ -75,6 +78,50 @@ TEST_F(RowPlacementTest, PlainRowsAreFoldedInPlace) {
 
 TEST_F(RowPlacementTest, CompressedRowsGiveTheSameValues) {
   same_rows_either_way(generate("z.cubex", true));
+}
+
+// What streaming tells the caller it may give back: never a byte a later row needs, and in
+// the end the whole member. (Checked on the raw members of generated reports.)
+void expect_progress_is_safe(const std::string& path) {
+  const Report r = Report::open(path);
+  const format::MappedFile file(path);
+  const format::TarIndex tar = format::TarIndex::scan(file.bytes(), path);
+  for (Index m = 0; m < r.model().metrics.size(); ++m) {
+    const Metric& metric = r.model().metrics[m];
+    const std::string id = std::to_string(metric.id);
+    const format::TarMember* data = tar.find(id + ".data");
+    if (data == nullptr) continue;
+    const auto bytes = file.bytes().subspan(data->offset, data->size);
+    const format::MetricIndex index = format::decode_index(
+        file.bytes().subspan(tar.find(id + ".index")->offset, tar.find(id + ".index")->size),
+        r.model().cnodes.size(), path);
+    uint64_t below = 0, calls = 0;
+    const std::byte* last_row = nullptr;
+    format::stream_data(
+        bytes, index, storage_order(r.model(), metric.kind), metric.dtype,
+        r.model().locations.size(), path, RowPlacement::kAnyAddress,
+        [&](Index, const std::byte* row) {
+          if (row >= bytes.data() && row < bytes.data() + bytes.size()) {  // in place: in the map
+            EXPECT_GE(row, bytes.data() + below) << "row before what was declared done";
+          }
+          last_row = row;
+        },
+        [&](uint64_t n) {
+          EXPECT_GE(n, below) << "progress went backwards";
+          EXPECT_LE(n, bytes.size());
+          below = n;
+          ++calls;
+        });
+    if (last_row != nullptr) {
+      EXPECT_GT(calls, 0u);
+      EXPECT_EQ(below, bytes.size()) << metric.uniq_name << ": the whole member is done";
+    }
+  }
+}
+
+TEST_F(RowPlacementTest, StreamingProgressNeverPassesARowStillToCome) {
+  expect_progress_is_safe(generate("p.cubex", false));
+  expect_progress_is_safe(generate("pz.cubex", true));
 }
 
 // Big-endian, Cube 3, ZCUBEX and every data type of the real reports.

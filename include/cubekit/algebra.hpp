@@ -21,5 +21,7 @@ void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n);
 bool fold_reads_unaligned(DataType type);
 // A number for sorting and thresholds (value, modulus, ratio, mean, sum of bins, ...).
 double scalar(DataType type, const std::byte* value);
+// out[i] = scalar(x[i]) for a whole row of n values (x at any address).
+void scalars(DataType type, const std::byte* x, size_t n, double* out);
 
 }  // namespace cubekit

@@ -3,6 +3,8 @@
 // a whole call tree at once), folds with the default or the metric's own operators.
 #include "cubekit/derived.hpp"
 
+#include "cubekit/algebra.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -12,6 +14,7 @@
 #include <span>
 #include <utility>
 
+#include "cubekit/algebra.hpp"
 #include "cubekit/cubepl.hpp"
 #include "cubekit/error.hpp"
 #include "cubepl/builtins.hpp"
@@ -43,7 +46,7 @@ Values to_values(const Row& row) {
 
 Row to_row(const Values& v) {
   Row out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out[i] = v.scalar(i);
+  scalars(v.type(), v.data(), v.size(), out.data());
   return out;
 }
 

@@ -97,6 +97,26 @@ TEST(Algebra, MinAndMaxFoldEqualsPlusValueByValue) {
   }
 }
 
+// The row form is the value-by-value form, for every type (rows at odd addresses included).
+TEST(Algebra, ScalarsOfARowEqualScalarOfEachValue) {
+  for (const char* text :
+       {"INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64", "UINT64", "DOUBLE",
+        "MINDOUBLE", "MAXDOUBLE", "COMPLEX", "RATE", "TAU_ATOMIC", "HISTOGRAM(3)", "NDOUBLES(2)"}) {
+    const DataType t = DataType::parse(text);
+    const size_t n = 5, size = t.memory_size();
+    std::vector<std::byte> row(1 + n * size);
+    for (size_t i = 0; i < row.size(); ++i) row[i] = std::byte(static_cast<uint8_t>(i * 37 + 11));
+    std::vector<uint64_t> aligned((n * size + 7) / 8);
+    std::memcpy(aligned.data(), row.data() + 1, n * size);
+    std::vector<double> out(n);
+    scalars(t, row.data() + 1, n, out.data());
+    for (size_t i = 0; i < n; ++i) {
+      const double one = scalar(t, reinterpret_cast<const std::byte*>(aligned.data()) + i * size);
+      EXPECT_EQ(std::bit_cast<uint64_t>(out[i]), std::bit_cast<uint64_t>(one)) << text << " " << i;
+    }
+  }
+}
+
 TEST(Algebra, DoubleDifferenceWithinTwoUlpIsZero) {
   const DataType t(TypeKind::kDouble);
   double a = 0.1 + 0.2, b = 0.3;  // differ in the last bit

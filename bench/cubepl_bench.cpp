@@ -1,0 +1,121 @@
+// CubePL evaluation speed (issue 4): values per second per core of a derived metric computed
+// over every call path and location of a generated report, on one thread.
+//
+// BM_PrederivedRatio: PREDERIVED_EXCLUSIVE `metric::time(e) / metric::visits(e)` (time per
+// visit), the typical Score-P derived metric; one iteration builds a fresh MetricEngine (so
+// nothing derived is cached) and asks for the aggregated values of every call path, which
+// evaluates the expression for all C × L (call path, location) points. The stored inputs are
+// decoded before timing: this measures CubePL, not decoding.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cubekit/calc.hpp"
+#include "cubekit/derived.hpp"
+#include "cubekit/generator.hpp"
+#include "cubekit/report.hpp"
+#include "cubekit/writer.hpp"
+
+namespace {
+
+using cubekit::Index;
+
+// A generated report (2,000 call paths × 256 locations) plus `metric`, written once per
+// process and removed at exit. Stored rows are copied from the generated report.
+class DerivedReport {
+ public:
+  DerivedReport(const std::string& tag, const cubekit::Metric& metric) {
+    const std::string base = "/tmp/cubekit_cubepl_bench_" + std::to_string(getpid());
+    generated_ = base + "_in.cubex";
+    path_ = base + "_" + tag + ".cubex";
+    cubekit::GeneratorOptions o;
+    o.call_paths = 2000;
+    o.nodes_per_machine = 4;
+    o.processes_per_node = 16;
+    o.threads_per_process = 4;
+    cubekit::generate_report(generated_, o);
+    const cubekit::Report in = cubekit::Report::open(generated_);
+    auto model = std::make_shared<cubekit::Model>(in.model());
+    cubekit::Metric m = metric;
+    for (const cubekit::Metric& old : model->metrics) m.id = std::max(m.id, old.id + 1);
+    model->metrics.push_back(m);
+    model->finalize("bench");
+    cubekit::ReportWriter writer(path_, model);
+    for (Index i = 0; i < in.model().metrics.size(); ++i) {
+      if (!in.has_data(i)) continue;
+      writer.begin_metric(i);
+      in.visit_rows(i, [&](Index c, const std::byte* row) { writer.write_row(c, row); });
+      writer.end_metric();
+    }
+    writer.finish();
+    report_ = std::make_unique<cubekit::Report>(cubekit::Report::open(path_));
+    for (Index i = 0; i < report_->model().metrics.size(); ++i) report_->severities(i);
+  }
+  ~DerivedReport() {
+    std::remove(generated_.c_str());
+    std::remove(path_.c_str());
+  }
+  const cubekit::Report& report() const { return *report_; }
+  Index metric() const { return static_cast<Index>(report_->model().metrics.size() - 1); }
+
+ private:
+  std::string generated_, path_;
+  std::unique_ptr<cubekit::Report> report_;
+};
+
+cubekit::Metric time_per_visit() {
+  cubekit::Metric m;
+  m.disp_name = m.uniq_name = "time_per_visit";
+  m.dtype_text = "DOUBLE";
+  m.dtype = cubekit::DataType(cubekit::TypeKind::kDouble);
+  m.uom = "sec";
+  m.kind = cubekit::MetricKind::kPrederivedExclusive;
+  m.expression = "metric::time(e) / metric::visits(e)";
+  return m;
+}
+
+void BM_PrederivedRatio(benchmark::State& state) {
+  static const DerivedReport r("ratio", time_per_visit());
+  const cubekit::Model& model = r.report().model();
+  {  // The value of the busiest leaf, by hand from the stored metrics: a wrong engine must not
+     // look fast.
+    const Index time = *model.metric_by_uniq_name("time"),
+                visits = *model.metric_by_uniq_name("visits");
+    const auto ex = cubekit::Flavour::kExclusive;
+    cubekit::MetricEngine engine(r.report());
+    const cubekit::Values all =
+        engine.aggregated_values(r.metric(), cubekit::Flavour::kInclusive, ex);
+    for (Index c = 0; c < model.cnodes.size(); ++c) {
+      const cubekit::Values t = cubekit::location_values(r.report(), time, c, ex, ex);
+      const cubekit::Values v = cubekit::location_values(r.report(), visits, c, ex, ex);
+      double expect = 0;
+      for (size_t l = 0; l < model.locations.size(); ++l)
+        // CubePL's x / 0 is ±DBL_MAX (cubepl.md §5), so sums may overflow to ±inf.
+        expect += v.scalar(l) != 0  ? t.scalar(l) / v.scalar(l)
+                  : t.scalar(l) > 0 ? DBL_MAX
+                                    : -DBL_MAX;
+      const double got = all.scalar(c);
+      if (got != expect && !(std::abs(got - expect) <= 1e-9 * std::abs(expect))) {
+        state.SkipWithError("time_per_visit differs from time / visits");
+        return;
+      }
+    }
+  }
+  for (auto _ : state) {
+    cubekit::MetricEngine engine(r.report());
+    benchmark::DoNotOptimize(engine.aggregated_values(r.metric(), cubekit::Flavour::kInclusive,
+                                                      cubekit::Flavour::kExclusive));
+  }
+  state.SetItemsProcessed(
+      static_cast<int64_t>(state.iterations() * model.cnodes.size() * model.locations.size()));
+  state.counters["call_paths"] = static_cast<double>(model.cnodes.size());
+  state.counters["locations"] = static_cast<double>(model.locations.size());
+}
+BENCHMARK(BM_PrederivedRatio)->Unit(benchmark::kMillisecond);
+
+}  // namespace

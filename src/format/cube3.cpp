@@ -1,5 +1,6 @@
 #include "format/cube3.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -233,7 +234,7 @@ bool scalar_type(const DataType& type) {
 class SeverityReader {
  public:
   SeverityReader(const Model& model, const Context& ctx)
-      : model_(model), ctx_(ctx), matrices_(model.metrics.size()) {
+      : model_(model), ctx_(ctx), matrices_(model.metrics.size()), seen_(model.metrics.size()) {
     for (Index i = 0; i < model.metrics.size(); ++i) metric_by_id_.emplace(model.metrics[i].id, i);
   }
 
@@ -257,24 +258,54 @@ class SeverityReader {
     if (!scalar_type(metric.dtype))
       ctx_.fail(matrix, "Cube 3 value of type " + metric.dtype_text + " not supported");
     auto& m = matrices_[it->second];
-    if (!m)
+    if (!m) {
       m = std::make_shared<SeverityMatrix>(metric.dtype, model_.cnodes.size(),
                                            model_.locations.size());
-    for (const pugi::xml_node& row : matrix.children("row")) read_row(row, mid, *m);
+      seen_[it->second].assign(model_.cnodes.size(), false);
+    }
+    for (const pugi::xml_node& row : matrix.children("row"))
+      read_row(row, mid, *m, seen_[it->second]);
   }
 
-  void read_row(const pugi::xml_node& row, const std::string& mid, SeverityMatrix& m) {
+  // A row may list fewer values than there are threads (the rest are 0), so a small hostile
+  // document can describe gigabytes of rows. Rows whose values are all 0 are not stored when 0
+  // is the type's identity (reading them back gives the same 0s), and what is stored may not
+  // exceed what a document of this size could hold written out in full, with ample margin.
+  void account(const pugi::xml_node& row, size_t bytes) {
+    stored_bytes_ += bytes;
+    const uint64_t limit = 64 * static_cast<uint64_t>(ctx_.text.size()) + (64u << 20);
+    if (stored_bytes_ > limit)
+      ctx_.fail(row, "the rows so far need " + std::to_string(stored_bytes_) +
+                         " bytes of values, more than a document of " +
+                         std::to_string(ctx_.text.size()) +
+                         " bytes can describe (rows list far fewer values than the " +
+                         std::to_string(model_.locations.size()) + " threads)");
+  }
+
+  // Of the scalar types a Cube 3 document holds, MIN/MAXDOUBLE are the ones whose identity is
+  // not 0 but ±DBL_MAX (the algebra table in calc/algebra.cpp).
+  static bool zero_is_identity(DataType type) {
+    return type.is_integer() || type.kind() == TypeKind::kDouble;
+  }
+
+  void read_row(const pugi::xml_node& row, const std::string& mid, SeverityMatrix& m,
+                std::vector<bool>& seen) {
     const std::string cid = row.attribute("cnodeId").value();
     const auto what = [&] { return "row cnodeId " + cid + " of matrix metricId " + mid; };
     if (cid.empty()) ctx_.fail(row, "<row> without cnodeId attribute in matrix metricId " + mid);
     const std::optional<uint32_t> id = id_of(cid, row, "cnodeId", ctx_);
     const std::optional<Index> cnode = id ? model_.cnode_by_id(*id) : std::nullopt;
     if (!cnode) ctx_.fail(row, what() + ": cnodeId " + cid + " is not defined");
-    if (m.has_row(*cnode)) ctx_.fail(row, what() + " appears twice");
+    if (seen[*cnode]) ctx_.fail(row, what() + " appears twice");
+    seen[*cnode] = true;
     const size_t threads = model_.locations.size();
     parse_numbers(row.child_value(), threads, values_, row, ctx_);
     if (values_.size() > threads)
       ctx_.fail(row, what() + " has more values than the " + std::to_string(threads) + " threads");
+    if (std::all_of(values_.begin(), values_.end(), [](double v) { return v == 0; }) &&
+        zero_is_identity(m.type()))
+      return;
+    account(row, m.row_bytes());
     // add_row() hands out uninitialised memory; all-zero bytes are 0 in every scalar type, and
     // missing trailing values mean 0.
     std::byte* out = m.add_row(*cnode);
@@ -285,6 +316,8 @@ class SeverityReader {
   const Model& model_;
   const Context& ctx_;
   std::vector<std::shared_ptr<SeverityMatrix>> matrices_;  // by metric index
+  std::vector<std::vector<bool>> seen_;                    // cnodes with a <row>, by metric
+  uint64_t stored_bytes_ = 0;
   std::unordered_map<uint32_t, Index> metric_by_id_;
   std::vector<double> values_;  // scratch, reused for every row
 };

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "cubekit/calc.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"
@@ -216,6 +217,48 @@ TEST(Cube3Reader, RejectsMalformedXml) {
 
 TEST(Cube3Reader, RejectsMalformedNumbers) {
   expect_format_error(replaced(kExample, "2.0 1.5", "2.0 x"), "'x' is not a decimal number");
+}
+
+// All-zero rows of sum types are the identity: not stored, read as 0; still unique.
+TEST(Cube3Reader, ZeroRowsAreReadAsZeroWithoutBeingStored) {
+  TempFile file(".cube");
+  file.write(replaced(kExample, "0.5 0.25", "0 0.0"));
+  const Report report = Report::open(file.path());
+  const Index main = *report.model().cnode_by_id(0);
+  EXPECT_FALSE(report.severities(0)->has_row(main));
+  const Values v = location_values(report, 0, main, Flavour::kInclusive, Flavour::kExclusive);
+  EXPECT_EQ(v.scalar(0), 0.0);
+  EXPECT_EQ(v.scalar(1), 0.0);
+  expect_format_error(
+      replaced(kExample, "<row cnodeId=\"1\">2.0 1.5</row>", "<row cnodeId=\"0\"></row>"),
+      "row cnodeId 0 of matrix metricId 0 appears twice");
+}
+
+// For MINDOUBLE 0 is a value, not the identity (DBL_MAX): the row stays.
+TEST(Cube3Reader, ZeroRowsOfMinDoubleAreStored) {
+  TempFile file(".cube");
+  file.write(replaced(replaced(kExample, "FLOAT", "MINDOUBLE"), "0.5 0.25", "0 0"));
+  const Report report = Report::open(file.path());
+  const Index main = *report.model().cnode_by_id(0);
+  ASSERT_TRUE(report.severities(0)->has_row(main));
+  EXPECT_EQ(doubles(report.severities(0), main)[0], 0.0);
+}
+
+// Rows may leave trailing values out, so 30 bytes of <row> can stand for 5,000 values: a small
+// document must not make the reader allocate gigabytes.
+TEST(Cube3Reader, RejectsDocumentsDescribingFarMoreValuesThanTheyHold) {
+  constexpr int kThreads = 5000, kCnodes = 3000;
+  std::string xml = R"(<?xml version="1.0"?><cube version="3.0"><metrics><metric id="0">)"
+                    R"(<uniq_name>t</uniq_name><dtype>FLOAT</dtype></metric></metrics><program>)"
+                    R"(<region id="0" mod="x" begin="1" end="2"><name>r</name></region>)";
+  for (int c = 0; c < kCnodes; ++c)
+    xml += "<cnode id=\"" + std::to_string(c) + "\" calleeId=\"0\"/>";
+  xml += R"(</program><system><machine Id="0"><node Id="0"><process Id="0">)";
+  for (int t = 0; t < kThreads; ++t) xml += "<thread Id=\"" + std::to_string(t) + "\"/>";
+  xml += R"(</process></node></machine></system><severity><matrix metricId="0">)";
+  for (int c = 0; c < kCnodes; ++c) xml += "<row cnodeId=\"" + std::to_string(c) + "\">1</row>";
+  xml += "</matrix></severity></cube>";
+  expect_format_error(xml, "more than a document of " + std::to_string(xml.size()) + " bytes");
 }
 
 TEST(Cube3Reader, RejectsEmptyFiles) {

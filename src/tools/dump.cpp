@@ -416,8 +416,15 @@ void print_human(std::ostream& out, MetricEngine& engine, const Options& o, cons
   const Model& model = engine.report().model();
   auto aggregated = aggregate_all(engine, o, s);
   out << "\n\n ===================== DATA =================== \n";
+  // Labels once for all metrics (a table per metric repeats them).
+  std::vector<std::string> labels;
+  labels.reserve(s.cnodes.size());
   size_t width = 0;
-  for (Index c : s.cnodes) width = std::max(width, cnode_label(model, c).size());
+  for (Index c : s.cnodes) {
+    labels.push_back(cnode_label(model, c));
+    width = std::max(width, labels.back().size());
+  }
+  for (std::string& label : labels) label.resize(width + 1, ' ');
   for (size_t i = 0; i < s.metrics.size(); ++i) {
     const Index m = s.metrics[i];
     MetricValues values(engine, o, m, std::move(aggregated[i]));
@@ -428,8 +435,9 @@ void print_human(std::ostream& out, MetricEngine& engine, const Options& o, cons
     else
       for (Index l : s.locations) out << model.locations[l].name << std::string(13, ' ');
     out << "\n" << std::string(79, '-') << "\n";
-    for (Index c : s.cnodes) {
-      out << pad(cnode_label(model, c), width + 1);
+    for (size_t k = 0; k < s.cnodes.size(); ++k) {
+      const Index c = s.cnodes[k];
+      out << labels[k];
       if (o.aggregate) {
         out << values.aggregated(c);
       } else {

@@ -42,10 +42,13 @@ void stamp_cubelib_versions(Model& model) {
 
 void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> output,
                      const std::string& path, const WriteOptions& options,
-                     const std::vector<std::pair<std::string, std::string>>& members) {
+                     const std::vector<std::pair<std::string, std::string>>& members,
+                     const std::vector<Index>& origin) {
   const Model& in = evaluated.model();
-  if (in.metrics.size() != output->metrics.size())
+  if (origin.empty() ? in.metrics.size() != output->metrics.size()
+                     : origin.size() != output->metrics.size())
     throw Error(path + ": the written definitions must have the metrics of the evaluated report");
+  auto source = [&](Index m) { return origin.empty() ? m : origin[m]; };
   std::optional<MetricEngine> engine;  // built when a value has to be computed
   ReportWriter writer(path, output, options);
   for (const auto& [name, bytes] : members) writer.add_member(name, bytes);
@@ -53,15 +56,16 @@ void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> outpu
   for (Index m = 0; m < output->metrics.size(); ++m) {
     const Metric& out = output->metrics[m];
     if (is_derived(out.kind) || out.is_void) continue;
+    const Index e = source(m);
     writer.begin_metric(m);
-    if (copied_alike(in.metrics[m], out)) {
-      evaluated.visit_rows(m, [&](Index c, const std::byte* row) { writer.write_row(c, row); });
+    if (copied_alike(in.metrics[e], out)) {
+      evaluated.visit_rows(e, [&](Index c, const std::byte* row) { writer.write_row(c, row); });
     } else {
       if (!engine) engine.emplace(evaluated);
       const Flavour call = stored_inclusive(out.kind) ? Flavour::kInclusive : Flavour::kExclusive;
       std::vector<std::byte> row(out.dtype.memory_size() * locations);
       for (Index c : storage_order(*output, out.kind)) {
-        const Values v = engine->location_values(m, c, Flavour::kInclusive, call);
+        const Values v = engine->location_values(e, c, Flavour::kInclusive, call);
         algebra::convert_values(v.type(), v.data(), out.dtype, row.data(), locations,
                                 path + ": metric '" + out.uniq_name + "'");
         writer.write_row(c, row.data());

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "cubekit/calc.hpp"
@@ -103,6 +104,49 @@ TEST(DeriveRoundTrip, ComputedMetricEqualsTheDerivedOne) {
     const Values x = aggregated_values(input, m, Flavour::kInclusive, Flavour::kExclusive);
     const Values y = aggregated_values(rs, m, Flavour::kInclusive, Flavour::kExclusive);
     for (size_t c = 0; c < x.size(); ++c) EXPECT_EQ(x.scalar(c), y.scalar(c)) << m;
+  }
+}
+
+}  // namespace
+}  // namespace cubekit
+
+namespace cubekit {
+namespace {
+
+// A derived metric declared INTEGER answers integers (truncated), as CubeLib's do; a remapped
+// report keeps it derived, and -d stores exactly those integers.
+TEST(DeriveRoundTrip, IntegerDerivedMetricAnswersTruncatedIntegers) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  const Report input = Report::open(
+      (shared_dir() / "data/real/extrap/single_parameter/mm.x1y1z1.r1.cubex").string());
+  const RemapSpec spec = parse_remap_spec(
+      "<metrics><metric type=\"POSTDERIVED\"><uniq_name>us</uniq_name><dtype>INTEGER</dtype>"
+      "<cubepl>metric::time(i) * 1000000 + 0.75</cubepl></metric></metrics>",
+      "us.spec");
+  const fs::path kept = temp_report("int-kept"), stored = temp_report("int-stored");
+  remap_report(input, &spec, {}, kept.string());
+  RemapOptions convert;
+  convert.convert_derived = true;
+  remap_report(input, &spec, convert, stored.string());
+  const Report rk = Report::open(kept.string()), rs = Report::open(stored.string());
+  fs::remove(kept);
+  fs::remove(stored);
+  const Index us_k = metric_named(rk.model(), "us"), us_s = metric_named(rs.model(), "us");
+  EXPECT_EQ(rk.model().metrics[us_k].kind, MetricKind::kPostDerived);
+  EXPECT_EQ(rs.model().metrics[us_s].kind, MetricKind::kInclusive);
+  EXPECT_EQ(rs.model().metrics[us_s].dtype_text, "INTEGER");  // a root keeps its dtype text
+  MetricEngine engine(rk);
+  const Index time = metric_named(input.model(), "time");
+  for (Index c = 0; c < rk.model().cnodes.size(); ++c) {
+    const Values t = location_values(input, time, c, Flavour::kInclusive, Flavour::kInclusive);
+    const Values v = engine.location_values(us_k, c, Flavour::kInclusive, Flavour::kInclusive);
+    const Values s = location_values(rs, us_s, c, Flavour::kInclusive, Flavour::kInclusive);
+    ASSERT_EQ(v.type().kind(), TypeKind::kInt64);
+    for (size_t l = 0; l < v.size(); ++l) {
+      const double want = std::trunc(t.scalar(l) * 1000000 + 0.75);
+      EXPECT_EQ(v.scalar(l), want) << c;
+      EXPECT_EQ(s.scalar(l), want) << c;
+    }
   }
 }
 

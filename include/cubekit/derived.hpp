@@ -23,9 +23,10 @@ struct AdHocMetric {
 // init expressions once, and rejects reference cycles (CubePLError naming the metrics). A
 // compile error in a report's expression is a CubePLError naming the metric.
 //
-// Derived values are DOUBLE. Metric-tree exclusive values of derived metrics subtract the
-// values of all sub-metrics; stored metrics are answered by calc exactly as before (their
-// derived sub-metrics are not subtracted).
+// Derived values are computed as doubles and answered as DOUBLE, or in the metric's dtype when
+// that is an integer type (truncated toward zero, as CubeLib stores them). Metric-tree exclusive
+// values of derived metrics subtract the values of all sub-metrics; stored metrics are answered by
+// calc exactly as before (their derived sub-metrics are not subtracted).
 //
 // Not thread-safe for derived metrics (values are cached); queries of stored metrics go
 // straight to calc and may run concurrently.

@@ -20,6 +20,10 @@ constexpr Tool kTools[] = {
     {"dump", "cube_dump", cubekit::tools::dump_main, "print a report's structure and values"},
     {"cube3to4", "cube3to4", cubekit::tools::cube3to4_main, "convert a Cube 3 .cube into a .cubex"},
     {"cube4to3", "cube4to3", cubekit::tools::cube4to3_main, "convert a .cubex into a Cube 3 .cube"},
+    {"derive", "cube_derive", cubekit::tools::derive_main,
+     "write a report with one more metric defined by a CubePL expression"},
+    {"remap2", "cube_remap2", cubekit::tools::remap2_main,
+     "write a report with the metric hierarchy of a .spec file"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
 };

@@ -6,6 +6,7 @@
 #include "cubekit/algebra.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -41,6 +42,52 @@ int flavour_index(Flavour f) {
 Values to_values(const Row& row) {
   Values v(DataType(TypeKind::kDouble), row.size());
   for (size_t i = 0; i < row.size(); ++i) std::memcpy(v.at(i), &row[i], sizeof(double));
+  return v;
+}
+
+template <class T>
+void put_integer(std::byte* at, double d) {
+  const T v = static_cast<T>(d);
+  std::memcpy(at, &v, sizeof v);
+}
+
+// A derived metric declared with an integer dtype answers in that type, as CubeLib's values of
+// such metrics are (cube_dump prints them as integers): truncated toward zero, clamped.
+Values typed_values(const Row& row, DataType dtype) {
+  if (!dtype.is_integer()) return to_values(row);
+  const bool is_unsigned = dtype.kind() == TypeKind::kUInt8 || dtype.kind() == TypeKind::kUInt16 ||
+                           dtype.kind() == TypeKind::kUInt32 || dtype.kind() == TypeKind::kUInt64;
+  Values v(dtype, row.size());
+  for (size_t i = 0; i < row.size(); ++i) {
+    double d = std::isnan(row[i]) ? 0.0 : std::trunc(row[i]);
+    d = std::clamp(d, is_unsigned ? 0.0 : -9223372036854775808.0, 18446744073709549568.0);
+    switch (dtype.kind()) {
+      case TypeKind::kInt8:
+        put_integer<int8_t>(v.at(i), std::clamp(d, -128.0, 127.0));
+        break;
+      case TypeKind::kUInt8:
+        put_integer<uint8_t>(v.at(i), std::min(d, 255.0));
+        break;
+      case TypeKind::kInt16:
+        put_integer<int16_t>(v.at(i), std::clamp(d, -32768.0, 32767.0));
+        break;
+      case TypeKind::kUInt16:
+        put_integer<uint16_t>(v.at(i), std::min(d, 65535.0));
+        break;
+      case TypeKind::kInt32:
+        put_integer<int32_t>(v.at(i), std::clamp(d, -2147483648.0, 2147483647.0));
+        break;
+      case TypeKind::kUInt32:
+        put_integer<uint32_t>(v.at(i), std::min(d, 4294967295.0));
+        break;
+      case TypeKind::kInt64:
+        put_integer<int64_t>(v.at(i), std::min(d, 9223372036854774784.0));
+        break;
+      default:
+        put_integer<uint64_t>(v.at(i), d);
+        break;
+    }
+  }
   return v;
 }
 
@@ -506,7 +553,7 @@ Values MetricEngine::location_values(Index metric, Index cnode, Flavour metric_f
       const Row child = e.row(k, cnode, call_flavour);
       for (size_t i = 0; i < v.size(); ++i) v[i] -= child[i];
     }
-  return to_values(v);
+  return typed_values(v, m.dtype);
 }
 
 Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour) {
@@ -522,7 +569,7 @@ Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Fla
       const Row& child = e.aggregated(k, call_flavour);
       for (size_t i = 0; i < v.size(); ++i) v[i] -= child[i];
     }
-  return to_values(v);
+  return typed_values(v, m.dtype);
 }
 
 }  // namespace cubekit

@@ -7,5 +7,7 @@ int dump_main(int argc, char** argv);
 int cube3to4_main(int argc, char** argv);
 int cube4to3_main(int argc, char** argv);
 int generate_main(int argc, char** argv);
+int derive_main(int argc, char** argv);
+int remap2_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

@@ -1,0 +1,123 @@
+#include "algebra/convert.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "cubekit/algebra.hpp"
+#include "cubekit/error.hpp"
+
+namespace cubekit::algebra {
+namespace {
+
+// Types whose value is one number in memory (an integer or one double lane).
+bool single_number(DataType t) {
+  return t.is_integer() || t.kind() == TypeKind::kDouble || t.kind() == TypeKind::kMinDouble ||
+         t.kind() == TypeKind::kMaxDouble;
+}
+
+bool is_signed(DataType t) {
+  switch (t.kind()) {
+    case TypeKind::kInt8:
+    case TypeKind::kInt16:
+    case TypeKind::kInt32:
+    case TypeKind::kInt64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <class T>
+T load(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <class T>
+void put(std::byte* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// An integer value widened to 64 bits (two's complement for unsigned ones).
+uint64_t integer_bits(DataType t, const std::byte* v) {
+  switch (t.kind()) {
+    case TypeKind::kInt8:
+      return static_cast<uint64_t>(int64_t{load<int8_t>(v)});
+    case TypeKind::kUInt8:
+      return load<uint8_t>(v);
+    case TypeKind::kInt16:
+      return static_cast<uint64_t>(int64_t{load<int16_t>(v)});
+    case TypeKind::kUInt16:
+      return load<uint16_t>(v);
+    case TypeKind::kInt32:
+      return static_cast<uint64_t>(int64_t{load<int32_t>(v)});
+    case TypeKind::kUInt32:
+      return load<uint32_t>(v);
+    default:
+      return load<uint64_t>(v);
+  }
+}
+
+void put_integer(DataType t, std::byte* dst, uint64_t bits) {
+  switch (t.kind()) {
+    case TypeKind::kInt8:
+      return put(dst, static_cast<int8_t>(bits));
+    case TypeKind::kUInt8:
+      return put(dst, static_cast<uint8_t>(bits));
+    case TypeKind::kInt16:
+      return put(dst, static_cast<int16_t>(bits));
+    case TypeKind::kUInt16:
+      return put(dst, static_cast<uint16_t>(bits));
+    case TypeKind::kInt32:
+      return put(dst, static_cast<int32_t>(bits));
+    case TypeKind::kUInt32:
+      return put(dst, static_cast<uint32_t>(bits));
+    default:
+      return put(dst, bits);
+  }
+}
+
+// A double as an integer of type t: truncated, out-of-range values clamp to the type's limits.
+uint64_t integer_of(DataType t, double d) {
+  if (std::isnan(d)) return 0;
+  d = std::trunc(d);
+  if (is_signed(t)) {
+    if (d <= -9223372036854775808.0) return static_cast<uint64_t>(INT64_MIN);
+    if (d >= 9223372036854775807.0) return static_cast<uint64_t>(INT64_MAX);
+    return static_cast<uint64_t>(static_cast<int64_t>(d));
+  }
+  if (d <= 0) return 0;
+  if (d >= 18446744073709551615.0) return UINT64_MAX;
+  return static_cast<uint64_t>(d);
+}
+
+}  // namespace
+
+bool convertible(DataType from, DataType to) {
+  return from == to || (single_number(from) && single_number(to));
+}
+
+void convert_values(DataType from, const std::byte* src, DataType to, std::byte* dst, size_t n,
+                    const std::string& what) {
+  if (from == to) {
+    std::memcpy(dst, src, n * from.memory_size());
+    return;
+  }
+  if (!convertible(from, to))
+    throw Error(what + ": values of type " + from.dtype_text() + " cannot be stored as " +
+                to.dtype_text());
+  const size_t in = from.memory_size(), out = to.memory_size();
+  for (size_t i = 0; i < n; ++i, src += in, dst += out) {
+    if (from.is_integer() && to.is_integer()) {
+      put_integer(to, dst, integer_bits(from, src));
+    } else if (to.is_integer()) {
+      put_integer(to, dst, integer_of(to, scalar(from, src)));
+    } else {
+      put(dst, scalar(from, src));
+    }
+  }
+}
+
+}  // namespace cubekit::algebra

@@ -1,0 +1,79 @@
+// Writing a report whose stored metrics are copied or computed (remap.hpp: write_evaluated,
+// stamp_cubelib_versions).
+#include <algorithm>
+#include <optional>
+
+#include "algebra/convert.hpp"
+#include "cubekit/derived.hpp"
+#include "cubekit/error.hpp"
+#include "cubekit/remap.hpp"
+
+namespace cubekit {
+namespace {
+
+bool stored_inclusive(MetricKind k) {
+  return k == MetricKind::kInclusive || k == MetricKind::kSimple;
+}
+
+// The metric's rows can be copied from the evaluated report as they are.
+bool copied_alike(const Metric& evaluated, const Metric& output) {
+  return !is_derived(evaluated.kind) && evaluated.dtype == output.dtype &&
+         stored_inclusive(evaluated.kind) == stored_inclusive(output.kind);
+}
+
+void set_attr(Model& model, const std::string& key, const std::string& value) {
+  auto it = std::find_if(model.attrs.begin(), model.attrs.end(),
+                         [&](const auto& kv) { return kv.first == key; });
+  if (it != model.attrs.end())
+    it->second = value;
+  else
+    model.attrs.emplace_back(key, value);
+}
+
+}  // namespace
+
+void stamp_cubelib_versions(Model& model) {
+  model.version = "4.5";
+  set_attr(model, "CUBE Library version", "CubeLib-4.6.0 rexternal");
+  set_attr(model, "Cube Version", "4.6");
+  set_attr(model, "Cube anchor.xml syntax version", "4.5");
+  set_attr(model, "CubePL Version", "1.1");
+}
+
+void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> output,
+                     const std::string& path, const WriteOptions& options,
+                     const std::vector<std::pair<std::string, std::string>>& members,
+                     const std::vector<Index>& origin) {
+  const Model& in = evaluated.model();
+  if (origin.empty() ? in.metrics.size() != output->metrics.size()
+                     : origin.size() != output->metrics.size())
+    throw Error(path + ": the written definitions must have the metrics of the evaluated report");
+  auto source = [&](Index m) { return origin.empty() ? m : origin[m]; };
+  std::optional<MetricEngine> engine;  // built when a value has to be computed
+  ReportWriter writer(path, output, options);
+  for (const auto& [name, bytes] : members) writer.add_member(name, bytes);
+  const size_t locations = output->locations.size();
+  for (Index m = 0; m < output->metrics.size(); ++m) {
+    const Metric& out = output->metrics[m];
+    if (is_derived(out.kind) || out.is_void) continue;
+    const Index e = source(m);
+    writer.begin_metric(m);
+    if (copied_alike(in.metrics[e], out)) {
+      evaluated.visit_rows(e, [&](Index c, const std::byte* row) { writer.write_row(c, row); });
+    } else {
+      if (!engine) engine.emplace(evaluated);
+      const Flavour call = stored_inclusive(out.kind) ? Flavour::kInclusive : Flavour::kExclusive;
+      std::vector<std::byte> row(out.dtype.memory_size() * locations);
+      for (Index c : storage_order(*output, out.kind)) {
+        const Values v = engine->location_values(e, c, Flavour::kInclusive, call);
+        algebra::convert_values(v.type(), v.data(), out.dtype, row.data(), locations,
+                                path + ": metric '" + out.uniq_name + "'");
+        writer.write_row(c, row.data());
+      }
+    }
+    writer.end_metric();
+  }
+  writer.finish();
+}
+
+}  // namespace cubekit

@@ -1,0 +1,128 @@
+// cube_remap2: a report with the metric hierarchy of a remapping specification (tools guide
+// §1.4), option-compatible with CubeLib 4.6's tool: -r <spec> (default: the report's own
+// remapping.spec member), -c copy mode, -d derived metrics computed and stored, -s Scalasca's
+// heuristic metrics, -o output name (default "remap"; ".cubex" is appended).
+#include <getopt.h>
+
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "cubekit/error.hpp"
+#include "cubekit/remap.hpp"
+#include "tools/tools.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: cube_remap2 -r <remap specification file> [-o output] [-c] [-d] [-s] [-h] <cube "
+    "experiment>\n"
+    "  -r     Name of the remapping specification file. By omitting this option the\n"
+    "         specification file from the cube experiment is taken if present.\n"
+    "  -c     Create output file with the same structure as an input file. It overrides\n"
+    "         option \"-r\"\n"
+    "  -o     Name of the output file (default: remap)\n"
+    "  -d     Convert all prederived metrics into usual metrics, calculate and store their\n"
+    "         values as a data.\n"
+    "  -s     Add hardcoded SCALASCA metrics \"Idle threads\" and \"Limited parallelizm\"\n"
+    "  -h     Help; Output a brief help message.\n";
+
+struct Options {
+  std::string spec_file;  // empty: the report's remapping.spec
+  std::string output = "remap";
+  bool copy = false;
+  RemapOptions remap;
+  std::string input;
+};
+
+// CubeLib's conventions: -h and unknown options print the usage and exit 0; no input exits 1.
+int parse(int argc, char** argv, Options& o) {
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "r:o:cdsh")) != -1;) {
+    switch (c) {
+      case 'r':
+        o.spec_file = optarg;
+        break;
+      case 'o':
+        o.output = optarg;
+        break;
+      case 'c':
+        o.copy = true;
+        break;
+      case 'd':
+        o.remap.convert_derived = true;
+        break;
+      case 's':
+        o.remap.scalasca_metrics = true;
+        break;
+      default:
+        std::cerr << kUsage << '\n';
+        return 0;
+    }
+  }
+  if (argc - optind != 1 || o.output.empty()) {
+    std::cerr << kUsage << "\nError: exactly one cube experiment is required.\n";
+    return 1;
+  }
+  o.input = argv[optind];
+  return -1;
+}
+
+std::string report_name(const std::string& output) {
+  const std::string suffix = ".cubex";
+  if (output.size() > suffix.size() &&
+      output.compare(output.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return output;
+  return output + suffix;
+}
+
+// The specification: the file given with -r, or the report's remapping.spec member.
+RemapSpec load_spec(const Options& o, const Report& input) {
+  if (!o.spec_file.empty()) {
+    std::ifstream in(o.spec_file, std::ios::binary);
+    if (!in)
+      throw IoError(o.spec_file + ": cannot read the remapping specification file (No such " +
+                    "file or not readable)");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_remap_spec(text.str(), o.spec_file);
+  }
+  const auto member = input.member_content("remapping.spec");
+  if (!member || member->empty())
+    throw LookupError(input.path() + ": no remapping specification inside the report (member " +
+                      "remapping.spec); give one with -r");
+  std::cout << "Found remapping specification file inside of cube. Use it." << std::endl;
+  return parse_remap_spec(*member, input.path() + ":remapping.spec");
+}
+
+}  // namespace
+
+int remap2_main(int argc, char** argv) {
+  Options o;
+  if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
+  o.remap.progress = [](const std::string& line) { std::cout << line << std::endl; };
+  o.remap.note = [](const std::string& line) { std::cerr << line << std::endl; };
+  std::cout << "++++++++++++ Remapping operation begins ++++++++++++++++++++++++++" << std::endl;
+  try {
+    std::cout << "Reading " << o.input << " ... " << std::flush;
+    const Report input = Report::open(o.input);
+    std::cout << " done." << std::endl;
+    std::optional<RemapSpec> spec;
+    if (!o.copy) spec = load_spec(o, input);
+    const std::string name = report_name(o.output);
+    remap_report(input, spec ? &*spec : nullptr, o.remap, name);
+    std::cout << "++++++++++++ Remapping operation ends successfully ++++++++++++++++" << std::endl;
+    std::cout << "Writing " << o.output << " ... done." << std::endl;
+  } catch (const Error& e) {
+    std::cout << std::flush;
+    std::cerr << "cube_remap2: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace cubekit::tools

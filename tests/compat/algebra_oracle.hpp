@@ -1,0 +1,159 @@
+// Running CubeLib's multi-input tool steps of ../shared/oracle/_algebra with our tools: the
+// step's command with its inputs resolved (INPUTS.txt) and its output put in a temporary
+// directory, then our cube_dump of the written report against the original's dumps.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace cubekit::test {
+
+namespace fs = std::filesystem;
+
+// The real file behind an INPUTS.txt origin ("extrap__single_parameter__mm.x10y1z1.r1__profile.
+// cubex", "vendor/cubelib/examples/tools/ReMap2/scorep.spec (cube4 snapshot)"); empty if none.
+inline fs::path algebra_input(const std::string& origin) {
+  const fs::path real = shared_dir() / "data" / "real";
+  const std::string single = "extrap__single_parameter__";
+  if (origin.rfind(single, 0) == 0) {
+    std::string d = origin.substr(single.size());
+    return real / "extrap" / "single_parameter" /
+           (d.substr(0, d.find("__profile.cubex")) + ".cubex");
+  }
+  if (origin == "cubelib__examples__cube__summary.cubex")
+    return real / "cubelib" / "examples" / "summary.cubex";
+  const std::string test = "cubelib__test__";
+  if (origin.rfind(test, 0) == 0) {
+    std::string rest = origin.substr(test.size());
+    const size_t sep = rest.find("__");
+    const fs::path p = real / "cubelib" / rest.substr(0, sep) / rest.substr(sep + 2);
+    return fs::exists(p) ? p : fs::path();
+  }
+  const std::string remap = "vendor/cubelib/examples/tools/ReMap2/";
+  if (origin.rfind(remap, 0) == 0) {
+    const std::string name = origin.substr(remap.size(), origin.find(' ') - remap.size());
+    return real / "cubelib" / "remap" / name;
+  }
+  return {};
+}
+
+// INPUTS.txt of a case: local name → real file (only those that exist).
+inline std::map<std::string, fs::path> algebra_inputs(const fs::path& case_dir) {
+  std::map<std::string, fs::path> out;
+  std::ifstream in(case_dir / "INPUTS.txt");
+  for (std::string line; std::getline(in, line);) {
+    const size_t arrow = line.find(" <- ");
+    if (arrow == std::string::npos) continue;
+    const fs::path p = algebra_input(line.substr(arrow + 4));
+    if (!p.empty()) out[line.substr(0, arrow)] = p;
+  }
+  return out;
+}
+
+// A .cmd line split into words, with the shell's backslash escapes removed.
+inline std::vector<std::string> command_words(const std::string& cmd) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (size_t i = 0; i < cmd.size(); ++i) {
+    const char c = cmd[i];
+    if (c == '\\' && i + 1 < cmd.size()) {
+      word += cmd[++i];
+      in_word = true;
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+// A fresh temporary directory, removed with the object.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag) {
+    static int counter = 0;
+    path_ = fs::temp_directory_path() /
+            ("cubekit-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Runs the tool step `step` of `case_dir` (its .cmd) with inputs resolved and the output name
+// (-o) placed in `out_dir`. Returns the tool's result; `report` gets the written report's path.
+inline RunResult run_algebra_step(const fs::path& case_dir, const std::string& step,
+                                  const fs::path& out_dir, fs::path& report) {
+  const auto inputs = algebra_inputs(case_dir);
+  std::vector<std::string> args = command_words(read_file(case_dir / (step + ".cmd")));
+  const std::string tool = args.front();
+  args.erase(args.begin());
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-o" && i + 1 < args.size()) {
+      args[i + 1] = (out_dir / args[i + 1]).string();
+      report = args[i + 1] + ".cubex";
+      ++i;
+    } else if (auto it = inputs.find(args[i]); it != inputs.end()) {
+      args[i] = it->second.string();
+    }
+  }
+  return run_tool(tool, args);
+}
+
+// Every dump kept for the written report `<name>.cubex` of a case: our cube_dump on `report`
+// must print what the original printed. Failures name the first differing line.
+inline void expect_dumps_equal(const fs::path& case_dir, const std::string& name,
+                               const fs::path& report) {
+  int compared = 0;
+  for (const auto& f : fs::directory_iterator(case_dir)) {
+    const std::string file = f.path().filename();
+    const std::string prefix = name + ".cubex.dump_";
+    if (file.rfind(prefix, 0) != 0 || f.path().extension() != ".cmd") continue;
+    const std::string step = file.substr(0, file.size() - 4);
+    std::vector<std::string> args = command_words(read_file(case_dir / (step + ".cmd")));
+    args.erase(args.begin());
+    args.back() = report.string();
+    const RunResult r = run_tool("cube_dump", args);
+    const std::string expected = read_file(case_dir / (step + ".out"));
+    ++compared;
+    if (r.out == expected) continue;
+    std::istringstream a(r.out), b(expected);
+    std::string la, lb;
+    for (int line = 1;; ++line) {
+      const bool ga = static_cast<bool>(std::getline(a, la));
+      const bool gb = static_cast<bool>(std::getline(b, lb));
+      if (!ga && !gb) break;
+      if (la != lb || ga != gb) {
+        ADD_FAILURE() << step << ": line " << line << "\n  cubekit:  " << la
+                      << "\n  original: " << lb << "\n"
+                      << r.err;
+        break;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0) << "no dumps of " << name << " in " << case_dir;
+}
+
+}  // namespace cubekit::test

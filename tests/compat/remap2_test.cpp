@@ -1,0 +1,146 @@
+// cube_remap2 against CubeLib 4.6 (../shared/oracle/_algebra E and F): each remapping step is
+// run as the original was (inputs under their INPUTS.txt names in a temporary directory); what
+// it prints and the dumps of the report it writes must equal the original's.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <array>
+
+#include "algebra_oracle.hpp"
+
+namespace {
+
+using namespace cubekit::test;
+
+struct Step {
+  const char* case_name;
+  const char* step;    // <step>.cmd
+  const char* report;  // the -o name
+};
+
+void PrintTo(const Step& s, std::ostream* os) {
+  *os << s.case_name << "/" << s.step;
+}
+
+constexpr Step kSteps[] = {
+    {"E_cubelib_test16_remap2", "remap_profile_scorep", "profile_remap"},
+    {"E_cubelib_test16_remap2", "remap_trace_scout2", "trace_remap"},
+    {"E_cubelib_test16_remap2", "remap_profile_scalasca_spec", "profile_remap_sc"},
+    {"E_cubelib_test16_remap2", "remap_profile_remapping_spec", "profile_remap_rs"},
+    {"F_cubelib_summary", "remap_scorep", "remap_scorep"},
+};
+
+// Outputs that differ from the original's, each with the reason (docs/cube_remap2.md).
+struct KnownDifference {
+  const char* name;  // <report>.cubex.dump_<x> or <step>.err
+  const char* reason;
+};
+constexpr std::array<KnownDifference, 5> kKnownDifferences{{
+    {"profile_remap_rs.cubex.dump_excl_aggr",
+     "remapping.spec defines the ghost metric nvisitors inside CubePL "
+     "(cube::metric::prederived::nvisitors(e) << … >>); MetricEngine does not evaluate such "
+     "definitions yet (CubePL work on branch cubepl), so the imbalance metrics using it differ"},
+    {"profile_remap_rs.cubex.dump_incl_aggr", "as dump_excl_aggr: CubePL ghost-metric definitions"},
+    {"profile_remap_rs.cubex.dump_incl_csv2", "as dump_excl_aggr: CubePL ghost-metric definitions"},
+    {"remap_scorep.cubex.dump_w",
+     "CubeLib leaves the INCLUSIVE metrics opencl_* and pthread_* (parent: PREDERIVED_EXCLUSIVE "
+     "execution) out of the anchor but still writes their data members 60-72; cubekit writes no "
+     "data for metrics that are not in the report (checked below without those members)"},
+    {"remap_scorep.err",
+     "cubekit says on standard error which input metrics it leaves out; CubeLib is silent"},
+}};
+
+const char* known_difference(const std::string& name) {
+  for (const KnownDifference& k : kKnownDifferences)
+    if (name == k.name) return k.reason;
+  return nullptr;
+}
+
+// Runs `args` of a .cmd with the working directory `dir` (as the oracle was made).
+RunResult run_in(const fs::path& dir, const std::vector<std::string>& words) {
+  const fs::path back = fs::current_path();
+  fs::current_path(dir);
+  const RunResult r =
+      run_tool(words.front(), std::vector<std::string>(words.begin() + 1, words.end()));
+  fs::current_path(back);
+  return r;
+}
+
+// "File n: …" lines of a dump -w, without those naming `skip_ids` members, renumbered.
+std::string files_without(const std::string& dump, int first_skipped, int last_skipped) {
+  std::istringstream in(dump);
+  std::string out;
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("File ", 0) != 0) {
+      out += line + "\n";
+      continue;
+    }
+    const size_t colon = line.find(": ");
+    const int id = std::atoi(line.c_str() + colon + 2);
+    if (id >= first_skipped && id <= last_skipped && line.find(".data") != std::string::npos)
+      continue;
+    if (id >= first_skipped && id <= last_skipped && line.find(".index") != std::string::npos)
+      continue;
+    out += "File " + std::to_string(++n) + line.substr(colon) + "\n";
+  }
+  return out;
+}
+
+// CubeLib announces on standard output, when it compiles remapping.spec's CubePL ghost-metric
+// definition a second time, that the metric exists. The message is the CubePL compiler's (branch
+// cubepl), not part of the remapping or of the report.
+std::string without_ghost_note(std::string text) {
+  const std::string note = " Metric with uniq name nvisitors already exists in cube\n";
+  if (const size_t at = text.find(note); at != std::string::npos) text.erase(at, note.size());
+  return text;
+}
+
+class Remap2Oracle : public ::testing::TestWithParam<Step> {};
+
+TEST_P(Remap2Oracle, PrintsAndWritesLikeOriginal) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  const Step& s = GetParam();
+  const fs::path dir = shared_dir() / "oracle" / "_algebra" / s.case_name;
+  TempDir tmp("remap2");
+  for (const auto& [name, real] : algebra_inputs(dir)) fs::create_symlink(real, tmp.path() / name);
+  const RunResult r =
+      run_in(tmp.path(), command_words(read_file(dir / (std::string(s.step) + ".cmd"))));
+  ASSERT_EQ(r.exit_code, std::stoi(read_file(dir / (std::string(s.step) + ".rc")))) << r.err;
+  EXPECT_EQ(r.out, without_ghost_note(read_file(dir / (std::string(s.step) + ".out"))));
+  if (!known_difference(std::string(s.step) + ".err")) {
+    EXPECT_EQ(r.err, read_file(dir / (std::string(s.step) + ".err")));
+  }
+  const fs::path report = tmp.path() / (std::string(s.report) + ".cubex");
+  ASSERT_TRUE(fs::exists(report));
+
+  for (const char* dump : {"dump_w", "dump_excl_aggr", "dump_incl_aggr", "dump_incl_csv2"}) {
+    const std::string name = std::string(s.report) + ".cubex." + dump;
+    std::vector<std::string> args = command_words(read_file(dir / (name + ".cmd")));
+    args.erase(args.begin());
+    args.back() = report.string();
+    const RunResult d = run_tool("cube_dump", args);
+    const std::string expected = without_ghost_note(read_file(dir / (name + ".out")));
+    if (name == "remap_scorep.cubex.dump_w") {
+      EXPECT_EQ(d.out, files_without(expected, 60, 72)) << name;
+      continue;
+    }
+    if (known_difference(name)) {
+      EXPECT_NE(d.out, expected) << name << " now matches: remove it from kKnownDifferences";
+      continue;
+    }
+    EXPECT_EQ(d.exit_code, 0) << d.err;
+    EXPECT_TRUE(d.out == expected) << name << ": output differs from the original's";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Steps, Remap2Oracle, ::testing::ValuesIn(kSteps),
+                         [](const ::testing::TestParamInfo<Step>& info) {
+                           std::string n = std::string(info.param.case_name).substr(0, 1) + "_" +
+                                           info.param.step;
+                           for (char& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+}  // namespace

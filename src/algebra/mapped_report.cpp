@@ -40,10 +40,11 @@ class MappedSource : public SeveritySource {
     return from != kNoIndex && input_.has_data(from);
   }
 
-  void visit_rows(const Model& model, Index metric, const RowVisitor& visit) const override {
+  void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
+                  RowPlacement placement) const override {
     const Index from = origin(model, metric);
     if (from == kNoIndex) return;
-    if (same_storage(model, metric, from)) return input_.visit_rows(from, visit);
+    if (same_storage(model, metric, from)) return input_.visit_rows(from, visit, placement);
     for (Index c : storage_order(model, model.metrics[metric].kind)) {
       const Values v = converted_row(model, metric, from, c);
       visit(c, v.data());

@@ -6,18 +6,27 @@
 // nothing derived is cached) and asks for the aggregated values of every call path, which
 // evaluates the expression for all C × L (call path, location) points. The stored inputs are
 // decoded before timing: this measures CubePL, not decoding.
+//
+// BM_ScorepSpecHierarchy: the generated report remapped with Score-P's scorep.spec (38
+// PREDERIVED_EXCLUSIVE and 10 POSTDERIVED metrics that sort time into MPI, OpenMP, ... by
+// region name and paradigm; from ../shared, skipped without it); one iteration evaluates every
+// derived metric over every call path and location. Values = derived metrics × C × L.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "cubekit/calc.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/generator.hpp"
+#include "cubekit/remap.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/writer.hpp"
 
@@ -117,5 +126,61 @@ void BM_PrederivedRatio(benchmark::State& state) {
   state.counters["locations"] = static_cast<double>(model.locations.size());
 }
 BENCHMARK(BM_PrederivedRatio)->Unit(benchmark::kMillisecond);
+
+// The generated report (same shape as above) remapped with scorep.spec, derived metrics kept.
+class SpecReport {
+ public:
+  explicit SpecReport(const std::string& spec_path) {
+    const std::string base = "/tmp/cubekit_spec_bench_" + std::to_string(getpid());
+    generated_ = base + "_in.cubex";
+    path_ = base + "_remapped.cubex";
+    cubekit::GeneratorOptions o;
+    o.call_paths = 2000;
+    o.nodes_per_machine = 4;
+    o.processes_per_node = 16;
+    o.threads_per_process = 4;
+    cubekit::generate_report(generated_, o);
+    std::ifstream in(spec_path);
+    std::stringstream text;
+    text << in.rdbuf();
+    const cubekit::RemapSpec spec = cubekit::parse_remap_spec(text.str(), spec_path);
+    cubekit::remap_report(cubekit::Report::open(generated_), &spec, {}, path_);
+    report_ = std::make_unique<cubekit::Report>(cubekit::Report::open(path_));
+    for (Index i = 0; i < report_->model().metrics.size(); ++i) report_->severities(i);
+  }
+  ~SpecReport() {
+    std::remove(generated_.c_str());
+    std::remove(path_.c_str());
+  }
+  const cubekit::Report& report() const { return *report_; }
+
+ private:
+  std::string generated_, path_;
+  std::unique_ptr<cubekit::Report> report_;
+};
+
+void BM_ScorepSpecHierarchy(benchmark::State& state) {
+  const std::filesystem::path spec =
+      std::filesystem::path(CUBEKIT_SHARED_DIR) / "data/real/cubelib/remap/scorep.spec";
+  if (!std::filesystem::exists(spec)) {
+    state.SkipWithError("../shared absent: no scorep.spec");
+    return;
+  }
+  static const SpecReport r(spec.string());
+  const cubekit::Model& model = r.report().model();
+  std::vector<Index> derived;
+  for (Index m = 0; m < model.metrics.size(); ++m)
+    if (cubekit::is_derived(model.metrics[m].kind)) derived.push_back(m);
+  for (auto _ : state) {
+    cubekit::MetricEngine engine(r.report());
+    for (Index m : derived)
+      benchmark::DoNotOptimize(
+          engine.aggregated_values(m, cubekit::Flavour::kInclusive, cubekit::Flavour::kExclusive));
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * derived.size() *
+                                               model.cnodes.size() * model.locations.size()));
+  state.counters["derived_metrics"] = static_cast<double>(derived.size());
+}
+BENCHMARK(BM_ScorepSpecHierarchy)->Unit(benchmark::kMillisecond);
 
 }  // namespace

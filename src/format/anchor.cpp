@@ -7,7 +7,7 @@
 
 #include "cubekit/error.hpp"
 #include "format/cube3.hpp"
-#include "format/system_reader.hpp"
+#include "format/tree_reader.hpp"
 
 namespace cubekit::format {
 namespace {
@@ -141,11 +141,6 @@ void parse_metric(const pugi::xml_node& node, Index parent, Model& model, const 
     parse_metric(child, self, model, where, depth + 1);
 }
 
-Parameter parse_parameter(const pugi::xml_node& p) {
-  return {p.attribute("partype").value(), p.attribute("parkey").value(),
-          p.attribute("parvalue").value()};
-}
-
 }  // namespace
 
 int64_t parse_int(std::string_view text, const std::string& where, const std::string& what) {
@@ -169,15 +164,17 @@ const char* id_attr(const pugi::xml_node& node) {
 }
 
 void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where,
-              size_t cut_begin, size_t cut_end, std::string_view replacement) {
+              const std::vector<XmlCut>& cuts) {
   // One copy only, made straight into memory pugixml then owns and parses in place: anchors of
   // a million locations are hundreds of megabytes.
-  const bool cut = cut_begin != std::string_view::npos;
   auto pieces = [&](auto emit) {
-    if (!cut) return quote_bare_attributes(xml, emit);
-    quote_bare_attributes(xml.substr(0, cut_begin), emit);
-    emit(replacement);
-    quote_bare_attributes(xml.substr(cut_end), emit);
+    size_t from = 0;
+    for (const XmlCut& cut : cuts) {
+      quote_bare_attributes(xml.substr(from, cut.begin - from), emit);
+      emit(cut.replacement);
+      from = cut.end;
+    }
+    quote_bare_attributes(xml.substr(from), emit);
   };
   size_t size = 0;
   pieces([&](std::string_view piece) { size += piece.size(); });
@@ -193,8 +190,9 @@ void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& 
       buffer, size, pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_utf8);
   // The offset is into the quoted text; lines are the same as in the original.
   ptrdiff_t offset = r.offset;
-  if (cut && offset > static_cast<ptrdiff_t>(cut_begin + replacement.size()))
-    offset += static_cast<ptrdiff_t>(cut_end - cut_begin - replacement.size());
+  for (const XmlCut& cut : cuts)
+    if (offset > static_cast<ptrdiff_t>(cut.begin + cut.replacement.size()))
+      offset += static_cast<ptrdiff_t>(cut.end - cut.begin - cut.replacement.size());
   if (!r)
     throw FormatError(where + ":" + line_column(xml, offset) +
                       ": malformed XML: " + r.description());
@@ -223,71 +221,6 @@ void parse_metrics(const pugi::xml_node& metrics, Model& model, const std::strin
   model.metrics_title = metrics.attribute("title").value();
   for (const pugi::xml_node& m : metrics.children("metric"))
     parse_metric(m, kNoIndex, model, where, 0);
-}
-
-void parse_program(const pugi::xml_node& program, Model& model, const std::string& where) {
-  model.program_title = program.attribute("title").value();
-  std::unordered_map<uint32_t, Index> region_by_id;
-  for (const pugi::xml_node& node : program.children("region")) {
-    Region r;
-    const char* id = id_attr(node);
-    if (id == nullptr) throw FormatError(where + ": <region> without id attribute");
-    r.id = static_cast<uint32_t>(parse_int(id, where, "region id"));
-    r.mod = node.attribute("mod").value();
-    if (auto a = node.attribute("begin")) r.begin = parse_int(a.value(), where, "region begin");
-    if (auto a = node.attribute("end")) r.end = parse_int(a.value(), where, "region end");
-    r.name = text_of(node, "name");
-    r.mangled_name = node.child("mangled_name") ? text_of(node, "mangled_name") : r.name;
-    if (node.child("paradigm")) r.paradigm = text_of(node, "paradigm");
-    if (node.child("role")) r.role = text_of(node, "role");
-    r.url = text_of(node, "url");
-    r.descr = text_of(node, "descr");
-    parse_attrs(node, r.attrs);
-    if (!region_by_id.try_emplace(r.id, static_cast<Index>(model.regions.size())).second)
-      throw FormatError(where + ": region id " + std::string(id) + " declared twice");
-    model.regions.push_back(std::move(r));
-  }
-  // Cnode forest, iteratively: call trees can be deep.
-  struct Pending {
-    pugi::xml_node node;
-    Index parent;
-  };
-  std::vector<Pending> stack;
-  std::vector<pugi::xml_node> roots;
-  for (const pugi::xml_node& c : program.children("cnode")) roots.push_back(c);
-  for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, kNoIndex});
-  while (!stack.empty()) {
-    const Pending p = stack.back();
-    stack.pop_back();
-    Cnode c;
-    const char* id = id_attr(p.node);
-    if (id == nullptr) throw FormatError(where + ": <cnode> without id attribute");
-    const int64_t idv = parse_int(id, where, "cnode id");
-    if (idv < 0 || idv > UINT32_MAX)
-      throw FormatError(where + ": cnode id " + std::string(id) + " out of range");
-    c.id = static_cast<uint32_t>(idv);
-    const pugi::xml_attribute callee = p.node.attribute("calleeId");
-    if (!callee)
-      throw FormatError(where + ": cnode " + std::string(id) + " has no calleeId attribute");
-    const int64_t rid = parse_int(callee.value(), where, "calleeId");
-    auto r = region_by_id.find(static_cast<uint32_t>(rid));
-    if (rid < 0 || r == region_by_id.end())
-      throw FormatError(where + ": cnode " + std::string(id) + " calls region " + callee.value() +
-                        ", which is not declared");
-    c.region = r->second;
-    if (auto a = p.node.attribute("line")) c.line = parse_int(a.value(), where, "cnode line");
-    c.mod = p.node.attribute("mod").value();
-    for (const pugi::xml_node& par : p.node.children("parameter"))
-      c.parameters.push_back(parse_parameter(par));
-    parse_attrs(p.node, c.attrs);
-    c.parent = p.parent;
-    const Index self = static_cast<Index>(model.cnodes.size());
-    model.cnodes.push_back(std::move(c));
-    if (p.parent != kNoIndex) model.cnodes[p.parent].children.push_back(self);
-    std::vector<pugi::xml_node> kids;
-    for (const pugi::xml_node& k : p.node.children("cnode")) kids.push_back(k);
-    for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back({*it, self});
-  }
 }
 
 namespace {
@@ -356,17 +289,24 @@ void parse_topologies(const pugi::xml_node& topologies, Model& model, const std:
 }
 
 Model parse_anchor(std::string_view xml, const std::string& where) {
-  // The system tree goes through the pull reader unless it is written the Cube 3 way.
-  size_t system_begin = 0, system_end = 0;
-  find_system_element(xml, system_begin, system_end);
+  // The call tree and the system tree go through the pull reader (the system tree unless it
+  // is written the Cube 3 way); pugixml gets the rest, with empty elements in their place.
+  size_t program_begin = 0, program_end = 0, system_begin = 0, system_end = 0;
+  find_element(xml, "program", program_begin, program_end);
+  find_element(xml, "system", system_begin, system_end);
+  const bool stream_program = program_begin != std::string_view::npos;
   const bool stream_system = system_begin != std::string_view::npos &&
                              xml.substr(system_begin, system_end - system_begin).find("<machine") ==
                                  std::string_view::npos;
+  std::vector<XmlCut> cuts;
+  if (stream_program) cuts.push_back({program_begin, program_end, "<program/>"});
+  if (stream_system) cuts.push_back({system_begin, system_end, "<system/>"});
+  std::sort(cuts.begin(), cuts.end(),
+            [](const XmlCut& a, const XmlCut& b) { return a.begin < b.begin; });
+  if (cuts.size() == 2 && cuts[0].end > cuts[1].begin)
+    throw FormatError(where + ": <program> and <system> overlap");
   pugi::xml_document doc;
-  if (stream_system)
-    load_xml(doc, xml, where, system_begin, system_end, "<system/>");
-  else
-    load_xml(doc, xml, where);
+  load_xml(doc, xml, where, cuts);
   const pugi::xml_node cube = doc.child("cube");
   if (!cube) throw FormatError(where + ": no <cube> root element");
   Model model;
@@ -377,7 +317,7 @@ Model parse_anchor(std::string_view xml, const std::string& where) {
   for (const char* part : {"metrics", "program", "system"})
     if (!cube.child(part)) throw FormatError(where + ": no <" + std::string(part) + "> element");
   parse_metrics(cube.child("metrics"), model, where);
-  parse_program(cube.child("program"), model, where);
+  if (stream_program) read_program(xml, program_begin, program_end, model, where);
   const pugi::xml_node system = cube.child("system");
   model.system_title = system.attribute("title").value();
   if (stream_system) {

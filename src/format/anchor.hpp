@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <pugixml.hpp>
 
@@ -15,22 +16,26 @@ namespace cubekit::format {
 // errors, e.g. "run.cubex:anchor.xml". Throws FormatError.
 Model parse_anchor(std::string_view xml, const std::string& where);
 
+// A part of a document left out of the DOM (read by the pull readers of tree_reader.hpp
+// instead): xml[begin, end) is replaced by `replacement`, e.g. "<system/>".
+struct XmlCut {
+  size_t begin = 0, end = 0;
+  std::string_view replacement;
+};
+
 // Loads `xml` into `doc`, accepting CubeLib's dialect (unquoted rowwise= / cubeplaggrtype=
-// attribute values). Throws FormatError with line and column on malformed XML.
-// `cut` (begin, end) leaves xml[begin, end) out, putting `replacement` in its place: the system
-// tree is read without a DOM (system_reader.hpp).
+// attribute values). Throws FormatError with line and column on malformed XML. `cuts` must be
+// in document order and must not overlap.
 void load_xml(pugi::xml_document& doc, std::string_view xml, const std::string& where,
-              size_t cut_begin = std::string_view::npos, size_t cut_end = 0,
-              std::string_view replacement = {});
+              const std::vector<XmlCut>& cuts = {});
 
 // "line:column" of a byte offset in `text`.
 std::string line_column(std::string_view text, ptrdiff_t offset);
 
-// Shared parts: <attr> lists, <doc><mirrors>, <metrics>, <program>.
+// Shared parts: <attr> lists, <doc><mirrors>, <metrics>.
 void parse_attrs(const pugi::xml_node& parent, Attributes& out);
 void parse_header(const pugi::xml_node& cube, Model& model);
 void parse_metrics(const pugi::xml_node& metrics, Model& model, const std::string& where);
-void parse_program(const pugi::xml_node& program, Model& model, const std::string& where);
 
 void parse_topologies(const pugi::xml_node& topologies, Model& model, const std::string& where);
 // Pieces of <topologies> shared with the pull reader of the system tree: the rank of an

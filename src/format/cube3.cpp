@@ -15,6 +15,7 @@
 #include "cubekit/error.hpp"
 #include "format/anchor.hpp"
 #include "format/compression.hpp"
+#include "format/tree_reader.hpp"
 
 namespace cubekit::format {
 namespace {
@@ -326,6 +327,7 @@ std::string_view as_text(std::span<const std::byte> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+// The <program> element (the same in Cube 3 and 4) is read by the pull reader from the text.
 void parse_definitions(const pugi::xml_node& cube, Model& model, const Context& ctx) {
   parse_header(cube, model);
   if (model.version != "3.0" && !model.version.starts_with("4."))
@@ -333,7 +335,10 @@ void parse_definitions(const pugi::xml_node& cube, Model& model, const Context& 
   for (const char* part : {"metrics", "program", "system"})
     if (!cube.child(part)) ctx.fail(cube, "no <" + std::string(part) + "> element");
   parse_metrics(cube.child("metrics"), model, ctx.where);
-  parse_program(cube.child("program"), model, ctx.where);
+  size_t program_begin = 0, program_end = 0;
+  find_element(ctx.text, "program", program_begin, program_end);
+  if (program_begin == std::string_view::npos) ctx.fail(cube, "no <program> element");
+  read_program(ctx.text, program_begin, program_end, model, ctx.where);
   parse_system(cube.child("system"), model, ctx);
   model.finalize(ctx.where);
 }

@@ -482,6 +482,43 @@ TEST_F(BadInput, MalformedTopologyCoordinate) {
   expect_open_error<FormatError>(path, {path + ":anchor.xml", "topology coordinate", "'x'"});
 }
 
+TEST_F(BadInput, CnodeWithoutCallee) {
+  AnchorSpec spec;
+  spec.cnodes = "<cnode id=\"0\" calleeId=\"0\">\n<cnode id=\"1\"/>\n</cnode>\n";
+  const std::string path = write("nocallee.cubex", valid_archive(test::anchor_xml(spec)).finish());
+  expect_open_error<FormatError>(path, {path + ":anchor.xml", "cnode 1 has no calleeId"});
+}
+
+// The call tree is pulled without recursion, so its depth costs nothing; regions may follow
+// the call tree in the document; parameters and attributes of cnodes are kept.
+TEST_F(BadInput, DeepCallTreeWithRegionsAfterIt) {
+  constexpr int kDepth = 100000;
+  std::string tree;
+  for (int i = 0; i < kDepth; ++i)
+    tree += "<cnode id=\"" + std::to_string(i) + "\" calleeId=\"" + std::to_string(i % 3) + "\">";
+  tree +=
+      "<parameter partype=\"numeric\" parkey=\"n\" parvalue=\"7\"/>"
+      "<attr key=\"k\" value=\"v\"/>";
+  for (int i = 0; i < kDepth; ++i) tree += "</cnode>";
+  std::string anchor = test::anchor_xml();
+  const size_t b = anchor.find("<region "), e = anchor.find("</program>");
+  const std::string regions = anchor.substr(b, anchor.find("<cnode") - b);
+  anchor.replace(b, e - b, tree + "\n" + regions);  // call tree first, then the regions
+  // The default data rows name cnodes 0..2 only: give the archive no data at all.
+  TarBuilder t;
+  t.add("anchor.xml", anchor);
+  const std::string path = write("deep.cubex", t.finish());
+  const Report report = Report::open(path);
+  const Model& m = report.model();
+  ASSERT_EQ(m.cnodes.size(), static_cast<size_t>(kDepth));
+  EXPECT_EQ(m.cnodes.back().parent, static_cast<Index>(kDepth - 2));
+  EXPECT_EQ(m.regions[m.cnodes[4].region].name, "foo");  // calleeId 1
+  ASSERT_EQ(m.cnodes.back().parameters.size(), 1u);
+  EXPECT_EQ(m.cnodes.back().parameters[0].value, "7");
+  ASSERT_EQ(m.cnodes.back().attrs.size(), 1u);
+  EXPECT_EQ(m.cnodes.back().attrs[0].second, "v");
+}
+
 TEST_F(BadInput, MissingProgram) {
   std::string anchor = test::anchor_xml();
   const size_t b = anchor.find("<program>"), e = anchor.find("</program>") + 11;

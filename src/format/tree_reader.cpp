@@ -1,0 +1,399 @@
+// The <program> and <system> elements of an anchor, read with the pull tokenizer: a report
+// with a million locations or call paths would need half a gigabyte of DOM nodes for these
+// parts alone (issue 5).
+#include "format/tree_reader.hpp"
+
+#include <cstring>
+#include <unordered_map>
+
+#include "cubekit/error.hpp"
+#include "format/anchor.hpp"
+#include "format/xml_pull.hpp"
+
+namespace cubekit::format {
+
+void find_element(std::string_view xml, std::string_view name, size_t& begin, size_t& end) {
+  begin = end = std::string_view::npos;
+  const std::string open = "<" + std::string(name), close = "</" + std::string(name) + ">";
+  size_t at = 0;
+  while ((at = xml.find(open, at)) != std::string_view::npos) {
+    const size_t after = at + open.size();
+    const char next = after < xml.size() ? xml[after] : '\0';
+    if (next == '>' || next == ' ' || next == '\t' || next == '\n' || next == '\r' || next == '/')
+      break;
+    at = after;  // e.g. <systemtreenode outside <system>: not ours
+  }
+  if (at == std::string_view::npos) return;
+  // memmem: string_view::find stops at every '<', and these elements span hundreds of MB.
+  const void* hit = ::memmem(xml.data() + at, xml.size() - at, close.data(), close.size());
+  const size_t closing = hit ? static_cast<size_t>(static_cast<const char*>(hit) - xml.data())
+                             : std::string_view::npos;
+  begin = at;
+  if (closing != std::string_view::npos) {
+    end = closing + close.size();
+  } else {
+    const size_t gt = xml.find('>', at);  // <name/> or an unclosed element
+    end = gt == std::string_view::npos ? xml.size() : gt + 1;
+  }
+}
+
+namespace {
+
+constexpr int kMaxNesting = 4096;
+// Deeper call trees exist (recursion unrolled by the measurement) and cost nothing here: the
+// forest is read without recursion. The bound only stops absurd documents early.
+constexpr size_t kMaxCallDepth = 1u << 20;
+
+// The parts of a start tag that outlive the tokenizer's next token.
+struct Start {
+  std::string name;
+  std::string id;
+  bool has_id = false;
+  bool self_closing = false;
+  size_t offset = 0;
+};
+
+class TreeReader {
+ public:
+  TreeReader(std::string_view xml, size_t begin, size_t end, Model& model, std::string where)
+      : xml_(xml), pull_(xml, begin, end, where), model_(model), where_(std::move(where)) {}
+  void read_system();
+  void read_program();
+
+ private:
+  [[noreturn]] void fail(size_t offset, const std::string& what) const {
+    throw FormatError(where_ + ":" + line_column(xml_, static_cast<ptrdiff_t>(offset)) + ": " +
+                      what);
+  }
+  Start start_of(const XmlToken& t) const;
+  uint32_t id_of(const Start& s, const char* what) const;
+  void attr(const XmlToken& t, Attributes& attrs);
+  // Calls child(token) for every child element of the element `s`, until its end tag.
+  template <class Child>
+  void children(const Start& s, Child child);
+  void system_node(const Start& s, Index parent, int depth);
+  void group(const Start& s, Index node);
+  void location(const Start& s, Index group);
+  void topologies(const Start& s);
+  void dim(const XmlToken& t, Topology& topology);
+  void region(const XmlToken& t, std::unordered_map<uint32_t, Index>& region_by_id);
+  // Reads the call forest below the <cnode> just started, without recursion (call trees can be
+  // deep). Callee ids are resolved once every region is known.
+  void cnode_forest(const XmlToken& root, std::vector<std::pair<Index, uint32_t>>& callees);
+  void cnode(const XmlToken& t, Index parent, std::vector<std::pair<Index, uint32_t>>& callees);
+
+  std::string_view xml_;
+  XmlPull pull_;
+  Model& model_;
+  std::string where_;
+};
+
+Start TreeReader::start_of(const XmlToken& t) const {
+  Start s;
+  s.name = std::string(t.name);
+  s.self_closing = t.self_closing;
+  s.offset = t.offset;
+  const std::string* id = t.attribute("Id");
+  if (id == nullptr) id = t.attribute("id");
+  if (id != nullptr) {
+    s.id = *id;
+    s.has_id = true;
+  }
+  return s;
+}
+
+uint32_t TreeReader::id_of(const Start& s, const char* what) const {
+  if (!s.has_id) fail(s.offset, "<" + s.name + "> without Id attribute");
+  const int64_t v = parse_int(s.id, where_, what);
+  if (v < 0 || v > UINT32_MAX) fail(s.offset, std::string(what) + " " + s.id + " out of range");
+  return static_cast<uint32_t>(v);
+}
+
+void TreeReader::attr(const XmlToken& t, Attributes& attrs) {
+  const std::string* key = t.attribute("key");
+  const std::string* value = t.attribute("value");
+  std::string k = key ? *key : std::string(), v = value ? *value : std::string();
+  pull_.skip_element();
+  for (auto& kv : attrs)
+    if (kv.first == k) {
+      kv.second = std::move(v);
+      return;
+    }
+  attrs.emplace_back(std::move(k), std::move(v));
+}
+
+template <class Child>
+void TreeReader::children(const Start& s, Child child) {
+  if (s.self_closing) return;
+  while (true) {
+    const XmlToken& t = pull_.next();
+    switch (t.kind) {
+      case XmlToken::Kind::kEof:
+        fail(t.offset, "malformed XML: <" + s.name + "> not closed");
+      case XmlToken::Kind::kText:
+        break;  // white space between elements
+      case XmlToken::Kind::kEnd:
+        if (t.name != s.name)
+          fail(t.offset, "malformed XML: </" + std::string(t.name) + "> closes <" + s.name + ">");
+        return;
+      case XmlToken::Kind::kStart:
+        child(t);
+        break;
+    }
+  }
+}
+
+void TreeReader::location(const Start& s, Index group) {
+  Location l;
+  l.id = id_of(s, "location Id");
+  children(s, [&](const XmlToken& t) {
+    if (t.name == "name")
+      l.name = pull_.element_text();
+    else if (t.name == "rank")
+      l.rank = parse_int(pull_.element_text(), where_, "location rank");
+    else if (t.name == "type")
+      l.type = pull_.element_text();
+    else if (t.name == "attr")
+      attr(t, l.attrs);
+    else
+      pull_.skip_element();
+  });
+  l.group = group;
+  model_.groups[group].locations.push_back(static_cast<Index>(model_.locations.size()));
+  model_.locations.push_back(std::move(l));
+}
+
+void TreeReader::group(const Start& s, Index node) {
+  const Index self = static_cast<Index>(model_.groups.size());
+  model_.groups.emplace_back();
+  model_.groups[self].id = s.has_id ? id_of(s, "location group Id") : 0;
+  model_.groups[self].node = node;
+  model_.system_nodes[node].groups.push_back(self);
+  children(s, [&](const XmlToken& t) {
+    LocationGroup& g = model_.groups[self];
+    if (t.name == "name")
+      g.name = pull_.element_text();
+    else if (t.name == "rank")
+      g.rank = parse_int(pull_.element_text(), where_, "location group rank");
+    else if (t.name == "type")
+      g.type = pull_.element_text();
+    else if (t.name == "attr")
+      attr(t, g.attrs);
+    else if (t.name == "location")
+      location(start_of(t), self);
+    else
+      pull_.skip_element();
+  });
+}
+
+void TreeReader::system_node(const Start& s, Index parent, int depth) {
+  if (depth > kMaxNesting)
+    fail(s.offset, "system tree nested deeper than " + std::to_string(kMaxNesting));
+  const Index self = static_cast<Index>(model_.system_nodes.size());
+  model_.system_nodes.emplace_back();
+  model_.system_nodes[self].id = s.has_id ? id_of(s, "system tree node Id") : 0;
+  model_.system_nodes[self].parent = parent;
+  if (parent != kNoIndex) model_.system_nodes[parent].children.push_back(self);
+  children(s, [&](const XmlToken& t) {
+    SystemNode& n = model_.system_nodes[self];
+    if (t.name == "name")
+      n.name = pull_.element_text();
+    else if (t.name == "class")
+      n.class_name = pull_.element_text();
+    else if (t.name == "descr")
+      n.descr = pull_.element_text();
+    else if (t.name == "attr")
+      attr(t, n.attrs);
+    else if (t.name == "locationgroup")
+      group(start_of(t), self);
+    else if (t.name == "systemtreenode")
+      system_node(start_of(t), self, depth + 1);
+    else
+      pull_.skip_element();
+  });
+}
+
+// Score-P writes a coordinate per location: a million <coord> elements would cost more DOM
+// than the whole system tree, so topologies are pulled too.
+void TreeReader::topologies(const Start& s) {
+  children(s, [&](const XmlToken& t) {
+    if (t.name != "cart") return pull_.skip_element();
+    Topology topology;
+    if (const std::string* name = t.attribute("name")) topology.name = *name;
+    children(start_of(t), [&](const XmlToken& c) {
+      if (c.name == "dim") return dim(c, topology);
+      if (c.name != "coord") return pull_.skip_element();
+      Topology::Coord coord;
+      int best = -1;
+      std::string_view owner_id;
+      for (const auto& [key, value] : c.attributes) {
+        const int rank = coord_owner_rank(key);
+        if (rank >= 0 && (best < 0 || rank < best)) best = rank, owner_id = value;
+      }
+      if (best >= 0) set_coord_owner(coord, best, owner_id, where_);
+      parse_coord_values(pull_.element_text(), coord, where_);
+      topology.coords.push_back(std::move(coord));
+    });
+    model_.topologies.push_back(std::move(topology));
+  });
+}
+
+void TreeReader::dim(const XmlToken& t, Topology& topology) {
+  auto value = [&](const char* key) {
+    const std::string* v = t.attribute(key);
+    return v ? std::string_view(*v) : std::string_view();
+  };
+  parse_topology_dim(value("name"), value("size"), value("periodic"), topology, where_);
+  pull_.skip_element();
+}
+
+void TreeReader::read_system() {
+  const XmlToken& t = pull_.next();
+  if (t.kind != XmlToken::Kind::kStart || t.name != "system") fail(t.offset, "expected <system>");
+  if (const std::string* title = t.attribute("title")) model_.system_title = *title;
+  const Start system = start_of(t);
+  children(system, [&](const XmlToken& c) {
+    if (c.name == "systemtreenode")
+      system_node(start_of(c), kNoIndex, 0);
+    else if (c.name == "topologies")
+      topologies(start_of(c));
+    else
+      pull_.skip_element();
+  });
+}
+
+void TreeReader::region(const XmlToken& t, std::unordered_map<uint32_t, Index>& region_by_id) {
+  const Start s = start_of(t);
+  if (!s.has_id) fail(s.offset, "<region> without id attribute");
+  Region r;
+  r.id = static_cast<uint32_t>(parse_int(s.id, where_, "region id"));
+  if (const std::string* mod = t.attribute("mod")) r.mod = *mod;
+  if (const std::string* b = t.attribute("begin")) r.begin = parse_int(*b, where_, "region begin");
+  if (const std::string* e = t.attribute("end")) r.end = parse_int(*e, where_, "region end");
+  bool mangled = false;
+  children(s, [&](const XmlToken& c) {
+    if (c.name == "name")
+      r.name = pull_.element_text();
+    else if (c.name == "mangled_name")
+      r.mangled_name = pull_.element_text(), mangled = true;
+    else if (c.name == "paradigm")
+      r.paradigm = pull_.element_text();
+    else if (c.name == "role")
+      r.role = pull_.element_text();
+    else if (c.name == "url")
+      r.url = pull_.element_text();
+    else if (c.name == "descr")
+      r.descr = pull_.element_text();
+    else if (c.name == "attr")
+      attr(c, r.attrs);
+    else
+      pull_.skip_element();
+  });
+  if (!mangled) r.mangled_name = r.name;
+  if (!region_by_id.try_emplace(r.id, static_cast<Index>(model_.regions.size())).second)
+    fail(s.offset, "region id " + s.id + " declared twice");
+  model_.regions.push_back(std::move(r));
+}
+
+void TreeReader::cnode(const XmlToken& t, Index parent,
+                       std::vector<std::pair<Index, uint32_t>>& callees) {
+  const Start s = start_of(t);
+  if (!s.has_id) fail(s.offset, "<cnode> without id attribute");
+  Cnode c;
+  c.id = id_of(s, "cnode id");
+  const std::string* callee = t.attribute("calleeId");
+  if (callee == nullptr) fail(s.offset, "cnode " + s.id + " has no calleeId attribute");
+  const int64_t rid = parse_int(*callee, where_, "calleeId");
+  if (rid < 0 || rid > UINT32_MAX)
+    throw FormatError(where_ + ": cnode " + s.id + " calls region " + *callee +
+                      ", which is not declared");
+  if (const std::string* line = t.attribute("line"))
+    c.line = parse_int(*line, where_, "cnode line");
+  if (const std::string* mod = t.attribute("mod")) c.mod = *mod;
+  c.parent = parent;
+  const Index self = static_cast<Index>(model_.cnodes.size());
+  callees.emplace_back(self, static_cast<uint32_t>(rid));
+  model_.cnodes.push_back(std::move(c));
+  if (parent != kNoIndex) model_.cnodes[parent].children.push_back(self);
+}
+
+void TreeReader::cnode_forest(const XmlToken& root,
+                              std::vector<std::pair<Index, uint32_t>>& callees) {
+  // The open <cnode> elements, innermost last: index of the cnode and its start offset.
+  std::vector<Index> open;
+  cnode(root, kNoIndex, callees);
+  if (root.self_closing) return;
+  open.push_back(static_cast<Index>(model_.cnodes.size() - 1));
+  while (!open.empty()) {
+    const XmlToken& t = pull_.next();
+    switch (t.kind) {
+      case XmlToken::Kind::kEof:
+        fail(t.offset, "malformed XML: <cnode> not closed");
+      case XmlToken::Kind::kText:
+        break;
+      case XmlToken::Kind::kEnd:
+        if (t.name != "cnode")
+          fail(t.offset, "malformed XML: </" + std::string(t.name) + "> closes <cnode>");
+        open.pop_back();
+        break;
+      case XmlToken::Kind::kStart: {
+        Cnode& self = model_.cnodes[open.back()];
+        if (t.name == "cnode") {
+          if (open.size() > kMaxCallDepth)
+            fail(t.offset, "call tree nested deeper than " + std::to_string(kMaxCallDepth));
+          cnode(t, open.back(), callees);
+          if (!t.self_closing) open.push_back(static_cast<Index>(model_.cnodes.size() - 1));
+        } else if (t.name == "parameter") {
+          auto value = [&](const char* key) {
+            const std::string* v = t.attribute(key);
+            return v ? *v : std::string();
+          };
+          self.parameters.push_back({value("partype"), value("parkey"), value("parvalue")});
+          pull_.skip_element();
+        } else if (t.name == "attr") {
+          attr(t, self.attrs);
+        } else {
+          pull_.skip_element();
+        }
+        break;
+      }
+    }
+  }
+}
+
+void TreeReader::read_program() {
+  const XmlToken& t = pull_.next();
+  if (t.kind != XmlToken::Kind::kStart || t.name != "program") fail(t.offset, "expected <program>");
+  if (const std::string* title = t.attribute("title")) model_.program_title = *title;
+  std::unordered_map<uint32_t, Index> region_by_id;
+  std::vector<std::pair<Index, uint32_t>> callees;  // cnode, callee region id
+  children(start_of(t), [&](const XmlToken& c) {
+    if (c.name == "region")
+      region(c, region_by_id);
+    else if (c.name == "cnode")
+      cnode_forest(c, callees);
+    else
+      pull_.skip_element();
+  });
+  for (const auto& [cnode, region_id] : callees) {
+    const auto r = region_by_id.find(region_id);
+    if (r == region_by_id.end())
+      throw FormatError(where_ + ": cnode " + std::to_string(model_.cnodes[cnode].id) +
+                        " calls region " + std::to_string(region_id) + ", which is not declared");
+    model_.cnodes[cnode].region = r->second;
+  }
+}
+
+}  // namespace
+
+void read_program(std::string_view xml, size_t begin, size_t end, Model& model,
+                  const std::string& where) {
+  TreeReader(xml, begin, end, model, where).read_program();
+}
+
+void read_system(std::string_view xml, size_t begin, size_t end, Model& model,
+                 const std::string& where) {
+  TreeReader(xml, begin, end, model, where).read_system();
+}
+
+}  // namespace cubekit::format

@@ -33,6 +33,7 @@ struct Derived {
   std::string name;
   MetricKind kind;
   std::string expression, init;
+  std::string parent = {};  // unique name of the parent metric, empty for a root
 };
 
 Metric stored(uint32_t id, const std::string& name, const char* dtype) {
@@ -56,6 +57,14 @@ Report make_report(const std::string& file, const std::vector<Derived>& derived)
     m.expression = d.expression;
     m.init_expression = d.init;
     model->metrics.push_back(std::move(m));
+  }
+  for (Index m = 2; m < model->metrics.size(); ++m) {
+    const std::string& parent = derived[m - 2].parent;
+    if (parent.empty()) continue;
+    Index p = 0;
+    while (model->metrics.at(p).uniq_name != parent) ++p;
+    model->metrics[m].parent = p;
+    model->metrics[p].children.push_back(m);
   }
   for (uint32_t r = 0; r < 3; ++r) {
     Region region;
@@ -180,6 +189,54 @@ TEST_F(DerivedMetrics, AdHocMetricsGetTheNextIndices) {
   ASSERT_EQ(engine.metric_count(), 8u);
   EXPECT_EQ(engine.metric(7).uniq_name, "New Metric1");
   EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{2, 4, 3}));
+}
+
+// Metric-tree exclusive values subtract every sub-metric, derived ones too (CubeLib's
+// Cube::get_sev_adv does so child by child, whatever the child's kind).
+class DerivedSubMetrics : public ::testing::Test {
+ protected:
+  DerivedSubMetrics()
+      : report_(make_report(
+            "cubekit-derived-sub.cubex",
+            {{"half", MetricKind::kPrederivedExclusive, "metric::time() / 2", "", "time"},
+             {"halfvisits", MetricKind::kPostDerived, "metric::visits() / 2", "", "visits"},
+             {"whole", MetricKind::kPostDerived, "metric::time()", ""},
+             {"quarter", MetricKind::kPostDerived, "metric::time() / 4", "", "whole"}})),
+        engine_(report_) {}
+  // Sub-metrics follow their parent in the written report: look metrics up by name.
+  Index id(const char* name) const { return *report_.model().metric_by_uniq_name(name); }
+  Report report_;
+  MetricEngine engine_;
+};
+
+TEST_F(DerivedSubMetrics, StoredDoubleParentSubtractsItsDerivedChild) {
+  // time inclusive [20, 6, 10]; half = time / 2 point by point, summed: [10, 3, 5].
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("time"), kExcl, kIncl)),
+            (std::vector<double>{10, 3, 5}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("time"), kIncl, kIncl)),
+            (std::vector<double>{20, 6, 10}));
+  // main, exclusive along the call tree: time [1, 3] minus half [0.5, 1.5].
+  EXPECT_EQ(doubles(engine_.location_values(id("time"), 0, kExcl, kExcl)),
+            (std::vector<double>{0.5, 1.5}));
+  EXPECT_EQ(engine_.aggregated_values(id("time"), kExcl, kIncl).type(), DataType::parse("DOUBLE"));
+}
+
+TEST_F(DerivedSubMetrics, IntegerParentSubtractsItsDerivedChildTruncated) {
+  // visits inclusive [9, 4, 3]; halfvisits [4.5, 2, 1.5] becomes [4, 2, 1] in UINT64.
+  const Values v = engine_.aggregated_values(id("visits"), kExcl, kIncl);
+  EXPECT_EQ(v.type(), DataType::parse("UINT64"));
+  EXPECT_EQ(doubles(v), (std::vector<double>{5, 2, 2}));
+  // bar per location: visits [1, 2], halfvisits [0.5, 1] → [0, 1]: [1, 1].
+  EXPECT_EQ(doubles(engine_.location_values(id("visits"), 2, kExcl, kExcl)),
+            (std::vector<double>{1, 1}));
+}
+
+TEST_F(DerivedSubMetrics, DerivedParentSubtractsItsDerivedChild) {
+  // whole = time; quarter = time / 4: exclusive = 3/4 of time.
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("whole"), kExcl, kIncl)),
+            (std::vector<double>{15, 4.5, 7.5}));
+  EXPECT_EQ(doubles(engine_.location_values(id("whole"), 1, kExcl, kIncl)),
+            (std::vector<double>{3, 1.5}));
 }
 
 TEST(DerivedMetricErrors, ReferenceCycleIsRejectedAtConstruction) {

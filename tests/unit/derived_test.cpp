@@ -191,6 +191,113 @@ TEST_F(DerivedMetrics, AdHocMetricsGetTheNextIndices) {
   EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{2, 4, 3}));
 }
 
+// Ghost metrics defined in CubePL (cubepl.md §9.8): compiled at once, so they work wherever
+// they are defined (CubeLib: only after initialisation; 0 or a crash while loading, Q17).
+TEST_F(DerivedMetrics, PostderivedGhostDefinedInAnExpression) {
+  MetricEngine engine(report_, {{"uses_gm",
+                                 "{ cube::metric::postderived::gm << metric::time() "
+                                 "* 2 >>; return metric::gm(); }"}});
+  ASSERT_EQ(engine.metric_count(), 9u);  // 7 + the ghost
+  EXPECT_EQ(engine.metric(8).uniq_name, "gm");
+  EXPECT_TRUE(engine.metric(8).ghost);
+  EXPECT_EQ(engine.metric(8).kind, MetricKind::kPostDerived);
+  // The §12.4 example: twice the time, here 2 × [20, 6, 10] inclusive.
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{40, 12, 20}));
+  EXPECT_EQ(doubles(engine.location_values(7, 0, kIncl, kExcl)), (std::vector<double>{2, 6}));
+}
+
+TEST_F(DerivedMetrics, PrederivedGhostsOfBothKinds) {
+  // pre-e ghost = time/visits point by point (as pre_excl); pre-i ghost = time(i) + 1 (as
+  // pre_incl). Referenced from an ad-hoc postderived metric, with the query's flavour.
+  MetricEngine engine(
+      report_,
+      {{"e",
+        "{ cube::metric::prederived::ge(e) << metric::time() / metric::visits() >>; return "
+        "metric::ge(); }"},
+       {"i",
+        "{ cube::metric::prederived::gi(i) << metric::time(i) + 1 >>; return metric::gi(); }"}});
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{15, 3, 8}));
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kExcl)), (std::vector<double>{4, 3, 8}));
+  EXPECT_EQ(doubles(engine.aggregated_values(8, kIncl, kIncl)), (std::vector<double>{22, 8, 12}));
+  EXPECT_EQ(doubles(engine.aggregated_values(8, kIncl, kExcl)), (std::vector<double>{2, 8, 12}));
+  EXPECT_EQ(engine.metric(9).kind, MetricKind::kPrederivedExclusive);
+  EXPECT_EQ(engine.metric(10).kind, MetricKind::kPrederivedInclusive);
+}
+
+TEST_F(DerivedMetrics, GhostIsVisibleToExpressionsCompiledLater) {
+  // Defined by the first ad-hoc metric, referenced by the second (compiled after it).
+  MetricEngine engine(report_, {{"a",
+                                 "{ cube::metric::postderived::gv << metric::visits() >>; "
+                                 "return 0; }"},
+                                {"b", "metric::gv() + 1"}});
+  EXPECT_EQ(doubles(engine.aggregated_values(8, kIncl, kIncl)), (std::vector<double>{10, 5, 4}));
+  EXPECT_TRUE(engine.warnings().empty());
+}
+
+TEST_F(DerivedMetrics, GhostWithAnExistingNameIsIgnoredWithAWarning) {
+  MetricEngine engine(report_, {{"a",
+                                 "{ cube::metric::postderived::time << 7 >>; return "
+                                 "metric::time(); }"}});
+  EXPECT_EQ(engine.metric_count(), 8u);
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{20, 6, 10}));
+  ASSERT_EQ(engine.warnings().size(), 1u);
+  EXPECT_NE(engine.warnings()[0].find("exists already"), std::string::npos);
+}
+
+TEST_F(DerivedMetrics, GhostReferencingItselfIsACycle) {
+  EXPECT_THROW(MetricEngine(report_, {{"a",
+                                       "{ cube::metric::postderived::g << metric::g() >>; "
+                                       "return 0; }"}}),
+               CubePLError);
+}
+
+// cube::init::metric::N, cube::metric::plus::N, cube::metric::minus::N (§13 Q7, §14.1):
+// attached to an existing derived metric once every expression is compiled, replacing the slot.
+TEST_F(DerivedMetrics, AttachedPlusOperator) {
+  // pre_excl points: main [1, 3], foo [2, 1], bar [6, 2]. Along the call tree with max: main
+  // inclusive per location max(1, 2, 6) = 6 and max(3, 1, 2) = 3; summed over locations first
+  // (4, 3, 8), then max along the tree: 8.
+  MetricEngine engine(report_,
+                      {{"a", "{ cube::metric::plus::pre_excl << max(arg1, arg2) >>; return 0; }"}});
+  EXPECT_EQ(doubles(engine.location_values(3, 0, kIncl, kIncl)), (std::vector<double>{6, 3}));
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kIncl)), (std::vector<double>{8, 3, 8}));
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kExcl)), (std::vector<double>{4, 3, 8}));
+}
+
+TEST_F(DerivedMetrics, AttachedMinusOperator) {
+  // pre_incl points: main [12, 10], foo [5, 3], bar [7, 5]; minus arg1 - 2 * arg2:
+  // main exclusive [12 - 10 - 14, 10 - 6 - 10] = [-12, -6]; whole system 22 - 16 - 24 = -18.
+  MetricEngine engine(
+      report_, {{"a", "{ cube::metric::minus::pre_incl << arg1 - 2 * arg2 >>; return 0; }"}});
+  EXPECT_EQ(doubles(engine.location_values(4, 0, kIncl, kExcl)), (std::vector<double>{-12, -6}));
+  EXPECT_EQ(doubles(engine.aggregated_values(4, kIncl, kExcl)), (std::vector<double>{-18, 8, 12}));
+  EXPECT_EQ(doubles(engine.aggregated_values(4, kIncl, kIncl)), (std::vector<double>{22, 8, 12}));
+}
+
+TEST_F(DerivedMetrics, AttachedInitReplacesTheMetricsInit) {
+  // scaled = time × ${factor}; its own init sets 10, the attached one 100.
+  MetricEngine engine(
+      report_,
+      {{"a", "{ cube::init::metric::scaled << { ${factor} = 100; return 0; } >>; return 0; }"}});
+  EXPECT_EQ(doubles(engine.aggregated_values(6, kIncl, kExcl)),
+            (std::vector<double>{400, 600, 1000}));
+}
+
+TEST_F(DerivedMetrics, AttachmentsToUnsuitableMetricsAreIgnoredWithAWarning) {
+  MetricEngine engine(report_, {{"a",
+                                 "{ cube::metric::plus::nosuch << arg1 >>; "
+                                 "cube::metric::plus::time << arg1 >>; "
+                                 "cube::metric::minus::pre_excl << arg1 >>; "
+                                 "cube::metric::plus::ratio << arg1 >>; return 0; }"}});
+  ASSERT_EQ(engine.warnings().size(), 4u);
+  EXPECT_NE(engine.warnings()[0].find("no such metric"), std::string::npos);
+  EXPECT_NE(engine.warnings()[1].find("not a derived metric"), std::string::npos);
+  EXPECT_NE(engine.warnings()[2].find("minus"), std::string::npos);
+  EXPECT_NE(engine.warnings()[3].find("postderived"), std::string::npos);
+  // Nothing changed: pre_excl inclusive is still the plain sum.
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kIncl)), (std::vector<double>{15, 3, 8}));
+}
+
 // Metric-tree exclusive values subtract every sub-metric, derived ones too (CubeLib's
 // Cube::get_sev_adv does so child by child, whatever the child's kind).
 class DerivedSubMetrics : public ::testing::Test {

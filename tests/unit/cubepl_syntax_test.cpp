@@ -209,6 +209,20 @@ TEST(CubePLSyntax, ErrorsGiveLineColumnExpectedFound) {
   EXPECT_EQ(error_of("\"ä\" +").rfind("1:6:", 0), 0u) << error_of("\"ä\" +");
 }
 
+// No CubePL version has `for` (CubeLib's grammar has no such token); a report using it would
+// be broken in every other Cube tool, so cubekit refuses it with a pointer to `while`.
+TEST(CubePLSyntax, ForLoopIsRefusedWithAHint) {
+  for (bool compat : {false, true}) {
+    const std::string e = error_of(
+        "{ ${s} = 0;\n  for (${i} = 0; ${i} < 3; ${i} = ${i} + 1) { ${s} = ${s} + 1; };"
+        " return ${s}; }",
+        compat);
+    EXPECT_EQ(e.rfind("2:3: 'for' is not part of CubePL; write the loop with while", 0), 0u) << e;
+  }
+  // `for` stays an ordinary (invalid) word elsewhere.
+  EXPECT_NE(error_of("for").find("found 'for'"), std::string::npos) << error_of("for");
+}
+
 TEST(CubePLSyntax, DeepNestingIsAnErrorNotACrash) {
   const std::string parens = std::string(5000, '(') + "1" + std::string(5000, ')');
   EXPECT_NE(error_of(parens).find("nested too deeply"), std::string::npos);

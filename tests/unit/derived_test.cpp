@@ -33,7 +33,8 @@ struct Derived {
   std::string name;
   MetricKind kind;
   std::string expression, init;
-  std::string parent = {};  // unique name of the parent metric, empty for a root
+  std::string parent = {};            // unique name of the parent metric, empty for a root
+  std::string minus = {}, aggr = {};  // operator slots
 };
 
 Metric stored(uint32_t id, const std::string& name, const char* dtype) {
@@ -56,6 +57,8 @@ Report make_report(const std::string& file, const std::vector<Derived>& derived)
     m.kind = d.kind;
     m.expression = d.expression;
     m.init_expression = d.init;
+    m.aggr_minus = d.minus;
+    m.aggr_aggr = d.aggr;
     model->metrics.push_back(std::move(m));
   }
   for (Index m = 2; m < model->metrics.size(); ++m) {
@@ -344,6 +347,65 @@ TEST_F(DerivedSubMetrics, DerivedParentSubtractsItsDerivedChild) {
             (std::vector<double>{15, 4.5, 7.5}));
   EXPECT_EQ(doubles(engine_.location_values(id("whole"), 1, kExcl, kIncl)),
             (std::vector<double>{3, 1.5}));
+}
+
+// CubeLib defects of cubepl.md §13 that concern the engine, each with our [REC] behaviour.
+class CubeLibDefects : public ::testing::Test {
+ protected:
+  CubeLibDefects()
+      : report_(make_report(
+            "cubekit-derived-defects.cubex",
+            {{"fixed_e", MetricKind::kPostDerived, "metric::fixed::time(e)", ""},
+             {"call_foo", MetricKind::kPostDerived, "metric::call::time(1, i)", ""},
+             {"call_bar_l1", MetricKind::kPostDerived, "metric::call::time(2, e, 3, e)", ""},
+             {"minus2", MetricKind::kPrederivedInclusive, "metric::time(i) + 1", "", "",
+              "arg1 - 2 * arg2"},
+             {"post_max", MetricKind::kPostDerived, "metric::time()", "", "", "",
+              "max(arg1, arg2)"},
+             {"escaped", MetricKind::kPostDerived, "{ ${s} = \"&lt;&amp;\"; return 0; }", ""}})),
+        engine_(report_) {}
+  Index id(const char* name) const { return *report_.model().metric_by_uniq_name(name); }
+  Report report_;
+  MetricEngine engine_;
+};
+
+TEST_F(CubeLibDefects, Q13FixedWithAModifierIsWholeSystemInPostderived) {
+  // main exclusive time over the system is 1 + 3 = 4, at each location (CubeLib: [1, 3]).
+  EXPECT_EQ(doubles(engine_.location_values(id("fixed_e"), 0, kIncl, kIncl)),
+            (std::vector<double>{4, 4}));
+}
+
+TEST_F(CubeLibDefects, Q14CallReferencesWorkInPostderivedLocationQueries) {
+  // foo inclusive over the system: 4 + 2 = 6 (CubeLib crashes on a per-location query).
+  EXPECT_EQ(doubles(engine_.location_values(id("call_foo"), 0, kIncl, kExcl)),
+            (std::vector<double>{6, 6}));
+  // bar exclusive at global system id 3 (stn 0, group 1, locations 2 and 3): 4.
+  EXPECT_EQ(doubles(engine_.location_values(id("call_bar_l1"), 1, kIncl, kIncl)),
+            (std::vector<double>{4, 4}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("call_bar_l1"), kIncl, kIncl)),
+            (std::vector<double>{4, 4, 4}));
+}
+
+TEST_F(CubeLibDefects, Q15MinusOperatorIsHonoured) {
+  // Points time(i) + 1: main [12, 10], foo [5, 3], bar [7, 5]; minus arg1 - 2 * arg2.
+  EXPECT_EQ(doubles(engine_.location_values(id("minus2"), 0, kIncl, kExcl)),
+            (std::vector<double>{-12, -6}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("minus2"), kIncl, kExcl)),
+            (std::vector<double>{-18, 8, 12}));
+}
+
+TEST_F(CubeLibDefects, Q16PostderivedAggrOperatorIsHonouredForLoadedMetrics) {
+  // time per location, folded with max: main inclusive max(11, 9), exclusive max(1, 3).
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("post_max"), kIncl, kIncl)),
+            (std::vector<double>{11, 4, 6}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("post_max"), kIncl, kExcl)),
+            (std::vector<double>{3, 4, 6}));
+}
+
+TEST_F(CubeLibDefects, Q21ExpressionTextIsUnescapedOnce) {
+  // Written as &amp;lt;&amp;amp; in the anchor; CubeLib would read "<&".
+  EXPECT_EQ(report_.model().metrics[id("escaped")].expression,
+            "{ ${s} = \"&lt;&amp;\"; return 0; }");
 }
 
 TEST(DerivedMetricErrors, ReferenceCycleIsRejectedAtConstruction) {

@@ -223,6 +223,15 @@ TEST(CubePLSyntax, ForLoopIsRefusedWithAHint) {
   EXPECT_NE(error_of("for").find("found 'for'"), std::string::npos) << error_of("for");
 }
 
+// §13 Q10: an if/elseif chain nested in a later elseif block of an outer chain must not change
+// the outer chain (CubeLib counts elseifs in one global and returns 30 here).
+TEST(CubePLSyntax, NestedElseifChainsStayApart) {
+  EXPECT_EQ(eval("{ ${x} = 2; ${r} = 0; if (${x} == 1) { ${r} = 1; } elseif (${x} == 2) "
+                 "{ ${r} = 2; } elseif (${x} == 3) { if (${x} > 0) { ${r} = 30; } "
+                 "elseif (${x} < 0) { ${r} = 31; }; } else { ${r} = 4; }; return ${r}; }"),
+            2);
+}
+
 TEST(CubePLSyntax, DeepNestingIsAnErrorNotACrash) {
   const std::string parens = std::string(5000, '(') + "1" + std::string(5000, ')');
   EXPECT_NE(error_of(parens).find("nested too deeply"), std::string::npos);

@@ -267,6 +267,14 @@ TEST_F(DerivedMetrics, AttachedPlusOperator) {
   EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kExcl)), (std::vector<double>{4, 3, 8}));
 }
 
+TEST_F(DerivedMetrics, FoldsStartAtZero) {
+  // §14.7: like CubeLib, a fold starts from 0, so min over positive values is 0.
+  MetricEngine engine(report_,
+                      {{"a", "{ cube::metric::plus::pre_excl << min(arg1, arg2) >>; return 0; }"}});
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kIncl)), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kExcl)), (std::vector<double>{4, 3, 8}));
+}
+
 TEST_F(DerivedMetrics, AttachedMinusOperator) {
   // pre_incl points: main [12, 10], foo [5, 3], bar [7, 5]; minus arg1 - 2 * arg2:
   // main exclusive [12 - 10 - 14, 10 - 6 - 10] = [-12, -6]; whole system 22 - 16 - 24 = -18.

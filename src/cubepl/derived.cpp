@@ -4,6 +4,7 @@
 #include "cubekit/derived.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include "cubekit/algebra.hpp"
@@ -50,16 +52,21 @@ Row to_row(const Values& v) {
   return out;
 }
 
-// x converted like C's double → integer assignment (toward zero, saturating instead of UB).
+// x converted like C's double → integer assignment: toward zero, modular for narrower and
+// unsigned types, but NaN gives 0 and out-of-range values saturate instead of being UB.
 template <typename T>
 void store_integer(double x, std::byte* dst) {
-  const double lo = static_cast<double>(std::numeric_limits<int64_t>::min());
-  const double hi = static_cast<double>(std::numeric_limits<int64_t>::max());
-  const int64_t whole = x != x    ? 0
-                        : x <= lo ? INT64_MIN
-                        : x >= hi ? INT64_MAX
-                                  : static_cast<int64_t>(x);
-  const T t = static_cast<T>(whole);  // modular for narrower and unsigned types
+  constexpr double kTwo63 = 9223372036854775808.0;
+  T t;
+  if (std::is_same_v<T, uint64_t> && x >= kTwo63 && x < 2 * kTwo63) {
+    t = static_cast<T>(x);
+  } else {
+    const int64_t whole = std::isnan(x)  ? 0
+                          : x <= -kTwo63 ? std::numeric_limits<int64_t>::min()
+                          : x >= kTwo63  ? std::numeric_limits<int64_t>::max()
+                                         : static_cast<int64_t>(x);
+    t = static_cast<T>(whole);
+  }
   std::memcpy(dst, &t, sizeof t);
 }
 

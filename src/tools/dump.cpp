@@ -228,8 +228,8 @@ std::optional<std::string> cubepl_from_file(const std::string& path,
   }
 }
 
-// A context for checking expressions before the engine compiles them: metric names of the
-// report (and of `more`), no ghost definitions.
+// A context for checking an expression before the engine compiles it: the report's metric
+// names; ghost definitions in it are only syntax-checked here.
 cubepl::CompileContext checking_context(const Model& model, cubepl::VariableNames& names) {
   cubepl::CompileContext context;
   context.names = &names;

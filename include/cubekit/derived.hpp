@@ -24,9 +24,11 @@ struct AdHocMetric {
 // compile error in a report's expression is a CubePLError naming the metric.
 //
 // Derived values are computed as doubles and answered as DOUBLE, or in the metric's dtype when
-// that is an integer type (truncated toward zero, as CubeLib stores them). Metric-tree exclusive
-// values of derived metrics subtract the values of all sub-metrics; stored metrics are answered by
-// calc exactly as before (their derived sub-metrics are not subtracted).
+// that is an integer type (truncated toward zero, as CubeLib stores them). Metric-tree
+// exclusive values subtract every sub-metric's value, derived ones included, as CubeLib does;
+// stored metrics without derived sub-metrics are answered by calc directly. Ghost metrics
+// defined in CubePL (cube::metric::postderived::N …) are appended after the extra metrics;
+// init/plus/minus attachments replace a derived metric's slot (docs/cubepl.md).
 //
 // Not thread-safe for derived metrics (values are cached); queries of stored metrics go
 // straight to calc and may run concurrently.
@@ -39,7 +41,7 @@ class MetricEngine {
   MetricEngine& operator=(const MetricEngine&) = delete;
 
   const Report& report() const;
-  // The model's metrics followed by the extra ones.
+  // The model's metrics, the extra ones, then ghost metrics defined by CubePL statements.
   size_t metric_count() const;
   const Metric& metric(Index metric) const;
   // Compile-time warnings (unknown metric names, ...), in order.

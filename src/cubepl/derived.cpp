@@ -8,11 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include "cubekit/algebra.hpp"
@@ -97,8 +100,84 @@ Row to_row(const Values& v) {
   return out;
 }
 
+// x converted like C's double → integer assignment: toward zero, modular for narrower and
+// unsigned types, but NaN gives 0 and out-of-range values saturate instead of being UB.
+template <typename T>
+void store_integer(double x, std::byte* dst) {
+  constexpr double kTwo63 = 9223372036854775808.0;
+  T t;
+  if (std::is_same_v<T, uint64_t> && x >= kTwo63 && x < 2 * kTwo63) {
+    t = static_cast<T>(x);
+  } else {
+    const int64_t whole = std::isnan(x)  ? 0
+                          : x <= -kTwo63 ? std::numeric_limits<int64_t>::min()
+                          : x >= kTwo63  ? std::numeric_limits<int64_t>::max()
+                                         : static_cast<int64_t>(x);
+    t = static_cast<T>(whole);
+  }
+  std::memcpy(dst, &t, sizeof t);
+}
+
+bool plain_number(DataType t) {
+  return t.is_integer() || t.kind() == TypeKind::kDouble;
+}
+
+// One sub-metric's values subtracted from its parent's (⊖ of the parent's type). Values of
+// another type are subtracted only when parent or sub-metric is derived (CubeLib: derived values
+// live in the parent's type), converted like a C assignment, and only between integers and
+// DOUBLE; for other types (MIN/MAX, COMPLEX, ...) there is no sensible conversion and, as calc
+// does for stored sub-metrics of another type, nothing is subtracted.
+void subtract(Values& v, const Values& child, bool convert) {
+  if (child.type() == v.type()) return minus_rows(v.type(), v.data(), child.data(), v.size());
+  if (!convert || !plain_number(v.type()) || !plain_number(child.type())) return;
+  Values converted(v.type(), v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const double x = child.scalar(i);
+    std::byte* dst = converted.at(i);
+    switch (v.type().kind()) {
+      case TypeKind::kDouble:
+        std::memcpy(dst, &x, sizeof x);
+        break;
+      case TypeKind::kInt8:
+        store_integer<int8_t>(x, dst);
+        break;
+      case TypeKind::kUInt8:
+        store_integer<uint8_t>(x, dst);
+        break;
+      case TypeKind::kInt16:
+        store_integer<int16_t>(x, dst);
+        break;
+      case TypeKind::kUInt16:
+        store_integer<uint16_t>(x, dst);
+        break;
+      case TypeKind::kInt32:
+        store_integer<int32_t>(x, dst);
+        break;
+      case TypeKind::kUInt32:
+        store_integer<uint32_t>(x, dst);
+        break;
+      case TypeKind::kInt64:
+        store_integer<int64_t>(x, dst);
+        break;
+      default:
+        store_integer<uint64_t>(x, dst);
+        break;
+    }
+  }
+  minus_rows(v.type(), v.data(), converted.data(), v.size());
+}
+
 struct Programs {
   cubepl::Program main, init, plus, minus, aggr;
+};
+
+// cube::init::metric::N, cube::metric::plus::N, cube::metric::minus::N << text >>: applied once
+// every expression of the report is compiled (the slot being replaced may be the one whose
+// compilation defined it).
+struct Attachment {
+  Index metric;
+  cubepl::Definition::What what;
+  std::string text;
 };
 
 }  // namespace
@@ -120,7 +199,13 @@ struct MetricEngine::Impl {
     return m < model.metrics.size() ? model.metrics[m] : extra[m - model.metrics.size()];
   }
   size_t count() const { return model.metrics.size() + extra.size(); }
+  std::optional<Index> find(std::string_view uniq_name) const;
+  cubepl::Program compile(Index m, const std::string& text, const char* slot);
   void compile_all();
+  void define(const cubepl::Definition& d);
+  void define_ghost(const cubepl::Definition& d);
+  void attach(const cubepl::Definition& d);
+  void apply_attachments();
   void check_cycles() const;
   void run_inits();
 
@@ -128,6 +213,12 @@ struct MetricEngine::Impl {
   Row row(Index m, Index c, Flavour f);
   const Row& aggregated(Index m, Flavour f);
   double program_total(Index m);
+  bool needs_engine(Index m, Flavour metric_flavour) const;
+  bool either_derived(Index a, Index b) const {
+    return is_derived(metric(a).kind) || is_derived(metric(b).kind);
+  }
+  Values own_values(Index m, Index c, Flavour call_flavour);
+  Values own_aggregated(Index m, Flavour call_flavour);
   double at_system(Index m, Index c, Flavour f, int64_t sysid, Flavour system);
 
   Row evaluate(const cubepl::Program& p, Context ctx, Index m, Index c, Flavour f);
@@ -138,8 +229,13 @@ struct MetricEngine::Impl {
 
   const Report& report;
   const Model& model;
-  std::vector<Metric> extra;
-  std::vector<Programs> programs;
+  // Ad-hoc metrics, then ghost metrics defined by CubePL statements. Deques: compiling one
+  // expression may define a ghost metric while references to others are held.
+  std::deque<Metric> extra;
+  std::deque<Programs> programs;
+  size_t first_defined = 0;  // index of the first metric defined by a CubePL statement
+  std::vector<Attachment> attachments;
+  cubepl::CompileContext context;
   std::vector<std::string> warnings;
   cubepl::VariableNames names;
   cubepl::Globals globals;
@@ -299,6 +395,7 @@ MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more)
       stack.insert(stack.end(), kids.rbegin(), kids.rend());
     }
   }
+  first_defined = count();
   inactive.assign(count(), false);
   for (Index m = 0; m < count(); ++m) inactive[m] = metric(m).is_void;
   programs.resize(count());
@@ -307,29 +404,33 @@ MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more)
   run_inits();
 }
 
+std::optional<Index> MetricEngine::Impl::find(std::string_view uniq_name) const {
+  if (auto m = model.metric_by_uniq_name(uniq_name)) return m;
+  for (Index i = 0; i < extra.size(); ++i)
+    if (extra[i].uniq_name == uniq_name) return static_cast<Index>(model.metrics.size() + i);
+  return std::nullopt;
+}
+
+cubepl::Program MetricEngine::Impl::compile(Index m, const std::string& text, const char* slot) {
+  try {
+    return cubepl::compile(text, context);
+  } catch (const CubePLError& e) {
+    throw CubePLError("metric '" + metric(m).uniq_name + "', " + slot + ": " + e.what());
+  }
+}
+
 void MetricEngine::Impl::compile_all() {
-  cubepl::CompileContext context;
-  context.find_metric = [this](std::string_view name) -> std::optional<Index> {
-    if (auto m = model.metric_by_uniq_name(name)) return m;
-    for (Index i = 0; i < extra.size(); ++i)
-      if (extra[i].uniq_name == name) return static_cast<Index>(model.metrics.size() + i);
-    return std::nullopt;
-  };
+  context.find_metric = [this](std::string_view name) { return find(name); };
+  context.define = [this](const cubepl::Definition& d) { define(d); };
   context.warn = [this](const std::string& w) { warnings.push_back(w); };
   context.names = &names;
-  auto compile = [&](Index m, const std::string& text, const char* slot) {
-    try {
-      return cubepl::compile(text, context);
-    } catch (const CubePLError& e) {
-      throw CubePLError("metric '" + metric(m).uniq_name + "', " + slot + ": " + e.what());
-    }
-  };
   // Order of CubeLib (§7.3): all init expressions, then all main ones, then the operators.
+  // Ghost metrics defined on the way are appended and compiled at once (see define_ghost).
   for (Index m = 0; m < count(); ++m)
     if (is_derived(metric(m).kind))
       programs[m].init = compile(m, metric(m).init_expression, "init expression");
   for (Index m = 0; m < count(); ++m)
-    if (is_derived(metric(m).kind))
+    if (is_derived(metric(m).kind) && m < first_defined)
       programs[m].main = compile(m, metric(m).expression, "expression");
   for (Index m = 0; m < count(); ++m) {
     const Metric& d = metric(m);
@@ -338,6 +439,77 @@ void MetricEngine::Impl::compile_all() {
     if (d.kind == MetricKind::kPrederivedInclusive)
       programs[m].minus = compile(m, d.aggr_minus, "minus operator");
     programs[m].aggr = compile(m, d.aggr_aggr, "aggr operator");
+  }
+  apply_attachments();
+}
+
+void MetricEngine::Impl::define(const cubepl::Definition& d) {
+  using What = cubepl::Definition::What;
+  if (d.what == What::kInit || d.what == What::kPlus || d.what == What::kMinus)
+    attach(d);
+  else
+    define_ghost(d);
+}
+
+// A hidden DOUBLE metric without parent (cubepl.md §9.8), compiled right away so that every
+// later reference resolves to it and it has values, unlike in CubeLib (§13 Q17).
+void MetricEngine::Impl::define_ghost(const cubepl::Definition& d) {
+  if (find(d.metric)) {
+    warnings.push_back("ghost metric '" + d.metric +
+                       "': a metric with this name exists already; definition ignored");
+    return;
+  }
+  Metric g;
+  g.id = static_cast<uint32_t>(count());
+  g.uniq_name = g.disp_name = d.metric;
+  g.dtype_text = "DOUBLE";
+  g.dtype = DataType(TypeKind::kDouble);
+  g.kind = d.what == cubepl::Definition::What::kPostderived ? MetricKind::kPostDerived
+           : d.what == cubepl::Definition::What::kPrederivedInclusive
+               ? MetricKind::kPrederivedInclusive
+               : MetricKind::kPrederivedExclusive;
+  g.expression = d.text;
+  g.ghost = true;
+  const Index index = g.id;
+  extra.push_back(std::move(g));
+  programs.emplace_back();
+  inactive.push_back(false);
+  programs[index].main = compile(index, d.text, "expression");
+}
+
+void MetricEngine::Impl::attach(const cubepl::Definition& d) {
+  using What = cubepl::Definition::What;
+  const char* header = d.what == What::kInit   ? "cube::init::metric::"
+                       : d.what == What::kPlus ? "cube::metric::plus::"
+                                               : "cube::metric::minus::";
+  const auto target = find(d.metric);
+  auto ignored = [&](const std::string& why) {
+    warnings.push_back(std::string(header) + d.metric + ": " + why + "; definition ignored");
+  };
+  if (!target) return ignored("no such metric");
+  const MetricKind kind = metric(*target).kind;
+  if (!is_derived(kind)) return ignored("not a derived metric");
+  if (d.what == What::kPlus && kind == MetricKind::kPostDerived)
+    return ignored("a postderived metric has no plus operator");
+  if (d.what == What::kMinus && kind != MetricKind::kPrederivedInclusive)
+    return ignored("only prederived inclusive metrics have a minus operator");
+  attachments.push_back({*target, d.what, d.text});
+}
+
+// In the order written; a later attachment to the same slot replaces an earlier one. Their
+// own compilation may attach more (handled by the index loop).
+void MetricEngine::Impl::apply_attachments() {
+  using What = cubepl::Definition::What;
+  for (size_t i = 0; i < attachments.size(); ++i) {
+    const Attachment a = attachments[i];
+    const char* slot = a.what == What::kInit   ? "init expression"
+                       : a.what == What::kPlus ? "plus operator"
+                                               : "minus operator";
+    cubepl::Program p = compile(a.metric, a.text, slot);
+    Programs& target = programs[a.metric];
+    (a.what == What::kInit   ? target.init
+     : a.what == What::kPlus ? target.plus
+                             : target.minus) = std::move(p);
   }
 }
 
@@ -539,37 +711,52 @@ const std::vector<std::string>& MetricEngine::warnings() const {
   return impl_->warnings;
 }
 
+// Metric-tree exclusive values (cube-format.md §8.4) as CubeLib computes them: the metric's
+// own value minus each sub-metric's own value, child by child, whatever the sub-metric's kind.
+// Stored metrics without derived sub-metrics go straight to calc (lock-free).
+bool MetricEngine::Impl::needs_engine(Index m, Flavour metric_flavour) const {
+  const Metric& d = metric(m);
+  if (is_derived(d.kind)) return true;
+  if (metric_flavour == Flavour::kInclusive) return false;
+  return std::any_of(d.children.begin(), d.children.end(),
+                     [&](Index k) { return is_derived(metric(k).kind); });
+}
+
+Values MetricEngine::Impl::own_values(Index m, Index c, Flavour call_flavour) {
+  if (is_derived(metric(m).kind)) return typed_values(row(m, c, call_flavour), metric(m).dtype);
+  return cubekit::location_values(report, m, c, Flavour::kInclusive, call_flavour);
+}
+
+Values MetricEngine::Impl::own_aggregated(Index m, Flavour call_flavour) {
+  if (is_derived(metric(m).kind)) return typed_values(aggregated(m, call_flavour), metric(m).dtype);
+  return cubekit::aggregated_values(report, m, Flavour::kInclusive, call_flavour);
+}
+
 Values MetricEngine::location_values(Index metric, Index cnode, Flavour metric_flavour,
                                      Flavour call_flavour) {
   Impl& e = *impl_;
   if (metric >= e.count()) throw LookupError("no metric with index " + std::to_string(metric));
-  const Metric& m = e.metric(metric);
-  if (!is_derived(m.kind))
+  if (!e.needs_engine(metric, metric_flavour))
     return cubekit::location_values(e.report, metric, cnode, metric_flavour, call_flavour);
   std::lock_guard lock(e.mutex);
-  Row v = e.row(metric, cnode, call_flavour);
+  Values v = e.own_values(metric, cnode, call_flavour);
   if (metric_flavour == Flavour::kExclusive)
-    for (Index k : m.children) {
-      const Row child = e.row(k, cnode, call_flavour);
-      for (size_t i = 0; i < v.size(); ++i) v[i] -= child[i];
-    }
-  return typed_values(v, m.dtype);
+    for (Index k : e.metric(metric).children)
+      subtract(v, e.own_values(k, cnode, call_flavour), e.either_derived(metric, k));
+  return v;
 }
 
 Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour) {
   Impl& e = *impl_;
   if (metric >= e.count()) throw LookupError("no metric with index " + std::to_string(metric));
-  const Metric& m = e.metric(metric);
-  if (!is_derived(m.kind))
+  if (!e.needs_engine(metric, metric_flavour))
     return cubekit::aggregated_values(e.report, metric, metric_flavour, call_flavour);
   std::lock_guard lock(e.mutex);
-  Row v = e.aggregated(metric, call_flavour);
+  Values v = e.own_aggregated(metric, call_flavour);
   if (metric_flavour == Flavour::kExclusive)
-    for (Index k : m.children) {
-      const Row& child = e.aggregated(k, call_flavour);
-      for (size_t i = 0; i < v.size(); ++i) v[i] -= child[i];
-    }
-  return typed_values(v, m.dtype);
+    for (Index k : e.metric(metric).children)
+      subtract(v, e.own_aggregated(k, call_flavour), e.either_derived(metric, k));
+  return v;
 }
 
 }  // namespace cubekit

@@ -531,6 +531,13 @@ NodePtr Parser::statement() {
     case Tok::kMinusMetric:
       return definition();
     default:
+      // The issue tracker asked for `for`; no CubePL version has it and other Cube tools
+      // would reject a report using it (docs/cubepl.md, "for loops").
+      if (at(Tok::kWord) && cur_.text == "for") {
+        fail_at(src_, cur_.begin,
+                "'for' is not part of CubePL; write the loop with while: "
+                "${i} = first; while (${i} < end) { …; ${i} = ${i} + 1; };");
+      }
       fail_expected("a statement (${…} =, if, while, local, global, cube::metric::…) or return");
   }
 }

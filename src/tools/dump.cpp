@@ -30,7 +30,7 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: cube_dump [-m <metrics>|all] [-c <cnode ids>|all|leafs|roots|level<X|level=X|level>X|"
-    "name=/regexp/]\n"
+    "name=/regexp/|<file>]\n"
     "                 [-x incl|excl] [-z incl|excl|stored] [-t <thread ids>|aggr] [-r]\n"
     "                 [-f <name>] [-w [<section>]] [-g] [-d] [-y] [-s "
     "human|gnuplot|gnuplot2|csv|csv2]\n"
@@ -38,7 +38,8 @@ constexpr const char* kUsage =
     "  -m  metrics to print, by unique name, comma separated (printed last to first), or all;\n"
     "      new metrics: a CubePL expression, name:expression, or a file holding one\n"
     "  -c  call paths: ids and ranges (0,3,5-10), all, leafs, roots, level<X, level=X, level>X,\n"
-    "      name=/regexp/ (region name matches)\n"
+    "      name=/regexp/ (region name matches), or a file with a CubePL expression: the call\n"
+    "      paths where it is > 0 (evaluated as a postderived metric, inclusive, whole system)\n"
     "  -x  along the metric tree: incl (default) or excl\n"
     "  -z  along the call tree: incl, excl (default) or stored (values as stored, per thread)\n"
     "  -t  locations by id and range, or aggr (summed over the system tree); default: every one\n"
@@ -199,14 +200,59 @@ bool regex_search(const std::string& pattern, const std::string& subject, pcre2_
   return rc >= 0;
 }
 
+// A CubePL program in a file (cube_dump -m <file>, -c <file>). CubeLib reads the file word by
+// word and joins the words without blanks, which breaks strings, regular expressions and
+// comments; we compile the text as written and fall back to the joined words only when the
+// text does not compile, so every file CubeLib accepts still works. nullopt when the file
+// cannot be read; a CubePLError (the error of the text as written) when neither compiles.
+std::optional<std::string> cubepl_from_file(const std::string& path,
+                                            const cubepl::CompileContext& context) {
+  std::ifstream file(path);
+  if (!file) return std::nullopt;
+  std::ostringstream text;
+  text << file.rdbuf();
+  std::string words;
+  std::istringstream in(text.str());
+  for (std::string word; in >> word;) words += word;
+  if (words.empty()) return std::string();
+  try {
+    (void)cubepl::compile(text.str(), context);
+    return text.str();
+  } catch (const CubePLError& as_written) {
+    try {
+      (void)cubepl::compile(words, context);
+      return words;
+    } catch (const CubePLError&) {
+      throw as_written;
+    }
+  }
+}
+
+// A context for checking an expression before the engine compiles it: the report's metric
+// names; ghost definitions in it are only syntax-checked here.
+cubepl::CompileContext checking_context(const Model& model, cubepl::VariableNames& names) {
+  cubepl::CompileContext context;
+  context.names = &names;
+  context.find_metric = [&model](std::string_view name) { return model.metric_by_uniq_name(name); };
+  return context;
+}
+
+// The call paths -c selects: a list, or a CubePL program from a file to be evaluated per call
+// path (then `cnodes` is empty until select_by_program runs).
+struct CnodeSelection {
+  std::vector<Index> cnodes;
+  std::string program;
+};
+CnodeSelection select_by_file(const Model& model, const std::string& path);
+
 // Call paths selected by -c, in the order they are printed.
-std::vector<Index> select_cnodes(const Model& model, const std::string& spec) {
+CnodeSelection select_cnodes(const Model& model, const std::string& spec) {
   const std::vector<Index> by_id = ordered_by_id(model);
-  if (spec == "all") return by_id;
+  if (spec == "all") return {by_id, {}};
   auto where = [&](auto predicate) {
-    std::vector<Index> out;
+    CnodeSelection out;
     for (Index c : by_id)
-      if (predicate(c)) out.push_back(c);
+      if (predicate(c)) out.cnodes.push_back(c);
     return out;
   };
   if (spec == "roots") return where([&](Index c) { return model.cnodes[c].parent == kNoIndex; });
@@ -235,15 +281,45 @@ std::vector<Index> select_cnodes(const Model& model, const std::string& spec) {
     pcre2_code_free(code);
     return out;
   }
-  const std::vector<uint64_t> ids = parse_id_list(spec);
-  if (ids.empty())
-    throw CubePLError("-c " + spec +
-                      ": not a list of call path ids nor a known selection; selections "
-                      "written in CubePL need the CubePL evaluator, which this build lacks");
-  std::vector<Index> out;
+  // Only digits, commas and dashes make an id list. (CubeLib takes the leading number of any
+  // word, so its -c my-sel.cubepl selects call paths 0 to 0 instead of reading the file.)
+  const bool id_list = spec.find_first_not_of("0123456789,-") == std::string::npos;
+  const std::vector<uint64_t> ids = id_list ? parse_id_list(spec) : std::vector<uint64_t>{};
+  if (ids.empty()) return select_by_file(model, spec);
+  CnodeSelection out;
   for (uint64_t id : ids)
     for (Index c : by_id)
-      if (model.cnodes[c].id == id) out.push_back(c);
+      if (model.cnodes[c].id == id) out.cnodes.push_back(c);
+  return out;
+}
+
+// -c <file>: a CubePL expression evaluated for every call path (tools guide §1.5.16).
+CnodeSelection select_by_file(const Model& model, const std::string& path) {
+  cubepl::VariableNames names;
+  std::optional<std::string> program;
+  try {
+    program = cubepl_from_file(path, checking_context(model, names));
+  } catch (const CubePLError& e) {
+    throw CubePLError("-c " + path + ": invalid CubePL expression in this file: " + e.what());
+  }
+  if (!program)
+    throw LookupError("-c " + path +
+                      ": neither a list of call path ids, nor all, leafs, roots, level<X, "
+                      "level=X, level>X, name=/regexp/, nor a readable file");
+  if (program->empty()) throw CubePLError("-c " + path + ": the file holds no CubePL expression");
+  return {{}, std::move(*program)};
+}
+
+// The call paths whose selection metric (POSTDERIVED, the -c file's expression) is > 0, metric
+// and call tree inclusive, whole system, in ascending id: CubeLib's cnodeSelection. (The tools
+// guide says "non-zero"; CubeLib's code tests > 0.)
+std::vector<Index> select_by_program(MetricEngine& engine, Index selection_metric) {
+  const Model& model = engine.report().model();
+  const Values v =
+      engine.aggregated_values(selection_metric, Flavour::kInclusive, Flavour::kInclusive);
+  std::vector<Index> out;
+  for (Index c : ordered_by_id(model))
+    if (v.scalar(c) > 0) out.push_back(c);
   return out;
 }
 
@@ -310,14 +386,14 @@ MetricSelection select_metrics(const Model& model, const std::string& spec) {
       define(t.substr(0, colon), t.substr(colon + 1));
       continue;
     }
-    std::ifstream file(t);
-    std::string text;
-    for (std::string word; file >> word;) text += word;
-    if (!text.empty()) {
-      std::string file_error;
-      if (!valid(text, &file_error))
-        throw CubePLError("-m " + t + ": cannot create a metric from this file: " + file_error);
-      define(t, text);
+    std::optional<std::string> text;
+    try {
+      text = cubepl_from_file(t, context);
+    } catch (const CubePLError& e) {
+      throw CubePLError("-m " + t + ": cannot create a metric from this file: " + e.what());
+    }
+    if (text && !text->empty()) {
+      define(t, *text);
       continue;
     }
     throw CubePLError("-m " + t +
@@ -615,10 +691,15 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
   MetricSelection metrics = select_metrics(model, o.metrics);
   Selection s;
   s.metrics = std::move(metrics.metrics);
-  s.cnodes = select_cnodes(model, o.cnodes);
+  CnodeSelection cnodes = select_cnodes(model, o.cnodes);
+  s.cnodes = std::move(cnodes.cnodes);
   s.locations = select_locations(model, o.threads);
   if (s.metrics.empty()) return;
+  // A -c program is one more ad-hoc metric, after those of -m (its name never shows).
+  const Index selection_metric = static_cast<Index>(model.metrics.size() + metrics.extra.size());
+  if (!cnodes.program.empty()) metrics.extra.push_back({"__cnode_selection", cnodes.program});
   MetricEngine engine(report, std::move(metrics.extra));
+  if (!cnodes.program.empty()) s.cnodes = select_by_program(engine, selection_metric);
   if (o.flat) return print_flat(out, engine, o, s);
   switch (o.format) {
     case Format::kHuman:

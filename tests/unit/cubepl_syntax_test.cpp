@@ -209,6 +209,29 @@ TEST(CubePLSyntax, ErrorsGiveLineColumnExpectedFound) {
   EXPECT_EQ(error_of("\"ä\" +").rfind("1:6:", 0), 0u) << error_of("\"ä\" +");
 }
 
+// No CubePL version has `for` (CubeLib's grammar has no such token); a report using it would
+// be broken in every other Cube tool, so cubekit refuses it with a pointer to `while`.
+TEST(CubePLSyntax, ForLoopIsRefusedWithAHint) {
+  for (bool compat : {false, true}) {
+    const std::string e = error_of(
+        "{ ${s} = 0;\n  for (${i} = 0; ${i} < 3; ${i} = ${i} + 1) { ${s} = ${s} + 1; };"
+        " return ${s}; }",
+        compat);
+    EXPECT_EQ(e.rfind("2:3: 'for' is not part of CubePL; write the loop with while", 0), 0u) << e;
+  }
+  // `for` stays an ordinary (invalid) word elsewhere.
+  EXPECT_NE(error_of("for").find("found 'for'"), std::string::npos) << error_of("for");
+}
+
+// §13 Q10: an if/elseif chain nested in a later elseif block of an outer chain must not change
+// the outer chain (CubeLib counts elseifs in one global and returns 30 here).
+TEST(CubePLSyntax, NestedElseifChainsStayApart) {
+  EXPECT_EQ(eval("{ ${x} = 2; ${r} = 0; if (${x} == 1) { ${r} = 1; } elseif (${x} == 2) "
+                 "{ ${r} = 2; } elseif (${x} == 3) { if (${x} > 0) { ${r} = 30; } "
+                 "elseif (${x} < 0) { ${r} = 31; }; } else { ${r} = 4; }; return ${r}; }"),
+            2);
+}
+
 TEST(CubePLSyntax, DeepNestingIsAnErrorNotACrash) {
   const std::string parens = std::string(5000, '(') + "1" + std::string(5000, ')');
   EXPECT_NE(error_of(parens).find("nested too deeply"), std::string::npos);

@@ -33,6 +33,8 @@ struct Derived {
   std::string name;
   MetricKind kind;
   std::string expression, init;
+  std::string parent = {};            // unique name of the parent metric, empty for a root
+  std::string minus = {}, aggr = {};  // operator slots
 };
 
 Metric stored(uint32_t id, const std::string& name, const char* dtype) {
@@ -55,7 +57,17 @@ Report make_report(const std::string& file, const std::vector<Derived>& derived)
     m.kind = d.kind;
     m.expression = d.expression;
     m.init_expression = d.init;
+    m.aggr_minus = d.minus;
+    m.aggr_aggr = d.aggr;
     model->metrics.push_back(std::move(m));
+  }
+  for (Index m = 2; m < model->metrics.size(); ++m) {
+    const std::string& parent = derived[m - 2].parent;
+    if (parent.empty()) continue;
+    Index p = 0;
+    while (model->metrics.at(p).uniq_name != parent) ++p;
+    model->metrics[m].parent = p;
+    model->metrics[p].children.push_back(m);
   }
   for (uint32_t r = 0; r < 3; ++r) {
     Region region;
@@ -180,6 +192,228 @@ TEST_F(DerivedMetrics, AdHocMetricsGetTheNextIndices) {
   ASSERT_EQ(engine.metric_count(), 8u);
   EXPECT_EQ(engine.metric(7).uniq_name, "New Metric1");
   EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{2, 4, 3}));
+}
+
+// Ghost metrics defined in CubePL (cubepl.md §9.8): compiled at once, so they work wherever
+// they are defined (CubeLib: only after initialisation; 0 or a crash while loading, Q17).
+TEST_F(DerivedMetrics, PostderivedGhostDefinedInAnExpression) {
+  MetricEngine engine(report_, {{"uses_gm",
+                                 "{ cube::metric::postderived::gm << metric::time() "
+                                 "* 2 >>; return metric::gm(); }"}});
+  ASSERT_EQ(engine.metric_count(), 9u);  // 7 + the ghost
+  EXPECT_EQ(engine.metric(8).uniq_name, "gm");
+  EXPECT_TRUE(engine.metric(8).ghost);
+  EXPECT_EQ(engine.metric(8).kind, MetricKind::kPostDerived);
+  // The §12.4 example: twice the time, here 2 × [20, 6, 10] inclusive.
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{40, 12, 20}));
+  EXPECT_EQ(doubles(engine.location_values(7, 0, kIncl, kExcl)), (std::vector<double>{2, 6}));
+}
+
+TEST_F(DerivedMetrics, PrederivedGhostsOfBothKinds) {
+  // pre-e ghost = time/visits point by point (as pre_excl); pre-i ghost = time(i) + 1 (as
+  // pre_incl). Referenced from an ad-hoc postderived metric, with the query's flavour.
+  MetricEngine engine(
+      report_,
+      {{"e",
+        "{ cube::metric::prederived::ge(e) << metric::time() / metric::visits() >>; return "
+        "metric::ge(); }"},
+       {"i",
+        "{ cube::metric::prederived::gi(i) << metric::time(i) + 1 >>; return metric::gi(); }"}});
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{15, 3, 8}));
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kExcl)), (std::vector<double>{4, 3, 8}));
+  EXPECT_EQ(doubles(engine.aggregated_values(8, kIncl, kIncl)), (std::vector<double>{22, 8, 12}));
+  EXPECT_EQ(doubles(engine.aggregated_values(8, kIncl, kExcl)), (std::vector<double>{2, 8, 12}));
+  EXPECT_EQ(engine.metric(9).kind, MetricKind::kPrederivedExclusive);
+  EXPECT_EQ(engine.metric(10).kind, MetricKind::kPrederivedInclusive);
+}
+
+TEST_F(DerivedMetrics, GhostIsVisibleToExpressionsCompiledLater) {
+  // Defined by the first ad-hoc metric, referenced by the second (compiled after it).
+  MetricEngine engine(report_, {{"a",
+                                 "{ cube::metric::postderived::gv << metric::visits() >>; "
+                                 "return 0; }"},
+                                {"b", "metric::gv() + 1"}});
+  EXPECT_EQ(doubles(engine.aggregated_values(8, kIncl, kIncl)), (std::vector<double>{10, 5, 4}));
+  EXPECT_TRUE(engine.warnings().empty());
+}
+
+TEST_F(DerivedMetrics, GhostWithAnExistingNameIsIgnoredWithAWarning) {
+  MetricEngine engine(report_, {{"a",
+                                 "{ cube::metric::postderived::time << 7 >>; return "
+                                 "metric::time(); }"}});
+  EXPECT_EQ(engine.metric_count(), 8u);
+  EXPECT_EQ(doubles(engine.aggregated_values(7, kIncl, kIncl)), (std::vector<double>{20, 6, 10}));
+  ASSERT_EQ(engine.warnings().size(), 1u);
+  EXPECT_NE(engine.warnings()[0].find("exists already"), std::string::npos);
+}
+
+TEST_F(DerivedMetrics, GhostReferencingItselfIsACycle) {
+  EXPECT_THROW(MetricEngine(report_, {{"a",
+                                       "{ cube::metric::postderived::g << metric::g() >>; "
+                                       "return 0; }"}}),
+               CubePLError);
+}
+
+// cube::init::metric::N, cube::metric::plus::N, cube::metric::minus::N (§13 Q7, §14.1):
+// attached to an existing derived metric once every expression is compiled, replacing the slot.
+TEST_F(DerivedMetrics, AttachedPlusOperator) {
+  // pre_excl points: main [1, 3], foo [2, 1], bar [6, 2]. Along the call tree with max: main
+  // inclusive per location max(1, 2, 6) = 6 and max(3, 1, 2) = 3; summed over locations first
+  // (4, 3, 8), then max along the tree: 8.
+  MetricEngine engine(report_,
+                      {{"a", "{ cube::metric::plus::pre_excl << max(arg1, arg2) >>; return 0; }"}});
+  EXPECT_EQ(doubles(engine.location_values(3, 0, kIncl, kIncl)), (std::vector<double>{6, 3}));
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kIncl)), (std::vector<double>{8, 3, 8}));
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kExcl)), (std::vector<double>{4, 3, 8}));
+}
+
+TEST_F(DerivedMetrics, FoldsStartAtZero) {
+  // §14.7: like CubeLib, a fold starts from 0, so min over positive values is 0.
+  MetricEngine engine(report_,
+                      {{"a", "{ cube::metric::plus::pre_excl << min(arg1, arg2) >>; return 0; }"}});
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kIncl)), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kExcl)), (std::vector<double>{4, 3, 8}));
+}
+
+TEST_F(DerivedMetrics, AttachedMinusOperator) {
+  // pre_incl points: main [12, 10], foo [5, 3], bar [7, 5]; minus arg1 - 2 * arg2:
+  // main exclusive [12 - 10 - 14, 10 - 6 - 10] = [-12, -6]; whole system 22 - 16 - 24 = -18.
+  MetricEngine engine(
+      report_, {{"a", "{ cube::metric::minus::pre_incl << arg1 - 2 * arg2 >>; return 0; }"}});
+  EXPECT_EQ(doubles(engine.location_values(4, 0, kIncl, kExcl)), (std::vector<double>{-12, -6}));
+  EXPECT_EQ(doubles(engine.aggregated_values(4, kIncl, kExcl)), (std::vector<double>{-18, 8, 12}));
+  EXPECT_EQ(doubles(engine.aggregated_values(4, kIncl, kIncl)), (std::vector<double>{22, 8, 12}));
+}
+
+TEST_F(DerivedMetrics, AttachedInitReplacesTheMetricsInit) {
+  // scaled = time × ${factor}; its own init sets 10, the attached one 100.
+  MetricEngine engine(
+      report_,
+      {{"a", "{ cube::init::metric::scaled << { ${factor} = 100; return 0; } >>; return 0; }"}});
+  EXPECT_EQ(doubles(engine.aggregated_values(6, kIncl, kExcl)),
+            (std::vector<double>{400, 600, 1000}));
+}
+
+TEST_F(DerivedMetrics, AttachmentsToUnsuitableMetricsAreIgnoredWithAWarning) {
+  MetricEngine engine(report_, {{"a",
+                                 "{ cube::metric::plus::nosuch << arg1 >>; "
+                                 "cube::metric::plus::time << arg1 >>; "
+                                 "cube::metric::minus::pre_excl << arg1 >>; "
+                                 "cube::metric::plus::ratio << arg1 >>; return 0; }"}});
+  ASSERT_EQ(engine.warnings().size(), 4u);
+  EXPECT_NE(engine.warnings()[0].find("no such metric"), std::string::npos);
+  EXPECT_NE(engine.warnings()[1].find("not a derived metric"), std::string::npos);
+  EXPECT_NE(engine.warnings()[2].find("minus"), std::string::npos);
+  EXPECT_NE(engine.warnings()[3].find("postderived"), std::string::npos);
+  // Nothing changed: pre_excl inclusive is still the plain sum.
+  EXPECT_EQ(doubles(engine.aggregated_values(3, kIncl, kIncl)), (std::vector<double>{15, 3, 8}));
+}
+
+// Metric-tree exclusive values subtract every sub-metric, derived ones too (CubeLib's
+// Cube::get_sev_adv does so child by child, whatever the child's kind).
+class DerivedSubMetrics : public ::testing::Test {
+ protected:
+  DerivedSubMetrics()
+      : report_(make_report(
+            "cubekit-derived-sub.cubex",
+            {{"half", MetricKind::kPrederivedExclusive, "metric::time() / 2", "", "time"},
+             {"halfvisits", MetricKind::kPostDerived, "metric::visits() / 2", "", "visits"},
+             {"whole", MetricKind::kPostDerived, "metric::time()", ""},
+             {"quarter", MetricKind::kPostDerived, "metric::time() / 4", "", "whole"}})),
+        engine_(report_) {}
+  // Sub-metrics follow their parent in the written report: look metrics up by name.
+  Index id(const char* name) const { return *report_.model().metric_by_uniq_name(name); }
+  Report report_;
+  MetricEngine engine_;
+};
+
+TEST_F(DerivedSubMetrics, StoredDoubleParentSubtractsItsDerivedChild) {
+  // time inclusive [20, 6, 10]; half = time / 2 point by point, summed: [10, 3, 5].
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("time"), kExcl, kIncl)),
+            (std::vector<double>{10, 3, 5}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("time"), kIncl, kIncl)),
+            (std::vector<double>{20, 6, 10}));
+  // main, exclusive along the call tree: time [1, 3] minus half [0.5, 1.5].
+  EXPECT_EQ(doubles(engine_.location_values(id("time"), 0, kExcl, kExcl)),
+            (std::vector<double>{0.5, 1.5}));
+  EXPECT_EQ(engine_.aggregated_values(id("time"), kExcl, kIncl).type(), DataType::parse("DOUBLE"));
+}
+
+TEST_F(DerivedSubMetrics, IntegerParentSubtractsItsDerivedChildTruncated) {
+  // visits inclusive [9, 4, 3]; halfvisits [4.5, 2, 1.5] becomes [4, 2, 1] in UINT64.
+  const Values v = engine_.aggregated_values(id("visits"), kExcl, kIncl);
+  EXPECT_EQ(v.type(), DataType::parse("UINT64"));
+  EXPECT_EQ(doubles(v), (std::vector<double>{5, 2, 2}));
+  // bar per location: visits [1, 2], halfvisits [0.5, 1] → [0, 1]: [1, 1].
+  EXPECT_EQ(doubles(engine_.location_values(id("visits"), 2, kExcl, kExcl)),
+            (std::vector<double>{1, 1}));
+}
+
+TEST_F(DerivedSubMetrics, DerivedParentSubtractsItsDerivedChild) {
+  // whole = time; quarter = time / 4: exclusive = 3/4 of time.
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("whole"), kExcl, kIncl)),
+            (std::vector<double>{15, 4.5, 7.5}));
+  EXPECT_EQ(doubles(engine_.location_values(id("whole"), 1, kExcl, kIncl)),
+            (std::vector<double>{3, 1.5}));
+}
+
+// CubeLib defects of cubepl.md §13 that concern the engine, each with our [REC] behaviour.
+class CubeLibDefects : public ::testing::Test {
+ protected:
+  CubeLibDefects()
+      : report_(make_report(
+            "cubekit-derived-defects.cubex",
+            {{"fixed_e", MetricKind::kPostDerived, "metric::fixed::time(e)", ""},
+             {"call_foo", MetricKind::kPostDerived, "metric::call::time(1, i)", ""},
+             {"call_bar_l1", MetricKind::kPostDerived, "metric::call::time(2, e, 3, e)", ""},
+             {"minus2", MetricKind::kPrederivedInclusive, "metric::time(i) + 1", "", "",
+              "arg1 - 2 * arg2"},
+             {"post_max", MetricKind::kPostDerived, "metric::time()", "", "", "",
+              "max(arg1, arg2)"},
+             {"escaped", MetricKind::kPostDerived, "{ ${s} = \"&lt;&amp;\"; return 0; }", ""}})),
+        engine_(report_) {}
+  Index id(const char* name) const { return *report_.model().metric_by_uniq_name(name); }
+  Report report_;
+  MetricEngine engine_;
+};
+
+TEST_F(CubeLibDefects, Q13FixedWithAModifierIsWholeSystemInPostderived) {
+  // main exclusive time over the system is 1 + 3 = 4, at each location (CubeLib: [1, 3]).
+  EXPECT_EQ(doubles(engine_.location_values(id("fixed_e"), 0, kIncl, kIncl)),
+            (std::vector<double>{4, 4}));
+}
+
+TEST_F(CubeLibDefects, Q14CallReferencesWorkInPostderivedLocationQueries) {
+  // foo inclusive over the system: 4 + 2 = 6 (CubeLib crashes on a per-location query).
+  EXPECT_EQ(doubles(engine_.location_values(id("call_foo"), 0, kIncl, kExcl)),
+            (std::vector<double>{6, 6}));
+  // bar exclusive at global system id 3 (stn 0, group 1, locations 2 and 3): 4.
+  EXPECT_EQ(doubles(engine_.location_values(id("call_bar_l1"), 1, kIncl, kIncl)),
+            (std::vector<double>{4, 4}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("call_bar_l1"), kIncl, kIncl)),
+            (std::vector<double>{4, 4, 4}));
+}
+
+TEST_F(CubeLibDefects, Q15MinusOperatorIsHonoured) {
+  // Points time(i) + 1: main [12, 10], foo [5, 3], bar [7, 5]; minus arg1 - 2 * arg2.
+  EXPECT_EQ(doubles(engine_.location_values(id("minus2"), 0, kIncl, kExcl)),
+            (std::vector<double>{-12, -6}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("minus2"), kIncl, kExcl)),
+            (std::vector<double>{-18, 8, 12}));
+}
+
+TEST_F(CubeLibDefects, Q16PostderivedAggrOperatorIsHonouredForLoadedMetrics) {
+  // time per location, folded with max: main inclusive max(11, 9), exclusive max(1, 3).
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("post_max"), kIncl, kIncl)),
+            (std::vector<double>{11, 4, 6}));
+  EXPECT_EQ(doubles(engine_.aggregated_values(id("post_max"), kIncl, kExcl)),
+            (std::vector<double>{3, 4, 6}));
+}
+
+TEST_F(CubeLibDefects, Q21ExpressionTextIsUnescapedOnce) {
+  // Written as &amp;lt;&amp;amp; in the anchor; CubeLib would read "<&".
+  EXPECT_EQ(report_.model().metrics[id("escaped")].expression,
+            "{ ${s} = \"&lt;&amp;\"; return 0; }");
 }
 
 TEST(DerivedMetricErrors, ReferenceCycleIsRejectedAtConstruction) {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "algebra/convert.hpp"
+#include "cubekit/cubepl.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
@@ -30,6 +31,32 @@ void set_attr(Model& model, const std::string& key, const std::string& value) {
     model.attrs.emplace_back(key, value);
 }
 
+// CubePL written into a report travels to CubeLib and the Cube GUI, which show a metric whose
+// text they cannot compile as 0 everywhere; so every text must compile in CubeLib-compatible
+// mode (which refuses cubekit's extensions such as `for`, and CubeLib's lexical traps).
+void require_cubelib_readable(const Model& model, const std::string& path) {
+  cubepl::CompileContext compatible;
+  compatible.compatible = true;
+  compatible.find_metric = [&](std::string_view name) { return model.metric_by_uniq_name(name); };
+  for (const Metric& m : model.metrics) {
+    if (!is_derived(m.kind)) continue;
+    const std::pair<const char*, const std::string*> slots[] = {
+        {"expression", &m.expression},
+        {"init expression", &m.init_expression},
+        {"plus expression", &m.aggr_plus},
+        {"minus expression", &m.aggr_minus},
+        {"aggr expression", &m.aggr_aggr}};
+    for (const auto& [slot, text] : slots) {
+      try {
+        cubepl::compile(*text, compatible);
+      } catch (const CubePLError& e) {
+        throw CubePLError(path + ": metric '" + m.uniq_name + "': " + slot +
+                          " would not compile in CubeLib, so it cannot be written: " + e.what());
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void stamp_cubelib_versions(Model& model) {
@@ -49,6 +76,7 @@ void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> outpu
                      : origin.size() != output->metrics.size())
     throw Error(path + ": the written definitions must have the metrics of the evaluated report");
   auto source = [&](Index m) { return origin.empty() ? m : origin[m]; };
+  require_cubelib_readable(*output, path);
   std::optional<MetricEngine> engine;  // built when a value has to be computed
   ReportWriter writer(path, output, options);
   for (const auto& [name, bytes] : members) writer.add_member(name, bytes);

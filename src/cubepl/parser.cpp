@@ -531,15 +531,45 @@ NodePtr Parser::statement() {
     case Tok::kMinusMetric:
       return definition();
     default:
-      // The issue tracker asked for `for`; no CubePL version has it and other Cube tools
-      // would reject a report using it (docs/cubepl.md, "for loops").
-      if (at(Tok::kWord) && cur_.text == "for") {
-        fail_at(src_, cur_.begin,
-                "'for' is not part of CubePL; write the loop with while: "
-                "${i} = first; while (${i} < end) { …; ${i} = ${i} + 1; };");
-      }
-      fail_expected("a statement (${…} =, if, while, local, global, cube::metric::…) or return");
+      if (at(Tok::kWord) && cur_.text == "for") return for_loop();
+      fail_expected(
+          "a statement (${…} =, if, while, for, local, global, cube::metric::…) or return");
   }
+}
+
+// `for (${i} = a; condition; ${i} = b) { … }`: a cubekit extension (no CubePL version has it,
+// docs/cubepl.md "for loops"), so refused in CubeLib-compatible mode, which is also how
+// expressions are checked before they are written into a report. Desugared to
+// `{ init; while (condition) { body; step; }; }`.
+NodePtr Parser::for_loop() {
+  if (ctx_.compatible) {
+    fail_at(src_, cur_.begin,
+            "'for' is not part of CubePL (a cubekit extension that CubeLib cannot read); write "
+            "the loop with while: ${i} = first; while (${i} < end) { …; ${i} = ${i} + 1; };");
+  }
+  advance();
+  expect(Tok::kLParen, "'(' after for");
+  if (!at(Tok::kVar)) fail_expected("an assignment ${…} = … starting the for loop");
+  NodePtr init = assignment();
+  expect(Tok::kSemi, "';' after the for loop's first assignment");
+  bool cond = false;
+  NodePtr c = logic(&cond);
+  if (!cond) fail_expected("a comparison operator (== != < <= > >= eq seq =~)");
+  expect(Tok::kSemi, "';' after the for loop's condition");
+  if (!at(Tok::kVar)) fail_expected("an assignment ${…} = … as the for loop's step");
+  NodePtr step = assignment();
+  expect(Tok::kRParen, "')' closing the for loop's head");
+  NodePtr body = block();
+  auto repeated = make(Op::kBlock);
+  repeated->kids.push_back(std::move(body));
+  repeated->kids.push_back(std::move(step));
+  for (const auto& k : repeated->kids) repeated->effects = repeated->effects || k->effects;
+  auto loop = make(Op::kWhile, pair(std::move(c), std::move(repeated)));
+  auto n = make(Op::kBlock);
+  n->kids.push_back(std::move(init));
+  n->kids.push_back(std::move(loop));
+  for (const auto& k : n->kids) n->effects = n->effects || k->effects;
+  return n;
 }
 
 NodePtr Parser::block() {

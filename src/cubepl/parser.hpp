@@ -53,6 +53,7 @@ class Parser {
   // statements
   NodePtr statement();
   NodePtr block();
+  NodePtr for_loop();
   NodePtr assignment();
   NodePtr if_chain();
   NodePtr declaration();

@@ -140,6 +140,22 @@ TEST(DeriveErrors, ClearMessageAndExitCode) {
       {{"-t", "sideways", "-e", "1", "m", input}, 1, "postderived or prederived"},
       {{"-r", "both", "-e", "1", "m", input}, 1, "exclusive or inclusive"},
       {{"-e", "1", "m", "/nonexistent.cubex", "-o", out}, 1, "/nonexistent.cubex"},
+      // `for` is cubekit's extension: fine in cube_dump -m, never written into a report that
+      // CubeLib and the Cube GUI would then show as 0 (docs/cubepl.md, "for loops").
+      {{"-t", "postderived", "-e",
+        "{ ${s} = 0; for (${i} = 0; ${i} < 3; ${i} = ${i} + 1) { ${s} = ${s} + metric::visits(); };"
+        " return ${s}; }",
+        "m", input, "-o", out},
+       1,
+       "metric 'm': expression would not compile in CubeLib, so it cannot be written: 1:13: 'for' "
+       "is not part of CubePL (a cubekit extension"},
+      // xor exists in cubekit's CubePL only (cubepl.md §13 Q7).
+      {{"-t", "postderived", "-e",
+        "{ ${r} = 0; if (metric::visits() > 1 xor metric::visits() > 2) { ${r} = 1; }; "
+        "return ${r}; }",
+        "m", input, "-o", out},
+       1,
+       "1:38: expected ')' or and/or, found 'xor'"},
       {{"-h"}, 0, "Usage: cube_derive"},
       {{"-x"}, 0, "Usage: cube_derive"},
   };

@@ -209,16 +209,32 @@ TEST(CubePLSyntax, ErrorsGiveLineColumnExpectedFound) {
   EXPECT_EQ(error_of("\"ä\" +").rfind("1:6:", 0), 0u) << error_of("\"ä\" +");
 }
 
-// No CubePL version has `for` (CubeLib's grammar has no such token); a report using it would
-// be broken in every other Cube tool, so cubekit refuses it with a pointer to `while`.
-TEST(CubePLSyntax, ForLoopIsRefusedWithAHint) {
-  for (bool compat : {false, true}) {
-    const std::string e = error_of(
-        "{ ${s} = 0;\n  for (${i} = 0; ${i} < 3; ${i} = ${i} + 1) { ${s} = ${s} + 1; };"
-        " return ${s}; }",
-        compat);
-    EXPECT_EQ(e.rfind("2:3: 'for' is not part of CubePL; write the loop with while", 0), 0u) << e;
-  }
+// No CubePL version has `for` (CubeLib's grammar has no such token): cubekit accepts it as an
+// extension, `for (${i} = a; cond; ${i} = b) { … };` = `${i} = a; while (cond) { …; ${i} = b; };`,
+// and refuses it in CubeLib-compatible mode (and so in expressions written into reports).
+TEST(CubePLSyntax, ForLoopIsACubekitExtension) {
+  EXPECT_EQ(eval("{ ${s} = 0; for (${i} = 0; ${i} < 4; ${i} = ${i} + 1) { ${s} = ${s} + ${i}; };"
+                 " return ${s}; }"),
+            6);  // 0 + 1 + 2 + 3
+  // The step runs after the body, the condition before it: a false condition runs nothing.
+  EXPECT_EQ(eval("{ ${s} = 7; for (${i} = 5; ${i} < 4; ${i} = ${i} + 1) { ${s} = 0; }; "
+                 "return ${s} + ${i}; }"),
+            12);
+  // Nested, with the inner bound depending on the outer variable: 0+1+2 = 3 inner steps.
+  EXPECT_EQ(eval("{ ${n} = 0; for (${i} = 0; ${i} < 3; ${i} = ${i} + 1) { "
+                 "for (${j} = 0; ${j} < ${i}; ${j} = ${j} + 1) { ${n} = ${n} + 1; }; }; "
+                 "return ${n}; }"),
+            3);
+  const std::string compat = error_of(
+      "{ ${s} = 0;\n  for (${i} = 0; ${i} < 3; ${i} = ${i} + 1) { ${s} = ${s} + 1; };"
+      " return ${s}; }",
+      true);
+  EXPECT_EQ(compat.rfind("2:3: 'for' is not part of CubePL (a cubekit extension", 0), 0u) << compat;
+  EXPECT_NE(error_of("{ for (${i} = 0; ${i} < 2;) { }; return 1; }").find("the for loop's step"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("{ for (${i} = 0; ${i}; ${i} = 1) { }; return 1; }").find("a comparison operator"),
+      std::string::npos);
   // `for` stays an ordinary (invalid) word elsewhere.
   EXPECT_NE(error_of("for").find("found 'for'"), std::string::npos) << error_of("for");
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "cubekit/data_type.hpp"
 
@@ -23,5 +24,16 @@ bool fold_reads_unaligned(DataType type);
 double scalar(DataType type, const std::byte* value);
 // out[i] = scalar(x[i]) for a whole row of n values (x at any address).
 void scalars(DataType type, const std::byte* x, size_t n, double* out);
+
+// Whether values of `from` can be stored as `to`: the same type, or both single numbers
+// (integers, DOUBLE, MIN/MAXDOUBLE).
+bool convertible(DataType from, DataType to);
+// n values of `from` (memory layout) into n values of `to`. Integers go to integers exactly
+// (modulo the width, as a C++ cast), everything else through a double; a double stored as an
+// integer is truncated toward zero and clamped to the type's range (NaN: 0). Throws Error naming
+// `what` when !convertible(from, to). Remapped metrics with another dtype, derived values of
+// integer metrics and derived sub-metrics subtracted from integer parents all go through here.
+void convert_values(DataType from, const std::byte* src, DataType to, std::byte* dst, size_t n,
+                    const std::string& what);
 
 }  // namespace cubekit

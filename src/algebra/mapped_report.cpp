@@ -2,7 +2,7 @@
 // (remap.hpp: mapped_report).
 #include <cstring>
 
-#include "algebra/convert.hpp"
+#include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
@@ -77,8 +77,8 @@ class MappedSource : public SeveritySource {
     const Flavour call = stored_inclusive(to.kind) ? Flavour::kInclusive : Flavour::kExclusive;
     const Values in = location_values(input_, from, cnode, Flavour::kInclusive, call);
     Values out(to.dtype, in.size());
-    algebra::convert_values(in.type(), in.data(), to.dtype, out.data(), in.size(),
-                            "metric '" + to.uniq_name + "'");
+    convert_values(in.type(), in.data(), to.dtype, out.data(), in.size(),
+                   "metric '" + to.uniq_name + "'");
     return out;
   }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "algebra/convert.hpp"
+#include "cubekit/algebra.hpp"
 #include "cubekit/cubepl.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
@@ -94,8 +94,8 @@ void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> outpu
       std::vector<std::byte> row(out.dtype.memory_size() * locations);
       for (Index c : storage_order(*output, out.kind)) {
         const Values v = engine->location_values(e, c, Flavour::kInclusive, call);
-        algebra::convert_values(v.type(), v.data(), out.dtype, row.data(), locations,
-                                path + ": metric '" + out.uniq_name + "'");
+        convert_values(v.type(), v.data(), out.dtype, row.data(), locations,
+                       path + ": metric '" + out.uniq_name + "'");
         writer.write_row(c, row.data());
       }
     }

@@ -48,50 +48,14 @@ Values to_values(const Row& row) {
   return v;
 }
 
-template <class T>
-void put_integer(std::byte* at, double d) {
-  const T v = static_cast<T>(d);
-  std::memcpy(at, &v, sizeof v);
-}
-
 // A derived metric declared with an integer dtype answers in that type, as CubeLib's values of
 // such metrics are (cube_dump prints them as integers): truncated toward zero, clamped.
 Values typed_values(const Row& row, DataType dtype) {
-  if (!dtype.is_integer()) return to_values(row);
-  const bool is_unsigned = dtype.kind() == TypeKind::kUInt8 || dtype.kind() == TypeKind::kUInt16 ||
-                           dtype.kind() == TypeKind::kUInt32 || dtype.kind() == TypeKind::kUInt64;
-  Values v(dtype, row.size());
-  for (size_t i = 0; i < row.size(); ++i) {
-    double d = std::isnan(row[i]) ? 0.0 : std::trunc(row[i]);
-    d = std::clamp(d, is_unsigned ? 0.0 : -9223372036854775808.0, 18446744073709549568.0);
-    switch (dtype.kind()) {
-      case TypeKind::kInt8:
-        put_integer<int8_t>(v.at(i), std::clamp(d, -128.0, 127.0));
-        break;
-      case TypeKind::kUInt8:
-        put_integer<uint8_t>(v.at(i), std::min(d, 255.0));
-        break;
-      case TypeKind::kInt16:
-        put_integer<int16_t>(v.at(i), std::clamp(d, -32768.0, 32767.0));
-        break;
-      case TypeKind::kUInt16:
-        put_integer<uint16_t>(v.at(i), std::min(d, 65535.0));
-        break;
-      case TypeKind::kInt32:
-        put_integer<int32_t>(v.at(i), std::clamp(d, -2147483648.0, 2147483647.0));
-        break;
-      case TypeKind::kUInt32:
-        put_integer<uint32_t>(v.at(i), std::min(d, 4294967295.0));
-        break;
-      case TypeKind::kInt64:
-        put_integer<int64_t>(v.at(i), std::min(d, 9223372036854774784.0));
-        break;
-      default:
-        put_integer<uint64_t>(v.at(i), d);
-        break;
-    }
-  }
-  return v;
+  Values v = to_values(row);
+  if (!dtype.is_integer()) return v;
+  Values typed(dtype, row.size());
+  convert_values(v.type(), v.data(), dtype, typed.data(), row.size(), "derived value");
+  return typed;
 }
 
 Row to_row(const Values& v) {
@@ -100,70 +64,20 @@ Row to_row(const Values& v) {
   return out;
 }
 
-// x converted like C's double → integer assignment: toward zero, modular for narrower and
-// unsigned types, but NaN gives 0 and out-of-range values saturate instead of being UB.
-template <typename T>
-void store_integer(double x, std::byte* dst) {
-  constexpr double kTwo63 = 9223372036854775808.0;
-  T t;
-  if (std::is_same_v<T, uint64_t> && x >= kTwo63 && x < 2 * kTwo63) {
-    t = static_cast<T>(x);
-  } else {
-    const int64_t whole = std::isnan(x)  ? 0
-                          : x <= -kTwo63 ? std::numeric_limits<int64_t>::min()
-                          : x >= kTwo63  ? std::numeric_limits<int64_t>::max()
-                                         : static_cast<int64_t>(x);
-    t = static_cast<T>(whole);
-  }
-  std::memcpy(dst, &t, sizeof t);
-}
-
 bool plain_number(DataType t) {
   return t.is_integer() || t.kind() == TypeKind::kDouble;
 }
 
 // One sub-metric's values subtracted from its parent's (⊖ of the parent's type). Values of
 // another type are subtracted only when parent or sub-metric is derived (CubeLib: derived values
-// live in the parent's type), converted like a C assignment, and only between integers and
-// DOUBLE; for other types (MIN/MAX, COMPLEX, ...) there is no sensible conversion and, as calc
+// live in the parent's type), converted by convert_values (algebra.hpp), and only between integers
+// and DOUBLE; for other types (MIN/MAX, COMPLEX, ...) there is no sensible conversion and, as calc
 // does for stored sub-metrics of another type, nothing is subtracted.
 void subtract(Values& v, const Values& child, bool convert) {
   if (child.type() == v.type()) return minus_rows(v.type(), v.data(), child.data(), v.size());
   if (!convert || !plain_number(v.type()) || !plain_number(child.type())) return;
   Values converted(v.type(), v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    const double x = child.scalar(i);
-    std::byte* dst = converted.at(i);
-    switch (v.type().kind()) {
-      case TypeKind::kDouble:
-        std::memcpy(dst, &x, sizeof x);
-        break;
-      case TypeKind::kInt8:
-        store_integer<int8_t>(x, dst);
-        break;
-      case TypeKind::kUInt8:
-        store_integer<uint8_t>(x, dst);
-        break;
-      case TypeKind::kInt16:
-        store_integer<int16_t>(x, dst);
-        break;
-      case TypeKind::kUInt16:
-        store_integer<uint16_t>(x, dst);
-        break;
-      case TypeKind::kInt32:
-        store_integer<int32_t>(x, dst);
-        break;
-      case TypeKind::kUInt32:
-        store_integer<uint32_t>(x, dst);
-        break;
-      case TypeKind::kInt64:
-        store_integer<int64_t>(x, dst);
-        break;
-      default:
-        store_integer<uint64_t>(x, dst);
-        break;
-    }
-  }
+  convert_values(child.type(), child.data(), v.type(), converted.data(), v.size(), "sub-metric");
   minus_rows(v.type(), v.data(), converted.data(), v.size());
 }
 

@@ -117,6 +117,38 @@ TEST(Algebra, ScalarsOfARowEqualScalarOfEachValue) {
   }
 }
 
+// One conversion rule for every place that changes a value's type: doubles to integers are
+// truncated and clamped (NaN 0), integers to integers wrap like a C++ cast.
+TEST(Algebra, ConvertValuesTruncatesClampsAndWraps) {
+  const DataType dbl(TypeKind::kDouble), u8(TypeKind::kUInt8), i16(TypeKind::kInt16),
+      u64(TypeKind::kUInt64), i64(TypeKind::kInt64);
+  const double in[] = {2.9, -2.9, 300.0, -1.0, std::numeric_limits<double>::quiet_NaN()};
+  uint8_t bytes[5];
+  convert_values(dbl, reinterpret_cast<const std::byte*>(in), u8,
+                 reinterpret_cast<std::byte*>(bytes), 5, "test");
+  EXPECT_EQ(std::vector<int>(bytes, bytes + 5), (std::vector<int>{2, 0, 255, 0, 0}));
+  int16_t shorts[5];
+  convert_values(dbl, reinterpret_cast<const std::byte*>(in), i16,
+                 reinterpret_cast<std::byte*>(shorts), 5, "test");
+  EXPECT_EQ(std::vector<int>(shorts, shorts + 5), (std::vector<int>{2, -2, 300, -1, 0}));
+  const double huge[] = {1e30, -1e30};
+  int64_t longs[2];
+  convert_values(dbl, reinterpret_cast<const std::byte*>(huge), i64,
+                 reinterpret_cast<std::byte*>(longs), 2, "test");
+  EXPECT_EQ(longs[0], 9223372036854774784);  // the largest double below 2^63
+  EXPECT_EQ(longs[1], std::numeric_limits<int64_t>::min());
+  const uint64_t wide[] = {258};
+  uint8_t narrow[1];
+  convert_values(u64, reinterpret_cast<const std::byte*>(wide), u8,
+                 reinterpret_cast<std::byte*>(narrow), 1, "test");
+  EXPECT_EQ(narrow[0], 2);  // integer to integer: modulo the width
+  EXPECT_FALSE(convertible(DataType(TypeKind::kComplex), dbl));
+  double out[1];
+  EXPECT_THROW(convert_values(DataType(TypeKind::kComplex), reinterpret_cast<const std::byte*>(in),
+                              dbl, reinterpret_cast<std::byte*>(out), 1, "metric 'x'"),
+               Error);
+}
+
 TEST(Algebra, DoubleDifferenceWithinTwoUlpIsZero) {
   const DataType t(TypeKind::kDouble);
   double a = 0.1 + 0.2, b = 0.3;  // differ in the last bit

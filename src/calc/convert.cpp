@@ -1,13 +1,14 @@
-#include "algebra/convert.hpp"
-
+// Values of one data type as values of another (algebra.hpp: convertible, convert_values).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 
-namespace cubekit::algebra {
+namespace cubekit {
 namespace {
 
 // Types whose value is one number in memory (an integer or one double lane).
@@ -79,17 +80,35 @@ void put_integer(DataType t, std::byte* dst, uint64_t bits) {
   }
 }
 
-// A double as an integer of type t: truncated, out-of-range values clamp to the type's limits.
+// The range of integer type t, as doubles (the 64-bit limits rounded down to representable ones).
+std::pair<double, double> integer_range(DataType t) {
+  switch (t.kind()) {
+    case TypeKind::kInt8:
+      return {-128.0, 127.0};
+    case TypeKind::kUInt8:
+      return {0.0, 255.0};
+    case TypeKind::kInt16:
+      return {-32768.0, 32767.0};
+    case TypeKind::kUInt16:
+      return {0.0, 65535.0};
+    case TypeKind::kInt32:
+      return {-2147483648.0, 2147483647.0};
+    case TypeKind::kUInt32:
+      return {0.0, 4294967295.0};
+    case TypeKind::kInt64:
+      return {-9223372036854775808.0, 9223372036854774784.0};
+    default:
+      return {0.0, 18446744073709549568.0};
+  }
+}
+
+// A double as an integer of type t: truncated toward zero, out-of-range values clamp to the
+// type's limits, NaN is 0 (a C++ cast would be undefined for all three).
 uint64_t integer_of(DataType t, double d) {
   if (std::isnan(d)) return 0;
-  d = std::trunc(d);
-  if (is_signed(t)) {
-    if (d <= -9223372036854775808.0) return static_cast<uint64_t>(INT64_MIN);
-    if (d >= 9223372036854775807.0) return static_cast<uint64_t>(INT64_MAX);
-    return static_cast<uint64_t>(static_cast<int64_t>(d));
-  }
-  if (d <= 0) return 0;
-  if (d >= 18446744073709551615.0) return UINT64_MAX;
+  const auto [low, high] = integer_range(t);
+  d = std::clamp(std::trunc(d), low, high);
+  if (is_signed(t)) return static_cast<uint64_t>(static_cast<int64_t>(d));
   return static_cast<uint64_t>(d);
 }
 
@@ -120,4 +139,4 @@ void convert_values(DataType from, const std::byte* src, DataType to, std::byte*
   }
 }
 
-}  // namespace cubekit::algebra
+}  // namespace cubekit

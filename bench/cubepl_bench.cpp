@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -28,77 +29,60 @@
 #include "cubekit/generator.hpp"
 #include "cubekit/remap.hpp"
 #include "cubekit/report.hpp"
-#include "cubekit/writer.hpp"
 
 namespace {
 
 using cubekit::Index;
 
-// A generated report (2,000 call paths × 256 locations) plus `metric`, written once per
-// process and removed at exit. Stored rows are copied from the generated report.
-class DerivedReport {
+// A report made from a generated one (2,000 call paths × 256 locations) by `make(input, path)`:
+// written once per process, removed at exit, every stored metric decoded up front.
+class BenchReport {
  public:
-  DerivedReport(const std::string& tag, const cubekit::Metric& metric) {
-    const std::string base = "/tmp/cubekit_cubepl_bench_" + std::to_string(getpid());
+  using Make = std::function<void(const cubekit::Report& input, const std::string& path)>;
+  BenchReport(const std::string& tag, const Make& make) {
+    const std::string base = "/tmp/cubekit_cubepl_bench_" + std::to_string(getpid()) + "_" + tag;
     generated_ = base + "_in.cubex";
-    path_ = base + "_" + tag + ".cubex";
+    path_ = base + ".cubex";
     cubekit::GeneratorOptions o;
     o.call_paths = 2000;
     o.nodes_per_machine = 4;
     o.processes_per_node = 16;
     o.threads_per_process = 4;
     cubekit::generate_report(generated_, o);
-    const cubekit::Report in = cubekit::Report::open(generated_);
-    auto model = std::make_shared<cubekit::Model>(in.model());
-    cubekit::Metric m = metric;
-    for (const cubekit::Metric& old : model->metrics) m.id = std::max(m.id, old.id + 1);
-    model->metrics.push_back(m);
-    model->finalize("bench");
-    cubekit::ReportWriter writer(path_, model);
-    for (Index i = 0; i < in.model().metrics.size(); ++i) {
-      if (!in.has_data(i)) continue;
-      writer.begin_metric(i);
-      in.visit_rows(i, [&](Index c, const std::byte* row) { writer.write_row(c, row); });
-      writer.end_metric();
-    }
-    writer.finish();
+    make(cubekit::Report::open(generated_), path_);
     report_ = std::make_unique<cubekit::Report>(cubekit::Report::open(path_));
     for (Index i = 0; i < report_->model().metrics.size(); ++i) report_->severities(i);
   }
-  ~DerivedReport() {
+  ~BenchReport() {
     std::remove(generated_.c_str());
     std::remove(path_.c_str());
   }
   const cubekit::Report& report() const { return *report_; }
-  Index metric() const { return static_cast<Index>(report_->model().metrics.size() - 1); }
+  Index metric(const std::string& name) const {
+    return *report_->model().metric_by_uniq_name(name);
+  }
 
  private:
   std::string generated_, path_;
   std::unique_ptr<cubekit::Report> report_;
 };
 
-cubekit::Metric time_per_visit() {
-  cubekit::Metric m;
-  m.disp_name = m.uniq_name = "time_per_visit";
-  m.dtype_text = "DOUBLE";
-  m.dtype = cubekit::DataType(cubekit::TypeKind::kDouble);
-  m.uom = "sec";
-  m.kind = cubekit::MetricKind::kPrederivedExclusive;
-  m.expression = "metric::time(e) / metric::visits(e)";
-  return m;
-}
-
 void BM_PrederivedRatio(benchmark::State& state) {
-  static const DerivedReport r("ratio", time_per_visit());
+  static const BenchReport r("ratio", [](const cubekit::Report& in, const std::string& path) {
+    cubekit::derive_metric(in,
+                           {"time_per_visit", "metric::time(e) / metric::visits(e)", "",
+                            cubekit::MetricKind::kPrederivedExclusive},
+                           path);
+  });
   const cubekit::Model& model = r.report().model();
+  const Index ratio = r.metric("time_per_visit");
   {  // The value of the busiest leaf, by hand from the stored metrics: a wrong engine must not
      // look fast.
     const Index time = *model.metric_by_uniq_name("time"),
                 visits = *model.metric_by_uniq_name("visits");
     const auto ex = cubekit::Flavour::kExclusive;
     cubekit::MetricEngine engine(r.report());
-    const cubekit::Values all =
-        engine.aggregated_values(r.metric(), cubekit::Flavour::kInclusive, ex);
+    const cubekit::Values all = engine.aggregated_values(ratio, cubekit::Flavour::kInclusive, ex);
     for (Index c = 0; c < model.cnodes.size(); ++c) {
       const cubekit::Values t = cubekit::location_values(r.report(), time, c, ex, ex);
       const cubekit::Values v = cubekit::location_values(r.report(), visits, c, ex, ex);
@@ -117,7 +101,7 @@ void BM_PrederivedRatio(benchmark::State& state) {
   }
   for (auto _ : state) {
     cubekit::MetricEngine engine(r.report());
-    benchmark::DoNotOptimize(engine.aggregated_values(r.metric(), cubekit::Flavour::kInclusive,
+    benchmark::DoNotOptimize(engine.aggregated_values(ratio, cubekit::Flavour::kInclusive,
                                                       cubekit::Flavour::kExclusive));
   }
   state.SetItemsProcessed(
@@ -127,38 +111,6 @@ void BM_PrederivedRatio(benchmark::State& state) {
 }
 BENCHMARK(BM_PrederivedRatio)->Unit(benchmark::kMillisecond);
 
-// The generated report (same shape as above) remapped with scorep.spec, derived metrics kept.
-class SpecReport {
- public:
-  explicit SpecReport(const std::string& spec_path) {
-    const std::string base = "/tmp/cubekit_spec_bench_" + std::to_string(getpid());
-    generated_ = base + "_in.cubex";
-    path_ = base + "_remapped.cubex";
-    cubekit::GeneratorOptions o;
-    o.call_paths = 2000;
-    o.nodes_per_machine = 4;
-    o.processes_per_node = 16;
-    o.threads_per_process = 4;
-    cubekit::generate_report(generated_, o);
-    std::ifstream in(spec_path);
-    std::stringstream text;
-    text << in.rdbuf();
-    const cubekit::RemapSpec spec = cubekit::parse_remap_spec(text.str(), spec_path);
-    cubekit::remap_report(cubekit::Report::open(generated_), &spec, {}, path_);
-    report_ = std::make_unique<cubekit::Report>(cubekit::Report::open(path_));
-    for (Index i = 0; i < report_->model().metrics.size(); ++i) report_->severities(i);
-  }
-  ~SpecReport() {
-    std::remove(generated_.c_str());
-    std::remove(path_.c_str());
-  }
-  const cubekit::Report& report() const { return *report_; }
-
- private:
-  std::string generated_, path_;
-  std::unique_ptr<cubekit::Report> report_;
-};
-
 void BM_ScorepSpecHierarchy(benchmark::State& state) {
   const std::filesystem::path spec =
       std::filesystem::path(CUBEKIT_SHARED_DIR) / "data/real/cubelib/remap/scorep.spec";
@@ -166,7 +118,14 @@ void BM_ScorepSpecHierarchy(benchmark::State& state) {
     state.SkipWithError("../shared absent: no scorep.spec");
     return;
   }
-  static const SpecReport r(spec.string());
+  // The generated report remapped with scorep.spec, derived metrics kept.
+  static const BenchReport r("spec", [&](const cubekit::Report& in, const std::string& path) {
+    std::ifstream file(spec);
+    std::stringstream text;
+    text << file.rdbuf();
+    const cubekit::RemapSpec parsed = cubekit::parse_remap_spec(text.str(), spec.string());
+    cubekit::remap_report(in, &parsed, {}, path);
+  });
   const cubekit::Model& model = r.report().model();
   std::vector<Index> derived;
   for (Index m = 0; m < model.metrics.size(); ++m)

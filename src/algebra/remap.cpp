@@ -24,12 +24,13 @@ void add_mirror(Model& model, const std::string& url) {
 }
 
 void merge_attrs(Attributes& into, const Attributes& from) {
-  for (const auto& [k, v] : from) {
-    auto it = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == k; });
+  for (const auto& attr : from) {  // not a structured binding: clang 14 cannot capture one
+    auto it = std::find_if(into.begin(), into.end(),
+                           [&](const auto& kv) { return kv.first == attr.first; });
     if (it != into.end())
-      it->second = v;
+      it->second = attr.second;
     else
-      into.emplace_back(k, v);
+      into.push_back(attr);
   }
 }
 

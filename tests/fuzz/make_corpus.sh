@@ -5,12 +5,13 @@
 #   CORPUS/metric_data  4 selector bytes (see fuzz_metric_data.cpp) + <id>.index + <id>.data
 #   CORPUS/cube3        Cube 3 documents, plain and gzip-compressed
 #   CORPUS/cubepl       CubePL expressions of the remap .spec files
+#   CORPUS/spec         the remap .spec files themselves
 # Usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]}
 real=${2:-$here/../../../shared/data/real}
-mkdir -p "$out"/{tar,anchor,metric_data,cube3,cubepl}
+mkdir -p "$out"/{tar,anchor,metric_data,cube3,cubepl,spec}
 if [[ ! -d $real ]]; then
   echo "make_corpus.sh: no real data at $real; corpora stay empty (the fuzzers start from scratch)" >&2
   exit 0
@@ -102,6 +103,7 @@ for spec in sorted((real / "cubelib/remap").glob("*.spec")):
         (out / f"seed{n:04d}").write_text(html.unescape(text))
         n += 1
 PY
-for d in tar anchor metric_data cube3 cubepl; do
+cp "$real"/cubelib/remap/*.spec "$out/spec/" 2>/dev/null || true
+for d in tar anchor metric_data cube3 cubepl spec; do
   echo "$d: $(ls "$out/$d" | wc -l) seeds"
 done

@@ -20,6 +20,7 @@ targets=(
   fuzz_metric_data:metric_data:65536
   fuzz_cube3:cube3:131072
   fuzz_cubepl:cubepl:4096
+  fuzz_spec:spec:65536
 )
 
 status=0

@@ -50,6 +50,12 @@ class MetricEngine {
   // As calc.hpp, for any metric.
   Values location_values(Index metric, Index cnode, Flavour metric_flavour, Flavour call_flavour);
   Values aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour);
+  // Per system tree node and location group, for one cnode (as calc's system_values). A
+  // POSTDERIVED metric is evaluated per node / group with every operand summed over its
+  // locations first (time / visits of a node is its total time over its total visits);
+  // other metrics are their per-location values summed.
+  SystemValues system_values(Index metric, Index cnode, Flavour metric_flavour,
+                             Flavour call_flavour);
 
  private:
   struct Impl;

@@ -104,6 +104,7 @@ struct MetricEngine::Impl {
     kPoint,     // prederived: one cnode, lanes = location columns
     kRow,       // postderived per location: one cnode, lanes = location columns
     kTree,      // postderived whole system: lanes = cnodes
+    kSystem,    // postderived per system entity: one cnode, lanes = system nodes, then groups
   };
 
   class Env;
@@ -134,6 +135,8 @@ struct MetricEngine::Impl {
   Values own_values(Index m, Index c, Flavour call_flavour);
   Values own_aggregated(Index m, Flavour call_flavour);
   double at_system(Index m, Index c, Flavour f, int64_t sysid, Flavour system);
+  // Own values of metric m at cnode c per system node, then per location group (doubles).
+  Row system_row(Index m, Index c, Flavour f);
 
   Row evaluate(const cubepl::Program& p, Context ctx, Index m, Index c, Flavour f);
   const Row& point(Index m, Index c);
@@ -179,6 +182,11 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
       return;
     }
     const Flavour f = apply(ref.call, flavour_);
+    if (ctx_ == Context::kSystem && !(ref.form == MetricRef::Form::kFixed && ref.given < 2)) {
+      const Row v = e_.system_row(ref.metric, cnode_, f);
+      std::copy(v.begin(), v.end(), out.begin());
+      return;
+    }
     if (ctx_ == Context::kTree) {
       const Row& v = e_.aggregated(ref.metric, f);
       std::copy(v.begin(), v.end(), out.begin());
@@ -234,7 +242,7 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
       return lanes(std::move(v));
     }
     if (name == "calculation::sysres::#elements") return scalar(tree ? 0 : 1);
-    if (tree) return std::nullopt;
+    if (tree || ctx_ == Context::kSystem) return std::nullopt;
     if (name == "calculation::sysres::state") return scalar(ctx_ == Context::kPoint ? 1 : 0);
     if (name == "calculation::sysres::kind") return scalar(7);
     if (name == "calculation::sysres::id" || name == "calculation::sysres::sysid") {
@@ -462,7 +470,9 @@ void MetricEngine::Impl::run_inits() {
 
 Row MetricEngine::Impl::evaluate(const cubepl::Program& p, Context ctx, Index m, Index c,
                                  Flavour f) {
-  const size_t width = ctx == Context::kTree ? model.cnodes.size() : model.locations.size();
+  const size_t width = ctx == Context::kTree     ? model.cnodes.size()
+                       : ctx == Context::kSystem ? model.system_nodes.size() + model.groups.size()
+                                                 : model.locations.size();
   Row out(width, 0.0);
   if (width == 0) return out;
   Env env(*this, ctx, m, c, f, width);
@@ -582,6 +592,25 @@ double MetricEngine::Impl::program_total(Index m) {
   return total;
 }
 
+// A postderived metric is evaluated once per system entity with its operands aggregated over
+// that entity's locations (a ratio of sums, as CubeLib computes it for a selected node), every
+// other metric is its per-location values summed up the system tree.
+Row MetricEngine::Impl::system_row(Index m, Index c, Flavour f) {
+  const size_t width = model.system_nodes.size() + model.groups.size();
+  if (inactive[m]) return Row(width, 0.0);
+  if (metric(m).kind == MetricKind::kPostDerived)
+    return evaluate(programs[m].main, Context::kSystem, m, c, f);
+  const Values per_location = is_derived(metric(m).kind)
+                                  ? to_values(row(m, c, f))
+                                  : cubekit::location_values(report, m, c, Flavour::kInclusive, f);
+  const SystemValues sums = cubekit::system_values(report, per_location);
+  Row out(width);
+  scalars(sums.nodes.type(), sums.nodes.data(), sums.nodes.size(), out.data());
+  scalars(sums.groups.type(), sums.groups.data(), sums.groups.size(),
+          out.data() + sums.nodes.size());
+  return out;
+}
+
 double MetricEngine::Impl::at_system(Index m, Index c, Flavour f, int64_t sysid, Flavour system) {
   const Row r = row(m, c, f);
   const int64_t nodes = static_cast<int64_t>(model.system_nodes.size());
@@ -658,6 +687,26 @@ Values MetricEngine::location_values(Index metric, Index cnode, Flavour metric_f
     for (Index k : e.metric(metric).children)
       subtract(v, e.own_values(k, cnode, call_flavour), e.either_derived(metric, k));
   return v;
+}
+
+SystemValues MetricEngine::system_values(Index metric, Index cnode, Flavour metric_flavour,
+                                         Flavour call_flavour) {
+  Impl& e = *impl_;
+  if (metric >= e.count()) throw LookupError("no metric with index " + std::to_string(metric));
+  if (!e.needs_engine(metric, metric_flavour))
+    return cubekit::system_values(
+        e.report, cubekit::location_values(e.report, metric, cnode, metric_flavour, call_flavour));
+  std::lock_guard lock(e.mutex);
+  const size_t nodes = e.model.system_nodes.size(), groups = e.model.groups.size();
+  Row v = e.system_row(metric, cnode, call_flavour);
+  if (metric_flavour == Flavour::kExclusive)
+    for (Index k : e.metric(metric).children) {
+      const Row child = e.system_row(k, cnode, call_flavour);
+      for (size_t i = 0; i < v.size(); ++i) v[i] -= child[i];
+    }
+  const DataType type = e.metric(metric).dtype;
+  return {typed_values(Row(v.begin(), v.begin() + nodes), type),
+          typed_values(Row(v.begin() + nodes, v.begin() + nodes + groups), type)};
 }
 
 Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour) {

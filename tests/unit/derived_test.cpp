@@ -20,6 +20,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/writer.hpp"
+#include "test_support.hpp"
 
 namespace fs = std::filesystem;
 
@@ -158,6 +159,57 @@ TEST_F(DerivedMetrics, PostderivedRatioIsTakenAtTheAggregatedPoint) {
   EXPECT_DOUBLE_EQ(row[0], 11.0 / 4);
   EXPECT_DOUBLE_EQ(row[1], 9.0 / 5);
   EXPECT_EQ(engine_.aggregated_values(2, kIncl, kIncl).type(), DataType::parse("DOUBLE"));
+}
+
+// Per system entity (the machine and the rank holding both locations): a postderived ratio is
+// Σ time / Σ visits of the entity's locations (20 / 9 at main, inclusive), not Σ of the
+// per-location ratios (11/4 + 9/5); other metrics are sums; metrics built on a postderived one
+// see its entity value.
+TEST_F(DerivedMetrics, SystemValuesEvaluatePostderivedOnTheEntitysSums) {
+  const SystemValues ratio = engine_.system_values(2, 0, kIncl, kIncl);
+  ASSERT_EQ(ratio.nodes.size(), 1u);
+  ASSERT_EQ(ratio.groups.size(), 1u);
+  EXPECT_DOUBLE_EQ(ratio.nodes.scalar(0), 20.0 / 9);
+  EXPECT_DOUBLE_EQ(ratio.groups.scalar(0), 20.0 / 9);
+  EXPECT_DOUBLE_EQ(engine_.system_values(2, 1, kIncl, kIncl).nodes.scalar(0), 6.0 / 4);
+  EXPECT_DOUBLE_EQ(engine_.system_values(2, 0, kIncl, kExcl).nodes.scalar(0), 4.0 / 2);
+  EXPECT_DOUBLE_EQ(engine_.system_values(5, 0, kIncl, kIncl).nodes.scalar(0), 40.0 / 9);
+  // pre_excl: point values main [1, 3] summed over the rank.
+  EXPECT_DOUBLE_EQ(engine_.system_values(3, 0, kIncl, kExcl).groups.scalar(0), 4.0);
+  // Stored metrics: as calc gives them (time, main inclusive: 11 + 9).
+  const SystemValues time = engine_.system_values(0, 0, kIncl, kIncl);
+  EXPECT_DOUBLE_EQ(time.nodes.scalar(0), 20.0);
+  EXPECT_EQ(time.nodes.type(), DataType::parse("DOUBLE"));
+  EXPECT_EQ(engine_.system_values(1, 0, kIncl, kIncl).groups.scalar(0), 9.0);
+}
+
+// The same on a real Scalasca profile with many ranks: every node and rank of every call path
+// gets its own time / visits, computed here from the stored metrics' sums.
+TEST(DerivedSystemValues, RatioOfSumsOnARealProfile) {
+  if (test::shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  const Report report =
+      Report::open((test::shared_dir() / "data/real/cubelib/examples/summary.cubex").string());
+  MetricEngine engine(report, {{"tpv", "metric::time(i) / metric::visits(e)"}});
+  const Index tpv = static_cast<Index>(report.model().metrics.size());
+  const Index time = *report.model().metric_by_uniq_name("time");
+  const Index visits = *report.model().metric_by_uniq_name("visits");
+  size_t checked = 0;
+  for (Index c = 0; c < report.model().cnodes.size(); c += 7) {
+    const SystemValues got = engine.system_values(tpv, c, kIncl, kIncl);
+    const SystemValues t = engine.system_values(time, c, kIncl, kIncl);
+    const SystemValues v = engine.system_values(visits, c, kIncl, kExcl);
+    for (size_t g = 0; g < got.groups.size(); ++g) {
+      if (v.groups.scalar(g) == 0) continue;  // x / 0 is ±DBL_MAX, tested elsewhere
+      EXPECT_DOUBLE_EQ(got.groups.scalar(g), t.groups.scalar(g) / v.groups.scalar(g));
+      ++checked;
+    }
+    for (size_t n = 0; n < got.nodes.size(); ++n) {
+      if (v.nodes.scalar(n) != 0) {
+        EXPECT_DOUBLE_EQ(got.nodes.scalar(n), t.nodes.scalar(n) / v.nodes.scalar(n));
+      }
+    }
+  }
+  EXPECT_GT(checked, 100u);
 }
 
 TEST_F(DerivedMetrics, PrederivedExclusiveIsSummedAlongTheTreeAndTheSystem) {

@@ -57,6 +57,11 @@ class MetricEngine {
   SystemValues system_values(Index metric, Index cnode, Flavour metric_flavour,
                              Flavour call_flavour);
 
+  // Forgets every cached value: derived rows and aggregates, and the report's decoded stored
+  // metrics. Later queries compute again. Tools that go through many metrics of a large report
+  // one after the other call it between metrics, so memory holds one metric's values at a time.
+  void forget_values();
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -98,6 +98,9 @@ void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> outpu
                        path + ": metric '" + out.uniq_name + "'");
         writer.write_row(c, row.data());
       }
+      // One computed metric's values in memory at a time (a -d remap of a large report would
+      // otherwise keep every derived metric and every decoded input).
+      engine->forget_values();
     }
     writer.end_metric();
   }

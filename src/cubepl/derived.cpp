@@ -689,6 +689,14 @@ Values MetricEngine::location_values(Index metric, Index cnode, Flavour metric_f
   return v;
 }
 
+void MetricEngine::forget_values() {
+  Impl& e = *impl_;
+  std::lock_guard lock(e.mutex);
+  e.aggregated_cache.clear();
+  e.points.clear();
+  for (Index m = 0; m < e.model.metrics.size(); ++m) e.report.drop(m);
+}
+
 SystemValues MetricEngine::system_values(Index metric, Index cnode, Flavour metric_flavour,
                                          Flavour call_flavour) {
   Impl& e = *impl_;

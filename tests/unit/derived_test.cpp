@@ -212,6 +212,18 @@ TEST(DerivedSystemValues, RatioOfSumsOnARealProfile) {
   EXPECT_GT(checked, 100u);
 }
 
+// forget_values drops caches only: every answer is the same afterwards.
+TEST_F(DerivedMetrics, ForgettingValuesChangesNoAnswer) {
+  std::vector<std::vector<double>> before;
+  for (Index m = 0; m < 7; ++m)
+    before.push_back(doubles(engine_.aggregated_values(m, kIncl, kIncl)));
+  const auto row = doubles(engine_.location_values(3, 1, kIncl, kIncl));
+  engine_.forget_values();
+  for (Index m = 0; m < 7; ++m)
+    EXPECT_EQ(doubles(engine_.aggregated_values(m, kIncl, kIncl)), before[m]) << "metric " << m;
+  EXPECT_EQ(doubles(engine_.location_values(3, 1, kIncl, kIncl)), row);
+}
+
 TEST_F(DerivedMetrics, PrederivedExclusiveIsSummedAlongTheTreeAndTheSystem) {
   // Point values time/visits (exclusive): main [1, 3], foo [2, 1], bar [6, 2].
   EXPECT_EQ(doubles(engine_.location_values(3, 0, kIncl, kExcl)), (std::vector<double>{1, 3}));

@@ -44,6 +44,14 @@ void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> outpu
 // "CUBE Library version", "Cube Version" and "CubePL Version" (replacing older values).
 void stamp_cubelib_versions(Model& model);
 
+class MetricEngine;
+
+// `input` with every derived metric (not ghost, not VOID) turned into a stored EXCLUSIVE metric
+// whose values `engine` (built on `input`) computes when they are read: per location,
+// metric-inclusive, call-exclusive, in DOUBLE or the metric's integer dtype. For exports to
+// formats without derived metrics (cube4to3). `input` and `engine` must outlive the result.
+Report materialized_report(const Report& input, MetricEngine& engine);
+
 // ---- cube_derive ---------------------------------------------------------------------------
 
 struct NewMetric {

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "cubekit/cube3_writer.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/remap.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/writer.hpp"
 #include "tools/tools.hpp"
@@ -89,13 +91,24 @@ void convert_3to4(const std::string& input, const std::string& name) {
   std::cout << " done." << std::endl;
 }
 
+// Derived metrics are written with their computed values, as CubeLib does; if the report's
+// CubePL does not compile, they are left out with a warning and the rest is written.
 void convert_4to3(const std::string& input, const std::string& name) {
   std::cout << "Reading " << input << " ... " << std::flush;
   const Report report = Report::open(input);
   std::cout << " done." << std::endl;
   std::cout << " Start to export " << input << " into " << name << std::endl;
-  write_cube3(report, name, ends_with(name, ".gz"),
-              [](const std::string& note) { std::cerr << "Warning: " << note << '\n'; });
+  const auto note = [](const std::string& text) { std::cerr << "Warning: " << text << '\n'; };
+  std::optional<MetricEngine> engine;
+  try {
+    engine.emplace(report);
+  } catch (const CubePLError& e) {
+    note(std::string(e.what()) + "; derived metrics are left out");
+  }
+  if (engine)
+    write_cube3(materialized_report(report, *engine), name, ends_with(name, ".gz"), note);
+  else
+    write_cube3(report, name, ends_with(name, ".gz"), note);
   std::cout << "done." << std::endl;
 }
 

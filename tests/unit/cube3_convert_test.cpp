@@ -228,17 +228,16 @@ TEST(Cube3ConvertTool, RefusesToOverwriteItsInput) {
   EXPECT_EQ(read_file(cube), before);
 }
 
-// Derived metrics have no Cube 3 form: left out, with their subtree, and the user is told.
-TEST(Cube3ConvertTool, LeavesDerivedMetricsOutWithAWarning) {
-  TempDir dir;
-  const fs::path in = dir.path() / "derived.cube";
-  std::ofstream(in) << R"(<?xml version="1.0" encoding="UTF-8"?>
+// A report with a postderived metric `expression` below time (0.1 s on one thread).
+std::string derived_cube(const std::string& expression) {
+  return R"(<?xml version="1.0" encoding="UTF-8"?>
 <cube version="3.0">
 <metrics>
 <metric id="0"><disp_name>Time</disp_name><uniq_name>time</uniq_name><dtype>FLOAT</dtype>
 <uom>sec</uom><url></url><descr></descr>
 <metric id="1" type="POSTDERIVED"><disp_name>Twice</disp_name><uniq_name>twice</uniq_name>
-<dtype>FLOAT</dtype><uom>sec</uom><url></url><descr></descr><cubepl>2*metric::time()</cubepl>
+<dtype>FLOAT</dtype><uom>sec</uom><url></url><descr></descr><cubepl>)" +
+         expression + R"(</cubepl>
 </metric>
 </metric>
 </metrics>
@@ -254,13 +253,56 @@ TEST(Cube3ConvertTool, LeavesDerivedMetricsOutWithAWarning) {
 <severity><matrix metricId="0"><row cnodeId="0">0.1</row></matrix></severity>
 </cube>
 )";
+}
+
+// Cube 3 has no derived metrics: like CubeLib, cube4to3 writes their computed values.
+TEST(Cube3ConvertTool, WritesDerivedMetricsAsTheirValues) {
+  TempDir dir;
+  const fs::path in = dir.path() / "derived.cube";
+  std::ofstream(in) << derived_cube("2*metric::time()");
   const fs::path out = dir.path() / "out.cube";
   const auto r = run_tool("cube4to3", {"-o", out.string(), in.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("metric 'twice' left out"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("twice"), std::string::npos) << r.err;
+  const cubekit::Report back = cubekit::Report::open(out.string());
+  const cubekit::Index twice = *back.model().metric_by_uniq_name("twice");
+  EXPECT_FALSE(cubekit::is_derived(back.model().metrics[twice].kind));
+  const auto rows = back.severities(twice);
+  ASSERT_NE(rows, nullptr);
+  EXPECT_EQ(reinterpret_cast<const double*>(rows->row(0))[0], 0.2);
+}
+
+// A derived metric whose CubePL does not compile cannot be computed: left out, with a warning
+// naming it; the rest is written.
+TEST(Cube3ConvertTool, LeavesUncompilableDerivedMetricsOutWithAWarning) {
+  TempDir dir;
+  const fs::path in = dir.path() / "broken.cube";
+  std::ofstream(in) << derived_cube("2*metric::time(");
+  const fs::path out = dir.path() / "out.cube";
+  const auto r = run_tool("cube4to3", {"-o", out.string(), in.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("Warning: metric 'twice'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("derived metrics are left out"), std::string::npos) << r.err;
   const std::string text = read_file(out);
   EXPECT_EQ(text.find("twice"), std::string::npos);
   EXPECT_NE(text.find("<row cnodeId=\"0\">\n0.1\n</row>"), std::string::npos) << text;
+}
+
+// A report CubeLib's cube_derive wrote (oracle A): the postderived time_per_visit goes into the
+// Cube 3 document as its call-exclusive values, which dump exactly as the original's.
+TEST(Cube3ConvertTool, DerivedMetricOfARealReportKeepsItsExclusiveValues) {
+  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  TempDir dir;
+  const fs::path in = shared_dir() / "oracle/_algebra/A_extrap_single_x1_vs_x10/derive_post.cubex";
+  const fs::path out = dir.path() / "post.cube";
+  ASSERT_EQ(run_tool("cube4to3", {"-o", out.string(), in.string()}).exit_code, 0);
+  const auto original =
+      run_tool("cube_dump", {"-m", "time_per_visit", "-z", "excl", "-s", "csv2", in.string()});
+  const auto converted =
+      run_tool("cube_dump", {"-m", "time_per_visit", "-z", "excl", "-s", "csv2", out.string()});
+  ASSERT_EQ(original.exit_code, 0) << original.err;
+  EXPECT_EQ(converted.out, original.out);
+  EXPECT_NE(original.out.find("1,0,1.67e-06"), std::string::npos) << original.out;
 }
 
 TEST(Cube3ConvertTool, HelpAndMissingInput) {

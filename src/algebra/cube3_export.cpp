@@ -1,6 +1,7 @@
 // Cube 3 export (cube-format.md §10): the definitions in the Cube 3 vocabulary, then one
 // <matrix> per stored metric. Mirrors what CubeLib's export keeps and drops (§10.4), but prints
 // values so that they read back exactly and leaves all-zero rows out.
+// It sits above calc (src/algebra), since Cube 3 rows hold call-exclusive values of every metric.
 #include "cubekit/cube3_writer.hpp"
 
 #include <fcntl.h>

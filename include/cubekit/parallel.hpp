@@ -25,11 +25,24 @@ inline unsigned default_thread_count() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+namespace detail {
+// Set while a thread runs jobs of a parallel_for that uses several threads: a parallel_for
+// nested in such a job runs on its caller's thread (the cores are busy already; metrics in
+// parallel, each streamed in shares, would otherwise start threads × threads streams).
+inline thread_local bool in_parallel_job = false;
+}  // namespace detail
+
+// Threads a parallel_for started here would use: 1 inside a job of a multi-threaded one.
+inline unsigned available_threads() {
+  return detail::in_parallel_job ? 1u : default_thread_count();
+}
+
 // Calls job(i) for i in [0, n) on up to `threads` threads (0: default_thread_count()). The
 // first exception thrown by a job is rethrown here after all threads stopped.
 template <class Job>
 void parallel_for(size_t n, Job job, unsigned threads = 0) {
   if (threads == 0) threads = default_thread_count();
+  if (detail::in_parallel_job) threads = 1;
   threads = static_cast<unsigned>(std::min<size_t>(threads, n));
   if (threads <= 1) {
     for (size_t i = 0; i < n; ++i) job(i);
@@ -39,6 +52,8 @@ void parallel_for(size_t n, Job job, unsigned threads = 0) {
   std::exception_ptr failure;
   std::mutex failure_lock;
   auto worker = [&] {
+    const bool outer = detail::in_parallel_job;
+    detail::in_parallel_job = true;
     for (size_t i; (i = next.fetch_add(1)) < n;) {
       try {
         job(i);
@@ -48,6 +63,7 @@ void parallel_for(size_t n, Job job, unsigned threads = 0) {
         next = n;  // stop handing out work
       }
     }
+    detail::in_parallel_job = outer;  // the calling thread runs jobs too
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);

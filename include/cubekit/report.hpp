@@ -31,6 +31,12 @@ using RowVisitor = std::function<void(Index cnode, const std::byte* row)>;
 // layout) are handed over where they lie, e.g. inside the mapped file: no copy at all.
 enum class RowPlacement { kAligned, kAnyAddress };
 
+// One of `parts` contiguous shares of a metric's stored rows (in storage order), so that
+// several threads can stream one metric together; shares may be visited concurrently.
+struct RowShare {
+  size_t part = 0, parts = 1;
+};
+
 // Where a report's values come from (a .cubex archive, a Cube 3 XML document, memory).
 class SeveritySource {
  public:
@@ -48,7 +54,8 @@ class SeveritySource {
   // Hands every stored row of a metric to `visit`, in storage order, without keeping them all
   // in memory. The default decodes the whole matrix first.
   virtual void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
-                          RowPlacement placement = RowPlacement::kAligned) const;
+                          RowPlacement placement = RowPlacement::kAligned,
+                          RowShare share = {}) const;
 };
 
 class Report {
@@ -72,7 +79,7 @@ class Report {
   // Hands every stored row of a metric to `visit`: from the cache if the metric is decoded,
   // otherwise streamed from the file with memory for one row.
   void visit_rows(Index metric, const RowVisitor& visit,
-                  RowPlacement placement = RowPlacement::kAligned) const;
+                  RowPlacement placement = RowPlacement::kAligned, RowShare share = {}) const;
   // Forgets the cached values of a metric (memory is freed when no caller holds them).
   void drop(Index metric) const;
 

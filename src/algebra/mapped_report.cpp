@@ -40,14 +40,17 @@ class MappedSource : public SeveritySource {
     return from != kNoIndex && input_.has_data(from);
   }
 
-  void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
-                  RowPlacement placement) const override {
+  void visit_rows(const Model& model, Index metric, const RowVisitor& visit, RowPlacement placement,
+                  RowShare share) const override {
     const Index from = origin(model, metric);
     if (from == kNoIndex) return;
-    if (same_storage(model, metric, from)) return input_.visit_rows(from, visit, placement);
-    for (Index c : storage_order(model, model.metrics[metric].kind)) {
-      const Values v = converted_row(model, metric, from, c);
-      visit(c, v.data());
+    if (same_storage(model, metric, from)) return input_.visit_rows(from, visit, placement, share);
+    const std::vector<Index> order = storage_order(model, model.metrics[metric].kind);
+    const size_t begin = order.size() * share.part / share.parts;
+    const size_t end = order.size() * (share.part + 1) / share.parts;
+    for (size_t k = begin; k < end; ++k) {
+      const Values v = converted_row(model, metric, from, order[k]);
+      visit(order[k], v.data());
     }
   }
 

@@ -105,10 +105,10 @@ class OverlaySource : public SeveritySource {
   bool has_data(const Model&, Index metric) const override {
     return rows_.contains(metric) || base_.has_data(metric);
   }
-  void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
-                  RowPlacement placement) const override {
-    if (!rows_.contains(metric)) return base_.visit_rows(metric, visit, placement);
-    SeveritySource::visit_rows(model, metric, visit, placement);
+  void visit_rows(const Model& model, Index metric, const RowVisitor& visit, RowPlacement placement,
+                  RowShare share) const override {
+    if (!rows_.contains(metric)) return base_.visit_rows(metric, visit, placement, share);
+    SeveritySource::visit_rows(model, metric, visit, placement, share);
   }
   std::vector<MemberInfo> members() const override { return base_.members(); }
   std::optional<std::string> member_content(const std::string& name) const override {

@@ -2,6 +2,7 @@
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/parallel.hpp"
 
 namespace cubekit {
 
@@ -84,9 +85,17 @@ Values row_sums(const Report& report, Index metric) {
   const size_t locations = model.locations.size();
   const RowPlacement placement =
       fold_reads_unaligned(m.dtype) ? RowPlacement::kAnyAddress : RowPlacement::kAligned;
-  report.visit_rows(
-      metric, [&](Index c, const std::byte* row) { fold_row(m.dtype, sums.at(c), row, locations); },
-      placement);
+  // Large metrics are streamed by all cores, each a contiguous share of the rows: a row belongs
+  // to one cnode, so each sum is written by one thread, and every row is folded as alone.
+  constexpr uint64_t kShareBytes = 64u << 20;
+  const uint64_t bytes = uint64_t{m.dtype.memory_size()} * locations * model.cnodes.size();
+  const size_t parts = bytes >= kShareBytes ? available_threads() : 1;
+  parallel_for(parts, [&](size_t part) {
+    report.visit_rows(
+        metric,
+        [&](Index c, const std::byte* row) { fold_row(m.dtype, sums.at(c), row, locations); },
+        placement, RowShare{part, parts});
+  });
   return sums;
 }
 

@@ -66,7 +66,7 @@ std::optional<std::string> CubexSource::member_content(const std::string& name) 
 }
 
 void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor& visit,
-                             RowPlacement placement) const {
+                             RowPlacement placement, RowShare share) const {
   if (!has_data(model, metric)) return;
   const Metric& m = model.metrics[metric];
   const std::string index_name = member_name(m, ".index");
@@ -74,18 +74,27 @@ void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor&
   const MetricIndex index = decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
                                          file_->path() + ":" + index_name);
   const TarMember& data = *tar_.find(data_name);
+  const auto bytes = member_bytes(data);
   // Rows are read front to back: give back the pages behind us every 16 MiB, so that streaming
-  // keeps about one chunk of the file resident, not the whole member.
+  // keeps about one chunk of the file resident, not the whole member. A share of a plain member
+  // starts at its first row; compressed rows of several shares interleave in the member, so a
+  // share of those gives its pages back only at the end.
   constexpr uint64_t kChunk = 16u << 20;
-  uint64_t released = 0;
-  stream_data(member_bytes(data), index, storage_order(model, m.kind), m.dtype,
-              model.locations.size(), file_->path() + ":" + data_name, placement, visit,
-              [&](uint64_t done_below) {
-                if (done_below < released + kChunk) return;
-                file_->release(data.offset + released, done_below - released);
-                released = done_below;
-              });
-  file_->release(data.offset, data.size);
+  const bool plain = bytes.size() >= 10 && std::memcmp(bytes.data(), "CUBEX", 5) == 0;
+  uint64_t released =
+      plain ? plain_row_offset(m.dtype, model.locations.size(),
+                               index.rows(model.cnodes.size()) * share.part / share.parts)
+            : 0;
+  std::function<void(uint64_t)> done_below;
+  if (plain || share.parts == 1)
+    done_below = [&](uint64_t below) {
+      if (below < released + kChunk) return;
+      file_->release(data.offset + released, below - released);
+      released = below;
+    };
+  stream_data(bytes, index, storage_order(model, m.kind), m.dtype, model.locations.size(),
+              file_->path() + ":" + data_name, placement, visit, done_below, share);
+  if (share.parts == 1) file_->release(data.offset, data.size);
 }
 
 std::vector<MemberInfo> CubexSource::members() const {

@@ -18,7 +18,7 @@ class CubexSource : public SeveritySource {
   std::optional<std::string> member_content(const std::string& name) const override;
   bool has_data(const Model& model, Index metric) const override;
   void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
-                  RowPlacement placement) const override;
+                  RowPlacement placement, RowShare share) const override;
 
   // The anchor text: a view of the mapped file, or of `inflated` when it was gzipped.
   // Throws FormatError when absent.

@@ -144,8 +144,10 @@ template <class Reserve, class Target, class Done>
 void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, bool in_place, Reserve reserve, Target target, Done done,
-                 const std::function<void(uint64_t)>& done_below = {}) {
+                 const std::function<void(uint64_t)>& done_below = {}, RowShare share = {}) {
   const size_t rows = index.rows(order.size());
+  const size_t share_begin = rows * share.part / share.parts;
+  const size_t share_end = rows * (share.part + 1) / share.parts;
   const size_t disk_row = type.disk_size() * locations;
   auto position = [&](size_t k) { return index.sparse ? index.positions[k] : k; };
   auto emit = [&](size_t k, const std::byte* src) {
@@ -202,6 +204,10 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
     size_t visited = 0;
     for (const auto& [start, block] : blocks) {
       const size_t k = start / disk_row;
+      if (k < share_begin || k >= share_end) {
+        ++visited;
+        continue;
+      }
       zlib_inflate_exact(bytes.subspan(block.first, block.second), raw,
                          where + ": row " + std::to_string(k));
       emit(k, raw.data());
@@ -218,8 +224,8 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                       std::to_string(locations) + " values need " +
                       std::to_string(static_cast<unsigned long long>(need)) +
                       " bytes, the member has " + std::to_string(bytes.size()));
-  reserve(rows);
-  for (size_t k = 0; k < rows; ++k) {
+  reserve(share_end - share_begin);
+  for (size_t k = share_begin; k < share_end; ++k) {
     emit(k, bytes.data() + 10 + k * disk_row);
     if (done_below) done_below(10 + (k + 1) * disk_row);
   }
@@ -247,7 +253,7 @@ bool row_layout_is_native(DataType type, ByteOrder order) {
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, RowPlacement placement, const RowVisitor& visit,
-                 const std::function<void(uint64_t)>& done_below) {
+                 const std::function<void(uint64_t)>& done_below, RowShare share) {
   const bool in_place =
       placement == RowPlacement::kAnyAddress && row_layout_is_native(type, index.order);
   // One row of scratch memory, 8-byte aligned for every lane type; it stays in cache.
@@ -255,7 +261,11 @@ void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
   std::byte* row = reinterpret_cast<std::byte*>(scratch.data());
   decode_rows(
       bytes, index, order, type, locations, where, in_place, [](size_t) {},
-      [&](Index) { return row; }, visit, done_below);
+      [&](Index) { return row; }, visit, done_below, share);
+}
+
+uint64_t plain_row_offset(DataType type, size_t locations, size_t k) {
+  return 10 + static_cast<uint64_t>(k) * type.disk_size() * locations;
 }
 
 void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations) {

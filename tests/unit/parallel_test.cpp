@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -46,6 +47,32 @@ TEST(Parallel, FirstFailureIsRethrown) {
                    },
                    2),
                std::runtime_error);
+}
+
+// A parallel_for inside a job of a multi-threaded one runs on the job's own thread; the caller
+// can start parallel work again afterwards.
+TEST(Parallel, NestedLoopsRunOnTheirCallersThread) {
+  std::atomic<int> foreign{0};
+  cubekit::parallel_for(
+      4,
+      [&](size_t) {
+        const auto self = std::this_thread::get_id();
+        cubekit::parallel_for(
+            8, [&](size_t) { foreign += std::this_thread::get_id() != self; }, 4);
+      },
+      2);
+  EXPECT_EQ(foreign.load(), 0);
+  std::mutex lock;
+  std::set<std::thread::id> seen;
+  cubekit::parallel_for(
+      64,
+      [&](size_t) {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        std::lock_guard<std::mutex> guard(lock);
+        seen.insert(std::this_thread::get_id());
+      },
+      2);
+  EXPECT_EQ(seen.size(), 2u);
 }
 
 TEST(Parallel, EnvironmentSetsTheDefaultThreadCount) {

@@ -37,6 +37,30 @@ Rows rows_of(const Report& r, Index metric, RowPlacement placement, bool* any_un
   return rows;
 }
 
+// The shares of a metric's rows (1, 2 and 3 parts) are the whole, each row once, in order.
+void expect_shares_make_the_whole(const Report& r, Index metric) {
+  const Rows whole = [&] {
+    bool unused = false;
+    return rows_of(r, metric, RowPlacement::kAligned, &unused);
+  }();
+  const size_t bytes = r.model().metrics[metric].dtype.memory_size() * r.model().locations.size();
+  for (size_t parts : {1u, 2u, 3u}) {
+    Rows joined;
+    size_t visits = 0;
+    for (size_t part = 0; part < parts; ++part)
+      r.visit_rows(
+          metric,
+          [&](Index c, const std::byte* row) {
+            ++visits;
+            joined[c].assign(row, row + bytes);
+          },
+          RowPlacement::kAnyAddress, RowShare{part, parts});
+    EXPECT_EQ(visits, whole.size())
+        << r.path() << " metric " << metric << ", " << parts << " parts";
+    EXPECT_EQ(joined, whole) << r.path() << " metric " << metric << ", " << parts << " parts";
+  }
+}
+
 // Every metric: same rows either way; returns whether kAnyAddress handed over any row at an
 // address no copy would have (rows of 8-byte values in a .cubex start 10 bytes after a
 // 512-byte boundary, so a row in the mapped file is never 8-aligned).
@@ -49,6 +73,10 @@ bool same_rows_either_way(const std::string& path) {
     EXPECT_FALSE(unaligned) << path << " metric " << m << ": kAligned row not aligned";
     const Rows any = rows_of(r, m, RowPlacement::kAnyAddress, &zero_copy);
     EXPECT_EQ(aligned, any) << path << " metric " << r.model().metrics[m].uniq_name;
+    expect_shares_make_the_whole(r, m);  // streamed from the file
+    r.severities(m);
+    expect_shares_make_the_whole(r, m);  // from the decoded cache
+    r.drop(m);
   }
   return zero_copy;
 }

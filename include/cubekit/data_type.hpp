@@ -72,6 +72,9 @@ class DataType {
   size_t memory_size() const;
 
   bool is_integer() const { return kind_ <= TypeKind::kUInt64; }
+  // One number per value (an integer, DOUBLE, MIN/MAXDOUBLE): what Cube 3 rows can hold, what
+  // converts into another such type, what row folds read at any address.
+  bool is_single_number() const { return kind_ <= TypeKind::kMaxDouble; }
   // CubeLib refuses INCLUSIVE storage for types without an inverse.
   bool allows_inclusive_storage() const;
 

@@ -121,17 +121,11 @@ class AtomicOutput {
   std::string buffer_;
 };
 
-// Cube 3 rows hold one number per thread: scalar types only.
-bool scalar_type(const DataType& type) {
-  return type.is_integer() || type.kind() == TypeKind::kDouble ||
-         type.kind() == TypeKind::kMinDouble || type.kind() == TypeKind::kMaxDouble;
-}
-
 // Why a metric (and with it its subtree) cannot go into a Cube 3 document; empty if it can.
 std::string exclusion_reason(const Metric& m) {
   if (is_derived(m.kind)) return "it is derived (Cube 3 has no derived metrics)";
   if (m.ghost) return "it is a ghost metric";
-  if (!scalar_type(m.dtype))
+  if (!m.dtype.is_single_number())  // Cube 3 rows: one number per thread
     return "its values (" + m.dtype.dtype_text() + ") are not one number per thread";
   return {};
 }
@@ -264,8 +258,9 @@ void Cube3Writer::program() {
   if (!m_.program_title.empty()) out_.put(" title=\"" + xml_escape(m_.program_title) + '"');
   out_.put(">\n");
   for (const Region& r : m_.regions) {
-    out_.put("<region id=\"" + std::to_string(r.id) + "\" mod=\"" + xml_escape(r.mod) + "\" begin=\"" +
-             std::to_string(r.begin) + "\" end=\"" + std::to_string(r.end) + "\">\n");
+    out_.put("<region id=\"" + std::to_string(r.id) + "\" mod=\"" + xml_escape(r.mod) +
+             "\" begin=\"" + std::to_string(r.begin) + "\" end=\"" + std::to_string(r.end) +
+             "\">\n");
     element("name", r.name);
     element("url", r.url);
     element("descr", r.descr);

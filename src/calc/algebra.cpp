@@ -8,9 +8,12 @@
 #include <vector>
 
 #include "calc/scale_func.hpp"
+#include "calc/unaligned.hpp"
 
 namespace cubekit {
 namespace {
+
+using calc::load_any;
 
 // Integers wrap at their width (CubeLib computes in the type itself); unsigned arithmetic makes
 // that well defined for the signed types too.
@@ -28,15 +31,6 @@ void int_minus(std::byte* acc, const std::byte* x, size_t n) {
   auto* a = reinterpret_cast<T*>(acc);
   const auto* b = reinterpret_cast<const T*>(x);
   for (size_t i = 0; i < n; ++i) a[i] = static_cast<T>(static_cast<U>(a[i]) - static_cast<U>(b[i]));
-}
-
-// x[i] of a row that may sit anywhere (fold_row reads rows straight from the mapped file, where
-// values are not aligned); compiles to a plain, vectorizable load.
-template <class T>
-T load_any(const std::byte* x, size_t i) {
-  T v;
-  std::memcpy(&v, x + i * sizeof(T), sizeof(T));
-  return v;
 }
 
 template <class T>
@@ -305,22 +299,7 @@ void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
 }
 
 bool fold_reads_unaligned(DataType type) {
-  switch (type.kind()) {
-    case TypeKind::kInt8:
-    case TypeKind::kUInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kUInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kUInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kUInt64:
-    case TypeKind::kDouble:
-    case TypeKind::kMinDouble:
-    case TypeKind::kMaxDouble:
-      return true;
-    default:
-      return false;
-  }
+  return type.is_single_number();  // the kernels below that load with load_any
 }
 
 void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n) {

@@ -5,17 +5,15 @@
 #include <cstring>
 #include <utility>
 
+#include "calc/unaligned.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 
 namespace cubekit {
 namespace {
 
-// Types whose value is one number in memory (an integer or one double lane).
-bool single_number(DataType t) {
-  return t.is_integer() || t.kind() == TypeKind::kDouble || t.kind() == TypeKind::kMinDouble ||
-         t.kind() == TypeKind::kMaxDouble;
-}
+using calc::load_any;
+using calc::store_any;
 
 bool is_signed(DataType t) {
   switch (t.kind()) {
@@ -29,54 +27,42 @@ bool is_signed(DataType t) {
   }
 }
 
-template <class T>
-T load(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <class T>
-void put(std::byte* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
 // An integer value widened to 64 bits (two's complement for unsigned ones).
 uint64_t integer_bits(DataType t, const std::byte* v) {
   switch (t.kind()) {
     case TypeKind::kInt8:
-      return static_cast<uint64_t>(int64_t{load<int8_t>(v)});
+      return static_cast<uint64_t>(int64_t{load_any<int8_t>(v)});
     case TypeKind::kUInt8:
-      return load<uint8_t>(v);
+      return load_any<uint8_t>(v);
     case TypeKind::kInt16:
-      return static_cast<uint64_t>(int64_t{load<int16_t>(v)});
+      return static_cast<uint64_t>(int64_t{load_any<int16_t>(v)});
     case TypeKind::kUInt16:
-      return load<uint16_t>(v);
+      return load_any<uint16_t>(v);
     case TypeKind::kInt32:
-      return static_cast<uint64_t>(int64_t{load<int32_t>(v)});
+      return static_cast<uint64_t>(int64_t{load_any<int32_t>(v)});
     case TypeKind::kUInt32:
-      return load<uint32_t>(v);
+      return load_any<uint32_t>(v);
     default:
-      return load<uint64_t>(v);
+      return load_any<uint64_t>(v);
   }
 }
 
 void put_integer(DataType t, std::byte* dst, uint64_t bits) {
   switch (t.kind()) {
     case TypeKind::kInt8:
-      return put(dst, static_cast<int8_t>(bits));
+      return store_any(dst, static_cast<int8_t>(bits));
     case TypeKind::kUInt8:
-      return put(dst, static_cast<uint8_t>(bits));
+      return store_any(dst, static_cast<uint8_t>(bits));
     case TypeKind::kInt16:
-      return put(dst, static_cast<int16_t>(bits));
+      return store_any(dst, static_cast<int16_t>(bits));
     case TypeKind::kUInt16:
-      return put(dst, static_cast<uint16_t>(bits));
+      return store_any(dst, static_cast<uint16_t>(bits));
     case TypeKind::kInt32:
-      return put(dst, static_cast<int32_t>(bits));
+      return store_any(dst, static_cast<int32_t>(bits));
     case TypeKind::kUInt32:
-      return put(dst, static_cast<uint32_t>(bits));
+      return store_any(dst, static_cast<uint32_t>(bits));
     default:
-      return put(dst, bits);
+      return store_any(dst, bits);
   }
 }
 
@@ -115,7 +101,7 @@ uint64_t integer_of(DataType t, double d) {
 }  // namespace
 
 bool convertible(DataType from, DataType to) {
-  return from == to || (single_number(from) && single_number(to));
+  return from == to || (from.is_single_number() && to.is_single_number());
 }
 
 void convert_values(DataType from, const std::byte* src, DataType to, std::byte* dst, size_t n,
@@ -134,7 +120,7 @@ void convert_values(DataType from, const std::byte* src, DataType to, std::byte*
     } else if (to.is_integer()) {
       put_integer(to, dst, integer_of(to, scalar(from, src)));
     } else {
-      put(dst, scalar(from, src));
+      store_any(dst, scalar(from, src));
     }
   }
 }

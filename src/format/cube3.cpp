@@ -227,11 +227,6 @@ void store_row(const DataType& type, const std::vector<double>& values, std::byt
 }
 
 // Cube 3 rows hold one number per thread; composite types never occurred in Cube 3 files.
-bool scalar_type(const DataType& type) {
-  return type.is_integer() || type.kind() == TypeKind::kDouble ||
-         type.kind() == TypeKind::kMinDouble || type.kind() == TypeKind::kMaxDouble;
-}
-
 class SeverityReader {
  public:
   SeverityReader(const Model& model, const Context& ctx)
@@ -256,7 +251,7 @@ class SeverityReader {
     if (it == metric_by_id_.end()) ctx_.fail(matrix, "matrix metricId " + mid + " is not defined");
     const Metric& metric = model_.metrics[it->second];
     if (metric.is_void) return;  // VOID metrics carry no data (cube-format.md §10.3)
-    if (!scalar_type(metric.dtype))
+    if (!metric.dtype.is_single_number())
       ctx_.fail(matrix, "Cube 3 value of type " + metric.dtype_text + " not supported");
     auto& m = matrices_[it->second];
     if (!m) {

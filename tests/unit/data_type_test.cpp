@@ -149,6 +149,20 @@ TEST(Algebra, ConvertValuesTruncatesClampsAndWraps) {
                Error);
 }
 
+// One number per value: the types Cube 3 rows hold, convert between, and fold in place.
+TEST(DataTypes, SingleNumbersAreTheIntegersAndTheThreeDoubles) {
+  for (const char* text : {"INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64", "UINT64",
+                           "DOUBLE", "MINDOUBLE", "MAXDOUBLE"}) {
+    EXPECT_TRUE(DataType::parse(text).is_single_number()) << text;
+    EXPECT_TRUE(fold_reads_unaligned(DataType::parse(text))) << text;
+  }
+  for (const char* text :
+       {"COMPLEX", "RATE", "TAU_ATOMIC", "HISTOGRAM(3)", "NDOUBLES(2)", "SCALE_FUNC"}) {
+    EXPECT_FALSE(DataType::parse(text).is_single_number()) << text;
+    EXPECT_FALSE(convertible(DataType::parse(text), DataType::parse("DOUBLE"))) << text;
+  }
+}
+
 TEST(Algebra, DoubleDifferenceWithinTwoUlpIsZero) {
   const DataType t(TypeKind::kDouble);
   double a = 0.1 + 0.2, b = 0.3;  // differ in the last bit

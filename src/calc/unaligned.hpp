@@ -1,0 +1,23 @@
+// Values at any address: rows inside a mapped file are not aligned for their type (they start
+// 10 bytes into a data member). memcpy compiles to plain, vectorizable loads and stores.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+
+namespace cubekit::calc {
+
+// x[i] of a row of T at any address.
+template <class T>
+T load_any(const std::byte* x, size_t i = 0) {
+  T v;
+  std::memcpy(&v, x + i * sizeof(T), sizeof(T));
+  return v;
+}
+
+template <class T>
+void store_any(std::byte* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+}  // namespace cubekit::calc

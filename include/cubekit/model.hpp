@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -32,6 +33,8 @@ enum class MetricKind : uint8_t {
 
 // Text as written in the anchor ("EXCLUSIVE", "POSTDERIVED", ...).
 const char* metric_kind_name(MetricKind kind);
+// The kind a type= text names (upper case, as written; "DERIVED" too); nullopt if none.
+std::optional<MetricKind> metric_kind_from_name(std::string_view name);
 bool is_derived(MetricKind kind);
 
 struct Metric {

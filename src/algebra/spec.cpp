@@ -174,29 +174,14 @@ void SpecParser::parse_doc() {
   }
 }
 
-MetricKind metric_kind(const std::string& type, bool& known) {
-  static const std::pair<const char*, MetricKind> kKinds[] = {
-      {"", MetricKind::kExclusive},
-      {"EXCLUSIVE", MetricKind::kExclusive},
-      {"INCLUSIVE", MetricKind::kInclusive},
-      {"SIMPLE", MetricKind::kSimple},
-      {"POSTDERIVED", MetricKind::kPostDerived},
-      {"DERIVED", MetricKind::kPostDerived},
-      {"PREDERIVED_INCLUSIVE", MetricKind::kPrederivedInclusive},
-      {"PREDERIVED_EXCLUSIVE", MetricKind::kPrederivedExclusive}};
-  for (const auto& [name, kind] : kKinds)
-    if (upper(type) == name) return known = true, kind;
-  known = false;
-  return MetricKind::kExclusive;
-}
-
 void SpecParser::parse_metric(const Tag& open, Index parent) {
   Metric m;
   for (const auto& [k, v] : open.attrs) {
     if (k == "type") {
-      bool known = false;
-      m.kind = metric_kind(v, known);
-      if (!known) fail(open.at, "unknown metric type \"" + v + "\"");
+      const std::optional<MetricKind> kind =
+          v.empty() ? MetricKind::kExclusive : metric_kind_from_name(upper(v));
+      if (!kind) fail(open.at, "unknown metric type \"" + v + "\"");
+      m.kind = *kind;
     } else if (k == "viztype") {
       const std::string u = upper(v);
       if (u != "GHOST" && u != "NORMAL") fail(open.at, "unknown viztype \"" + v + "\"");

@@ -68,15 +68,6 @@ std::string text_of(const pugi::xml_node& node, const char* child) {
   return node.child(child).child_value();
 }
 
-MetricKind parse_kind(std::string_view s) {
-  if (s == "INCLUSIVE") return MetricKind::kInclusive;
-  if (s == "SIMPLE") return MetricKind::kSimple;
-  if (s == "POSTDERIVED" || s == "DERIVED") return MetricKind::kPostDerived;
-  if (s == "PREDERIVED_INCLUSIVE") return MetricKind::kPrederivedInclusive;
-  if (s == "PREDERIVED_EXCLUSIVE") return MetricKind::kPrederivedExclusive;
-  return MetricKind::kExclusive;  // CubeLib's default for absent or unknown strings
-}
-
 bool parse_bool(const pugi::xml_attribute& a, bool fallback) {
   if (!a) return fallback;
   std::string v = a.value();
@@ -97,7 +88,8 @@ void parse_metric(const pugi::xml_node& node, Index parent, Model& model, const 
   if (idv < 0 || idv > UINT32_MAX)
     throw FormatError(where + ": metric id " + std::string(id) + " out of range");
   m.id = static_cast<uint32_t>(idv);
-  m.kind = parse_kind(node.attribute("type").value());
+  // Absent or unknown: EXCLUSIVE, CubeLib's default.
+  m.kind = metric_kind_from_name(node.attribute("type").value()).value_or(MetricKind::kExclusive);
   std::string viz = node.attribute("viztype").value();
   std::transform(viz.begin(), viz.end(), viz.begin(), ::toupper);
   m.ghost = viz == "GHOST";

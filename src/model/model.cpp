@@ -1,29 +1,41 @@
 #include "cubekit/model.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <unordered_set>
 
 #include "cubekit/error.hpp"
 
 namespace cubekit {
 
+namespace {
+
+// The type= texts of metrics, both ways; "DERIVED" is CubeLib's older name for POSTDERIVED.
+constexpr std::pair<std::string_view, MetricKind> kKindNames[] = {
+    {"EXCLUSIVE", MetricKind::kExclusive},
+    {"INCLUSIVE", MetricKind::kInclusive},
+    {"SIMPLE", MetricKind::kSimple},
+    {"POSTDERIVED", MetricKind::kPostDerived},
+    {"PREDERIVED_INCLUSIVE", MetricKind::kPrederivedInclusive},
+    {"PREDERIVED_EXCLUSIVE", MetricKind::kPrederivedExclusive},
+    {"DERIVED", MetricKind::kPostDerived},
+};
+
+}  // namespace
+
 const char* metric_kind_name(MetricKind kind) {
-  switch (kind) {
-    case MetricKind::kExclusive:
-      return "EXCLUSIVE";
-    case MetricKind::kInclusive:
-      return "INCLUSIVE";
-    case MetricKind::kSimple:
-      return "SIMPLE";
-    case MetricKind::kPostDerived:
-      return "POSTDERIVED";
-    case MetricKind::kPrederivedInclusive:
-      return "PREDERIVED_INCLUSIVE";
-    case MetricKind::kPrederivedExclusive:
-      return "PREDERIVED_EXCLUSIVE";
-  }
+  for (const auto& [name, k] : kKindNames)
+    if (k == kind) return name.data();
   return "EXCLUSIVE";
+}
+
+std::optional<MetricKind> metric_kind_from_name(std::string_view name) {
+  for (const auto& [text, kind] : kKindNames)
+    if (text == name) return kind;
+  return std::nullopt;
 }
 
 bool is_derived(MetricKind kind) {

@@ -52,6 +52,19 @@ TEST(CallTreeOrder, ChildrenFirstForInclusiveMetrics) {
   EXPECT_EQ(ids(m, storage_order(m, MetricKind::kSimple)), ids(m, children_first_order(m)));
 }
 
+// One table of type= texts, read and written: every kind round-trips; DERIVED is CubeLib's
+// older name of POSTDERIVED; anything else (lower case too) is no kind.
+TEST(MetricKinds, NamesRoundTrip) {
+  for (MetricKind k : {MetricKind::kExclusive, MetricKind::kInclusive, MetricKind::kSimple,
+                       MetricKind::kPostDerived, MetricKind::kPrederivedInclusive,
+                       MetricKind::kPrederivedExclusive})
+    EXPECT_EQ(metric_kind_from_name(metric_kind_name(k)), k) << metric_kind_name(k);
+  EXPECT_EQ(metric_kind_from_name("DERIVED"), MetricKind::kPostDerived);
+  EXPECT_EQ(metric_kind_name(MetricKind::kPostDerived), std::string("POSTDERIVED"));
+  EXPECT_FALSE(metric_kind_from_name("postderived"));
+  EXPECT_FALSE(metric_kind_from_name(""));
+}
+
 TEST(ModelRules, DuplicateCnodeIdIsRejected) {
   Model m = example_forest();
   m.cnodes[6].id = 5;

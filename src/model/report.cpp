@@ -84,6 +84,11 @@ namespace {
 // The rows of `matrix` in `order` that fall into `share` (by position among the stored ones).
 void visit_share(const SeverityMatrix& matrix, const std::vector<Index>& order,
                  const RowVisitor& visit, RowShare share) {
+  if (share.parts == 1) {
+    for (Index c : order)
+      if (const std::byte* row = matrix.row(c)) visit(c, row);
+    return;
+  }
   std::vector<Index> stored;
   for (Index c : order)
     if (matrix.has_row(c)) stored.push_back(c);

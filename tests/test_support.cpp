@@ -43,4 +43,17 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
   return r;
 }
 
+std::string first_difference(const std::string& ours, const std::string& original) {
+  std::istringstream a(ours), b(original);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    const bool ga = static_cast<bool>(std::getline(a, la));
+    const bool gb = static_cast<bool>(std::getline(b, lb));
+    if (!ga && !gb) return {};
+    if (la != lb || ga != gb)
+      return "line " + std::to_string(line) + "\n  cubekit:  " + (ga ? la : "(end)") +
+             "\n  original: " + (gb ? lb : "(end)");
+  }
+}
+
 }  // namespace cubekit::test

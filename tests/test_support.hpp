@@ -23,4 +23,8 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
 
 std::string read_file(const std::filesystem::path& p);
 
+// "" when the texts are equal, otherwise the first line where they differ, ready for a
+// failure message (two whole dumps would bury it).
+std::string first_difference(const std::string& ours, const std::string& original);
+
 }  // namespace cubekit::test

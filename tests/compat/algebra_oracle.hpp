@@ -138,20 +138,8 @@ inline void expect_dumps_equal(const fs::path& case_dir, const std::string& name
     const RunResult r = run_tool("cube_dump", args);
     const std::string expected = read_file(case_dir / (step + ".out"));
     ++compared;
-    if (r.out == expected) continue;
-    std::istringstream a(r.out), b(expected);
-    std::string la, lb;
-    for (int line = 1;; ++line) {
-      const bool ga = static_cast<bool>(std::getline(a, la));
-      const bool gb = static_cast<bool>(std::getline(b, lb));
-      if (!ga && !gb) break;
-      if (la != lb || ga != gb) {
-        ADD_FAILURE() << step << ": line " << line << "\n  cubekit:  " << la
-                      << "\n  original: " << lb << "\n"
-                      << r.err;
-        break;
-      }
-    }
+    if (r.out != expected)
+      ADD_FAILURE() << step << ": " << first_difference(r.out, expected) << "\n" << r.err;
   }
   EXPECT_GT(compared, 0) << "no dumps of " << name << " in " << case_dir;
 }

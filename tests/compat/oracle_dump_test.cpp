@@ -9,6 +9,7 @@
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
+using cubekit::test::first_difference;
 using cubekit::test::read_file;
 using cubekit::test::run_tool;
 using cubekit::test::shared_dir;
@@ -120,19 +121,7 @@ TEST_P(OracleDump, OutputEqualsOriginal) {
   EXPECT_EQ(result.exit_code, expected_rc) << result.err;
   const std::string expected = read_file(c.step.string() + ".out");
   if (result.out != expected) {
-    // Report the first differing line rather than two huge strings.
-    std::istringstream a(result.out), b(expected);
-    std::string la, lb;
-    for (int line = 1;; ++line) {
-      const bool ga = static_cast<bool>(std::getline(a, la));
-      const bool gb = static_cast<bool>(std::getline(b, lb));
-      if (!ga && !gb) break;
-      if (la != lb || ga != gb) {
-        ADD_FAILURE() << "line " << line << "\n  cubekit:  " << la << "\n  original: " << lb << "\n"
-                      << result.err;
-        break;
-      }
-    }
+    ADD_FAILURE() << first_difference(result.out, expected) << "\n" << result.err;
   }
 }
 

@@ -49,7 +49,7 @@ std::string first_difference(const std::string& ours, const std::string& origina
   for (int line = 1;; ++line) {
     const bool ga = static_cast<bool>(std::getline(a, la));
     const bool gb = static_cast<bool>(std::getline(b, lb));
-    if (!ga && !gb) return {};
+    if (!ga && !gb) return ours == original ? "" : "the texts differ in their final line end";
     if (la != lb || ga != gb)
       return "line " + std::to_string(line) + "\n  cubekit:  " + (ga ? la : "(end)") +
              "\n  original: " + (gb ? lb : "(end)");

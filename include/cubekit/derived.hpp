@@ -56,6 +56,9 @@ class MetricEngine {
   // other metrics are their per-location values summed.
   SystemValues system_values(Index metric, Index cnode, Flavour metric_flavour,
                              Flavour call_flavour);
+  // Flat profile (cube-format.md §8.5): one value per region (indexed like Model::regions),
+  // the ⊕ over every cnode calling it of aggregated_values(metric, ...).
+  Values region_values(Index metric, Flavour metric_flavour, Flavour call_flavour);
 
   // Forgets every cached value: derived rows and aggregates, and the report's decoded stored
   // metrics. Later queries compute again. Tools that go through many metrics of a large report

@@ -26,6 +26,8 @@ constexpr Tool kTools[] = {
      "write a report with the metric hierarchy of a .spec file"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
+    {"serve", "cube_serve", cubekit::tools::serve_main,
+     "serve reports to a browser: JSON API and viewer"},
 };
 
 void usage() {

@@ -730,4 +730,13 @@ Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Fla
   return v;
 }
 
+Values MetricEngine::region_values(Index metric, Flavour metric_flavour, Flavour call_flavour) {
+  const Model& model = impl_->model;
+  const Values per_cnode = aggregated_values(metric, metric_flavour, call_flavour);
+  Values out(per_cnode.type(), model.regions.size());
+  for (Index c = 0; c < model.cnodes.size(); ++c)
+    plus_rows(out.type(), out.at(model.cnodes[c].region), per_cnode.at(c), 1);
+  return out;
+}
+
 }  // namespace cubekit

@@ -625,17 +625,6 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const Options& o, c
   }
 }
 
-// One value per region: the ⊕ over all cnodes calling it (cube-format.md §8.5).
-Values region_values(MetricEngine& engine, Index metric, Flavour metric_flavour,
-                     Flavour call_flavour) {
-  const Model& model = engine.report().model();
-  const Values per_cnode = engine.aggregated_values(metric, metric_flavour, call_flavour);
-  Values out(per_cnode.type(), model.regions.size());
-  for (Index c = 0; c < model.cnodes.size(); ++c)
-    plus_rows(out.type(), out.at(model.cnodes[c].region), per_cnode.at(c), 1);
-  return out;
-}
-
 // Flat profile (-r): per region, the exclusive value summed over its call paths, and what its
 // callees add ("Subroutines": inclusive minus exclusive).
 void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
@@ -658,8 +647,8 @@ void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const
   }
   std::vector<Values> excl, sub;
   for (Index m : s.metrics) {
-    excl.push_back(region_values(engine, m, o.metric_flavour, Flavour::kExclusive));
-    Values incl = region_values(engine, m, o.metric_flavour, Flavour::kInclusive);
+    excl.push_back(engine.region_values(m, o.metric_flavour, Flavour::kExclusive));
+    Values incl = engine.region_values(m, o.metric_flavour, Flavour::kInclusive);
     minus_rows(incl.type(), incl.data(), excl.back().data(), incl.size());
     sub.push_back(std::move(incl));
   }

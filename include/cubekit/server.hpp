@@ -1,0 +1,48 @@
+// `cubekit serve`: an HTTP server over the library that answers the JSON API of docs/server.md
+// (/api/v1/...) and serves the browser viewer (web/, compiled into the binary) from `/`.
+// Read-only and confined to one folder: nothing outside `root` is ever opened.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace cubekit {
+
+struct ServerOptions {
+  std::filesystem::path root = ".";  // reports are served from below this folder only
+  std::string bind = "127.0.0.1";
+  int port = 8080;   // 0: any free port (see Server::port())
+  int threads = 16;  // requests answered at once; more wait in the queue
+  // Open reports stay cached while their file sizes add up to at most this (least recently
+  // used ones are closed first; a single larger report is still opened).
+  uint64_t cache_bytes = uint64_t{8} << 30;
+  // A request whose values would need more bytes than this in memory (call paths × locations
+  // × value size of each metric it decodes) is refused with 413.
+  uint64_t decode_limit_bytes = uint64_t{4} << 30;
+  // Requests decoding at the same time may hold at most this much together; beyond, 503.
+  uint64_t decode_budget_bytes = uint64_t{6} << 30;
+};
+
+class Server {
+ public:
+  // Checks the root (an existing folder). Throws cubekit::IoError otherwise.
+  explicit Server(ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds the address; throws cubekit::IoError when it cannot. Returns the bound port.
+  int listen();
+  int port() const;
+  // Answers requests until stop() (from another thread or a signal handler's thread).
+  void run();
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cubekit

@@ -1,0 +1,399 @@
+#include "server/api.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <unordered_map>
+
+#include "server/http_error.hpp"
+
+namespace cubekit::server {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr size_t kMaxListedIds = 100000;
+constexpr size_t kMaxSearchHits = 200;
+
+const std::string* param(const Params& p, const std::string& key) {
+  const auto it = p.find(key);
+  return it == p.end() ? nullptr : &it->second;
+}
+
+std::string required(const Params& p, const std::string& key) {
+  const std::string* v = param(p, key);
+  if (!v || v->empty()) throw HttpError(400, "parameter '" + key + "' is missing");
+  return *v;
+}
+
+Flavour flavour(const Params& p, const std::string& key, Flavour fallback) {
+  const std::string* v = param(p, key);
+  if (!v) return fallback;
+  if (*v == "incl") return Flavour::kInclusive;
+  if (*v == "excl") return Flavour::kExclusive;
+  throw HttpError(400, "parameter '" + key + "' must be 'incl' or 'excl', not '" + *v + "'");
+}
+
+// cube_dump's defaults: metric tree inclusive, call tree exclusive.
+MetricQuery metric_query(const Params& p) {
+  return {required(p, "metric"), flavour(p, "metric_flavour", Flavour::kInclusive),
+          flavour(p, "calltree", Flavour::kExclusive)};
+}
+
+uint64_t number(const std::string& key, const std::string& text) {
+  if (text.empty() || text.size() > 10 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    throw HttpError(400,
+                    "parameter '" + key + "' must be a non-negative integer, not '" + text + "'");
+  return std::stoull(text);
+}
+
+Index cnode_index(const Model& model, const std::string& text) {
+  const auto c = model.cnode_by_id(static_cast<uint32_t>(number("cnode", text)));
+  if (!c) throw HttpError(404, "no call path with id " + text);
+  return *c;
+}
+
+std::vector<Index> cnode_list(const Model& model, const std::string& text) {
+  std::vector<Index> out;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(cnode_index(model, text.substr(start, end - start)));
+    if (out.size() > kMaxListedIds) throw HttpError(413, "too many call path ids");
+    start = end + 1;
+  }
+  return out;
+}
+
+json id_or_null(const auto& vec, Index i) {
+  return i == kNoIndex ? json(nullptr) : json(vec[i].id);
+}
+
+const std::string& cnode_name(const Model& m, Index c) {
+  return m.regions[m.cnodes[c].region].name;
+}
+
+json metrics_json(const Model& m) {
+  json out = json::array();
+  for (const Metric& x : m.metrics)
+    out.push_back({{"id", x.id},
+                   {"uniq_name", x.uniq_name},
+                   {"disp_name", x.disp_name},
+                   {"parent", id_or_null(m.metrics, x.parent)},
+                   {"kind", metric_kind_name(x.kind)},
+                   {"dtype", x.dtype_text},
+                   {"uom", x.uom},
+                   {"descr", x.descr},
+                   {"url", x.url},
+                   {"ghost", x.ghost},
+                   {"expression", x.expression}});
+  return out;
+}
+
+json cnodes_json(const Model& m) {
+  json out = json::array();
+  for (const Cnode& c : m.cnodes)
+    out.push_back({{"id", c.id},
+                   {"name", m.regions[c.region].name},
+                   {"parent", id_or_null(m.cnodes, c.parent)},
+                   {"line", c.line},
+                   {"mod", c.mod}});
+  return out;
+}
+
+json system_json(const Model& m) {
+  json nodes = json::array(), groups = json::array(), locations = json::array();
+  for (const SystemNode& n : m.system_nodes)
+    nodes.push_back({{"id", n.id},
+                     {"name", n.name},
+                     {"class", n.class_name},
+                     {"parent", id_or_null(m.system_nodes, n.parent)}});
+  for (const LocationGroup& g : m.groups)
+    groups.push_back({{"id", g.id},
+                      {"name", g.name},
+                      {"type", g.type},
+                      {"rank", g.rank},
+                      {"node", id_or_null(m.system_nodes, g.node)}});
+  for (const Location& l : m.locations)
+    locations.push_back({{"id", l.id},
+                         {"name", l.name},
+                         {"type", l.type},
+                         {"rank", l.rank},
+                         {"group", id_or_null(m.groups, l.group)}});
+  return {{"nodes", nodes}, {"groups", groups}, {"locations", locations}};
+}
+
+json topologies_json(const Model& m) {
+  static const char* kOwners[] = {"location", "group", "node"};
+  json out = json::array();
+  for (const Topology& t : m.topologies) {
+    json dims = json::array(), coords = json::array();
+    for (const Topology::Dim& d : t.dims)
+      dims.push_back({{"name", d.name}, {"size", d.size}, {"periodic", d.periodic}});
+    for (const Topology::Coord& c : t.coords)
+      coords.push_back(
+          {{"kind", kOwners[static_cast<int>(c.owner)]}, {"id", c.owner_id}, {"coords", c.coords}});
+    out.push_back({{"name", t.name}, {"dims", dims}, {"coords", coords}});
+  }
+  return out;
+}
+
+// The ids of a call path and its ancestors, root first.
+json ancestry(const Model& m, Index c) {
+  std::vector<uint32_t> ids;
+  for (; c != kNoIndex; c = m.cnodes[c].parent) ids.push_back(m.cnodes[c].id);
+  std::reverse(ids.begin(), ids.end());
+  return ids;
+}
+
+}  // namespace
+
+std::shared_ptr<OpenReport> Api::open(const Params& p, const char* key) {
+  const std::string relative = required(p, key);
+  return cache_.get(confinement_.resolve(relative), relative);
+}
+
+std::string Api::reports(const Params&) {
+  json list = json::array();
+  for (const ReportFile& f : confinement_.list())
+    list.push_back({{"path", f.path}, {"size", f.size}});
+  return json{{"reports", list}}.dump();
+}
+
+std::string Api::tree(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  const std::string* parts_param = param(p, "parts");
+  const std::string parts = parts_param ? *parts_param : "metrics,calls,system";
+  auto wants = [&](const char* part) { return parts.find(part) != std::string::npos; };
+  json out{{"report", report->name()},
+           {"cnode_count", m.cnodes.size()},
+           {"location_count", m.locations.size()}};
+  if (wants("metrics")) out["metrics"] = metrics_json(m);
+  if (wants("calls")) out["calls"] = cnodes_json(m);
+  if (wants("system")) {
+    out["system"] = system_json(m);
+    out["topologies"] = topologies_json(m);
+  }
+  return out.dump();
+}
+
+// Children of one call path (or the roots), for trees that load lazily; with `metric`, each
+// child's inclusive and exclusive value (metric flavour as given).
+std::string Api::children(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  const std::string* parent = param(p, "cnode");
+  const std::vector<Index> kids =
+      parent ? m.cnodes[cnode_index(m, *parent)].children : m.cnode_roots();
+  std::shared_ptr<const std::vector<double>> incl, excl;
+  if (param(p, "metric")) {
+    MetricQuery q{required(p, "metric"), flavour(p, "metric_flavour", Flavour::kInclusive)};
+    q.call_flavour = Flavour::kInclusive;
+    incl = report->aggregated(q);
+    q.call_flavour = Flavour::kExclusive;
+    excl = report->aggregated(q);
+  }
+  json out = json::array();
+  for (Index c : kids) {
+    json node{{"id", m.cnodes[c].id},
+              {"name", cnode_name(m, c)},
+              {"line", m.cnodes[c].line},
+              {"mod", m.cnodes[c].mod},
+              {"children", m.cnodes[c].children.size()}};
+    if (incl) node["incl"] = (*incl)[c], node["excl"] = (*excl)[c];
+    out.push_back(std::move(node));
+  }
+  return json{{"cnodes", out}}.dump();
+}
+
+// Call paths whose region name contains `name` (case-insensitive), each with its ancestry so
+// that a lazily loaded tree can open the way to it.
+std::string Api::search(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  std::string needle = required(p, "name");
+  auto lower = [](std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  needle = lower(needle);
+  std::vector<bool> region_matches(m.regions.size());
+  for (Index r = 0; r < m.regions.size(); ++r)
+    region_matches[r] = lower(m.regions[r].name).find(needle) != std::string::npos;
+  json hits = json::array();
+  bool truncated = false;
+  for (Index c = 0; c < m.cnodes.size(); ++c) {
+    if (!region_matches[m.cnodes[c].region]) continue;
+    if (hits.size() == kMaxSearchHits) {
+      truncated = true;
+      break;
+    }
+    hits.push_back({{"id", m.cnodes[c].id}, {"name", cnode_name(m, c)}, {"path", ancestry(m, c)}});
+  }
+  return json{{"hits", hits}, {"truncated", truncated}}.dump();
+}
+
+std::string Api::values(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  const MetricQuery q = metric_query(p);
+  json values = json::array();
+  if (const std::string* cnode = param(p, "cnode")) {
+    const std::vector<double> row = report->per_location(q, cnode_index(m, *cnode));
+    if (const std::string* location = param(p, "location")) {
+      const uint64_t l = number("location", *location);
+      if (l >= row.size()) throw HttpError(404, "no location with id " + *location);
+      values.push_back({l, row[l]});
+    } else {
+      for (size_t l = 0; l < row.size(); ++l) values.push_back({l, row[l]});
+    }
+  } else {
+    if (param(p, "location"))
+      throw HttpError(400, "parameter 'location' needs 'cnode' (one call path, one location)");
+    const auto per_cnode = report->aggregated(q);
+    if (const std::string* list = param(p, "cnodes")) {
+      for (Index c : cnode_list(m, *list)) values.push_back({m.cnodes[c].id, (*per_cnode)[c]});
+    } else {
+      for (Index c = 0; c < m.cnodes.size(); ++c)
+        values.push_back({m.cnodes[c].id, (*per_cnode)[c]});
+    }
+  }
+  return json{{"metric", report->metric_name(q.metric)}, {"values", values}}.dump();
+}
+
+// Flat profile: per region the exclusive value over all its call paths and what its callees
+// add ("subroutines" = inclusive − exclusive), as cube_dump -r.
+std::string Api::flat(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  MetricQuery q = metric_query(p);
+  const OpenReport::RegionValues v = report->flat(q);
+  json regions = json::array();
+  for (Index r = 0; r < m.regions.size(); ++r)
+    regions.push_back({{"id", m.regions[r].id},
+                       {"name", m.regions[r].name},
+                       {"excl", v.exclusive[r]},
+                       {"incl", v.inclusive[r]},
+                       {"subroutines", v.inclusive[r] - v.exclusive[r]}});
+  return json{{"metric", report->metric_name(q.metric)}, {"regions", regions}}.dump();
+}
+
+namespace {
+
+// The q-quantile of sorted values, linear between neighbours.
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double at = q * static_cast<double>(sorted.size() - 1);
+  const size_t below = static_cast<size_t>(std::floor(at));
+  const size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (sorted[above] - sorted[below]) * (at - static_cast<double>(below));
+}
+
+}  // namespace
+
+// One metric over the locations: at one call path, or for the whole program (the inclusive
+// values of the call-tree roots summed).
+std::string Api::statistics(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  MetricQuery q = metric_query(p);
+  std::vector<double> per_location(m.locations.size());
+  json cnode_id = nullptr;
+  if (const std::string* cnode = param(p, "cnode")) {
+    const Index c = cnode_index(m, *cnode);
+    per_location = report->per_location(q, c);
+    cnode_id = m.cnodes[c].id;
+  } else {
+    q.call_flavour = Flavour::kInclusive;
+    for (Index root : m.cnode_roots()) {
+      const std::vector<double> row = report->per_location(q, root);
+      for (size_t l = 0; l < row.size(); ++l) per_location[l] += row[l];
+    }
+  }
+  std::vector<double> sorted = per_location;
+  std::sort(sorted.begin(), sorted.end());
+  const double sum = std::accumulate(sorted.begin(), sorted.end(), 0.0);
+  json locations = json::array();
+  for (size_t l = 0; l < per_location.size(); ++l) locations.push_back({l, per_location[l]});
+  json out{{"metric", report->metric_name(q.metric)},
+           {"cnode", cnode_id},
+           {"count", sorted.size()},
+           {"sum", sum},
+           {"per_location", locations}};
+  if (!sorted.empty()) {
+    out["min"] = sorted.front();
+    out["max"] = sorted.back();
+    out["mean"] = sum / static_cast<double>(sorted.size());
+    out["q1"] = quantile(sorted, 0.25);
+    out["median"] = quantile(sorted, 0.5);
+    out["q3"] = quantile(sorted, 0.75);
+  }
+  return out.dump();
+}
+
+namespace {
+
+// Each call path's region path ("main/foo/bar"); a region met twice below one parent gets
+// "#2", "#3", ... so that paths stay unique.
+std::vector<std::string> region_paths(const Model& m) {
+  std::vector<std::string> paths(m.cnodes.size());
+  auto name_children = [&](const std::vector<Index>& kids, const std::string& prefix) {
+    std::unordered_map<std::string, int> seen;
+    for (Index k : kids) {
+      const std::string& name = cnode_name(m, k);
+      const int n = ++seen[name];
+      paths[k] = prefix + name + (n > 1 ? "#" + std::to_string(n) : "");
+    }
+  };
+  name_children(m.cnode_roots(), "");
+  for (Index c = 0; c < m.cnodes.size(); ++c)  // pre-order: parents are named first
+    name_children(m.cnodes[c].children, paths[c] + "/");
+  return paths;
+}
+
+}  // namespace
+
+// Values of report a minus report b per call path, call paths matched by region path; a call
+// path only one side has counts 0 on the other.
+std::string Api::diff(const Params& p) {
+  const auto a = open(p, "a"), b = open(p, "b");
+  const MetricQuery q = metric_query(p);
+  const auto va = a->aggregated(q), vb = b->aggregated(q);
+  const std::vector<std::string> pa = region_paths(a->model()), pb = region_paths(b->model());
+  std::unordered_map<std::string, Index> in_b;
+  for (Index c = 0; c < pb.size(); ++c) in_b.emplace(pb[c], c);
+  std::vector<bool> matched(pb.size());
+  json rows = json::array();
+  for (Index c = 0; c < pa.size(); ++c) {
+    const auto other = in_b.find(pa[c]);
+    const double x = (*va)[c], y = other == in_b.end() ? 0.0 : (*vb)[other->second];
+    json bid = nullptr;
+    if (other != in_b.end())
+      matched[other->second] = true, bid = b->model().cnodes[other->second].id;
+    rows.push_back({{"path", pa[c]},
+                    {"a_cnode", a->model().cnodes[c].id},
+                    {"b_cnode", bid},
+                    {"a", x},
+                    {"b", y},
+                    {"diff", x - y}});
+  }
+  for (Index c = 0; c < pb.size(); ++c)
+    if (!matched[c])
+      rows.push_back({{"path", pb[c]},
+                      {"a_cnode", nullptr},
+                      {"b_cnode", b->model().cnodes[c].id},
+                      {"a", 0.0},
+                      {"b", (*vb)[c]},
+                      {"diff", -(*vb)[c]}});
+  return json{{"metric", a->metric_name(q.metric)}, {"values", rows}}.dump();
+}
+
+std::string Api::pop(const Params&) {
+  throw HttpError(501, "POP metrics are not available yet: the library does not compute them");
+}
+
+}  // namespace cubekit::server

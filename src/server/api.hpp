@@ -1,0 +1,37 @@
+// The JSON API of `cubekit serve` (docs/server.md), independent of the HTTP library: each
+// endpoint takes the request's query parameters and returns the JSON text of a 200 answer, or
+// throws HttpError.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "server/confinement.hpp"
+#include "server/report_cache.hpp"
+
+namespace cubekit::server {
+
+using Params = std::multimap<std::string, std::string>;
+
+class Api {
+ public:
+  Api(const Confinement& confinement, ReportCache& cache)
+      : confinement_(confinement), cache_(cache) {}
+
+  std::string reports(const Params& p);
+  std::string tree(const Params& p);
+  std::string children(const Params& p);
+  std::string search(const Params& p);
+  std::string values(const Params& p);
+  std::string flat(const Params& p);
+  std::string statistics(const Params& p);
+  std::string diff(const Params& p);
+  std::string pop(const Params& p);
+
+ private:
+  std::shared_ptr<OpenReport> open(const Params& p, const char* key = "report");
+  const Confinement& confinement_;
+  ReportCache& cache_;
+};
+
+}  // namespace cubekit::server

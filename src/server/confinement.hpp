@@ -1,0 +1,44 @@
+// Which files a request may name: report files below the server's root, reached without
+// leaving it (no "..", no absolute paths, no symbolic link pointing outside).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cubekit::server {
+
+struct ReportFile {
+  std::string path;  // relative to the root, '/'-separated
+  uint64_t size = 0;
+};
+
+class Confinement {
+ public:
+  // `root` must be an existing folder (IoError otherwise); it is resolved once.
+  explicit Confinement(const std::filesystem::path& root);
+  const std::filesystem::path& root() const { return root_; }
+
+  // The file a request's relative path names. HttpError 403 for paths that try to leave the
+  // root (absolute, "..", symbolic links out of it, NUL bytes), 404 for anything that is not
+  // an existing report file (.cubex, .cube, .cube.gz) below the root.
+  std::filesystem::path resolve(std::string_view relative) const;
+
+  // The report files below the root (symbolic links followed only while they stay inside),
+  // sorted by path; at most `limit` of them, the walk itself bounded too.
+  std::vector<ReportFile> list(size_t limit = 10000) const;
+
+  // `text` with the root's absolute path replaced by "." (library messages name files by the
+  // path they were opened with; clients only know relative paths).
+  std::string relative_message(std::string text) const;
+
+ private:
+  bool inside(const std::filesystem::path& canonical) const;
+  std::filesystem::path root_;  // canonical
+};
+
+bool is_report_name(std::string_view name);
+
+}  // namespace cubekit::server

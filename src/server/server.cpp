@@ -1,0 +1,130 @@
+#include "cubekit/server.hpp"
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cubekit/error.hpp"
+#include "server/api.hpp"
+#include "server/assets.hpp"
+#include "server/http_error.hpp"
+
+namespace cubekit {
+
+using server::Api;
+using server::HttpError;
+using server::Params;
+
+struct Server::Impl {
+  explicit Impl(ServerOptions o)
+      : options(std::move(o)),
+        confinement(options.root),
+        budget(options.decode_limit_bytes, options.decode_budget_bytes),
+        cache(options.cache_bytes, budget),
+        api(confinement, cache) {}
+
+  void route(const char* path, std::string (Api::*endpoint)(const Params&));
+  void routes();
+
+  ServerOptions options;
+  server::Confinement confinement;
+  server::DecodeBudget budget;
+  server::ReportCache cache;
+  Api api;
+  httplib::Server http;
+  int port = -1;
+};
+
+namespace {
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+  res.status = status;
+  res.set_content(nlohmann::json{{"error", message}}.dump(), "application/json");
+}
+
+}  // namespace
+
+// Every answer of an endpoint is JSON; errors are {"error": "..."} with their status. Library
+// errors not tied to a file's content (they should not happen) are 500, never a crash.
+void Server::Impl::route(const char* path, std::string (Api::*endpoint)(const Params&)) {
+  http.Get(path, [this, endpoint](const httplib::Request& req, httplib::Response& res) {
+    try {
+      const Params params(req.params.begin(), req.params.end());
+      res.set_content((api.*endpoint)(params), "application/json");
+      res.set_header("Cache-Control", "no-store");
+    } catch (const HttpError& e) {
+      send_error(res, e.status(), confinement.relative_message(e.what()));
+    } catch (const Error& e) {
+      send_error(res, 422, confinement.relative_message(e.what()));
+    } catch (const std::bad_alloc&) {
+      send_error(res, 503, "out of memory while answering; try a smaller question");
+    } catch (const std::exception& e) {
+      send_error(res, 500, confinement.relative_message(e.what()));
+    }
+  });
+}
+
+void Server::Impl::routes() {
+  route("/api/v1/reports", &Api::reports);
+  route("/api/v1/tree", &Api::tree);
+  route("/api/v1/children", &Api::children);
+  route("/api/v1/search", &Api::search);
+  route("/api/v1/values", &Api::values);
+  route("/api/v1/flat", &Api::flat);
+  route("/api/v1/statistics", &Api::statistics);
+  route("/api/v1/diff", &Api::diff);
+  route("/api/v1/pop", &Api::pop);
+  // The viewer: only the files compiled in; nothing on disk is ever served.
+  http.Get(R"(/[^/]*)", [](const httplib::Request& req, httplib::Response& res) {
+    const server::Asset* a = server::find_asset(req.path == "/" ? "/index.html" : req.path);
+    if (!a) return send_error(res, 404, "no such page: " + req.path);
+    res.set_content(a->body.data(), a->body.size(), std::string(a->content_type).c_str());
+    res.set_header("X-Content-Type-Options", "nosniff");
+    res.set_header("Content-Security-Policy",
+                   "default-src 'self'; style-src 'self' 'unsafe-inline'");
+  });
+  http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (res.body.empty()) send_error(res, res.status, "cannot answer " + req.path);
+  });
+  // Only GET exists; a request body is never read beyond this.
+  http.set_payload_max_length(64 * 1024);
+  http.set_read_timeout(5, 0);
+  http.set_write_timeout(30, 0);
+  http.set_keep_alive_timeout(2);
+  const int threads = options.threads;
+  http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+}
+
+Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
+  if (impl_->options.threads < 1) throw Error("serve: threads must be at least 1");
+  impl_->routes();
+}
+
+Server::~Server() {
+  stop();
+}
+
+int Server::listen() {
+  Impl& s = *impl_;
+  s.port = s.options.port == 0
+               ? s.http.bind_to_any_port(s.options.bind)
+               : (s.http.bind_to_port(s.options.bind, s.options.port) ? s.options.port : -1);
+  if (s.port < 0)
+    throw IoError("serve: cannot listen on " + s.options.bind + ":" +
+                  std::to_string(s.options.port) + " (address in use or not available)");
+  return s.port;
+}
+
+int Server::port() const {
+  return impl_->port;
+}
+
+void Server::run() {
+  impl_->http.listen_after_bind();
+}
+
+void Server::stop() {
+  impl_->http.stop();
+}
+
+}  // namespace cubekit

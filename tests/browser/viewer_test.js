@@ -1,0 +1,132 @@
+// Headless Chromium against `cubekit serve` on a real profile: the numbers the viewer shows
+// must be the API's. Usage: node viewer_test.js <cubekit binary> <shared dir> <screenshot dir>
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const assert = require('assert');
+const { chromium } = require('playwright-core');
+
+const [cubekit, shared, shots] = process.argv.slice(2);
+const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cubekit, ['serve', '--root', path.join(shared, 'data', 'real'), '--port', '0']);
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
+      if (m) resolve({ proc: p, url: m[0] });
+    });
+    p.on('exit', (code) => reject(new Error(`cubekit serve exited with ${code}`)));
+    setTimeout(() => reject(new Error('cubekit serve did not print its URL')), 10000);
+  });
+}
+
+async function apiValues(url, params) {
+  const res = await fetch(`${url}api/v1/values?${new URLSearchParams(params)}`);
+  return new Map((await res.json()).values);
+}
+
+async function main() {
+  fs.mkdirSync(shots, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cubekit-chromium-'));
+  const server = await startServer();
+  // A fresh profile folder (--user-data-dir), removed at the end.
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    bypassCSP: true, // playwright evaluates its waits as strings; the page itself keeps the policy
+    viewport: { width: 1400, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}?report=${encodeURIComponent(REPORT)}`);
+    await page.evaluate(() => window.cubekitViewer.ready);
+    await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, '1-opened.png') });
+
+    // The metric selected first is `time`; the root is expanded (exclusive), main collapsed.
+    const shown = async () => page.$$eval('#calls li', (lis) => lis.filter((li) => li.offsetParent)
+      .map((li) => ({ name: li._node.c.name, id: li._node.c.id, expanded: li._node.expanded,
+        value: Number(li.querySelector('.value').dataset.value), text: li.querySelector('.value').textContent })));
+    const incl = await apiValues(server.url, { report: REPORT, metric: 'time', calltree: 'incl' });
+    const excl = await apiValues(server.url, { report: REPORT, metric: 'time', calltree: 'excl' });
+    let rows = await shown();
+    assert.ok(rows.length >= 2, 'call tree shows the root and its children');
+    for (const r of rows) assert.strictEqual(r.value, (r.expanded ? excl : incl).get(r.id), `${r.name}`);
+
+    // Expand `main`: it now shows its exclusive value; its children their inclusive ones.
+    const main = rows.find((r) => r.name === 'main');
+    await page.click(`#calls li >> text=main`, { clickCount: 2 });
+    await page.waitForFunction(() => [...document.querySelectorAll('#calls li')].filter((li) => li.offsetParent).length > 3);
+    rows = await shown();
+    assert.strictEqual(rows.find((r) => r.id === main.id).value, excl.get(main.id));
+    for (const r of rows) assert.strictEqual(r.value, (r.expanded ? excl : incl).get(r.id), `${r.name} after expanding`);
+
+    // Select a call path: the system pane shows its per-location values.
+    const leaf = rows.find((r) => r.name === 'bool');
+    await page.click('#calls li >> text=bool');
+    await page.waitForTimeout(300);
+    const perLoc = await apiValues(server.url, { report: REPORT, metric: 'time', calltree: 'incl', cnode: leaf.id });
+    const sys = await page.$$eval('#system li', (lis) => lis.map((li) => Number(li.querySelector('.value').dataset.value)));
+    const total = [...perLoc.values()].reduce((s, v) => s + v, 0);
+    assert.ok(Math.abs(sys[0] - total) <= 1e-12 * Math.abs(total), `system root ${sys[0]} = ${total}`);
+
+    // Another metric: visits.
+    await page.click('#metrics li >> text=Visits');
+    await page.waitForTimeout(400);
+    const visits = await apiValues(server.url, { report: REPORT, metric: 'visits', calltree: 'incl' });
+    rows = await shown();
+    const bool = rows.find((r) => r.id === leaf.id);
+    assert.strictEqual(bool.value, visits.get(leaf.id), 'bool visits');
+    await page.screenshot({ path: path.join(shots, '2-visits.png') });
+
+    // Percent mode: the root's inclusive share is 100 %.
+    await page.selectOption('#mode', 'pct');
+    await page.click('#metrics li >> text=Time');
+    await page.waitForTimeout(400);
+    await page.click('#calls li >> text=main', { clickCount: 2 }); // collapse main again
+    await page.waitForTimeout(300);
+    rows = await shown();
+    assert.match(rows.find((r) => r.id === main.id).text, / %$/);
+
+    // Flame graph: drawn, and a click selects a call path.
+    await page.selectOption('#mode', 'abs');
+    await page.click('#tabs button[data-tab=flame]');
+    await page.waitForFunction(() => Number(document.getElementById('flame').dataset.rects) > 5);
+    await page.screenshot({ path: path.join(shots, '3-flame.png') });
+    await page.click('#tabs button[data-tab=box]');
+    await page.waitForFunction(() => document.getElementById('box').dataset.median !== undefined);
+    await page.screenshot({ path: path.join(shots, '4-box.png') });
+
+    // Keyboard: ↑ moves the selection in the focused call tree.
+    await page.focus('#calls');
+    const before = await page.evaluate(() => window.cubekitViewer.state.cnode);
+    await page.keyboard.press('ArrowUp');
+    await page.waitForTimeout(200);
+    assert.notStrictEqual(await page.evaluate(() => window.cubekitViewer.state.cnode), before);
+
+    // Diff against another report with the same call tree shape.
+    await page.selectOption('#compare', REPORT);
+    await page.waitForFunction(() => document.getElementById('call-caption').textContent.includes('−'));
+    const diffs = (await shown()).map((r) => r.value);
+    assert.ok(diffs.every((d) => d === 0), 'a report minus itself is 0 everywhere');
+    await page.screenshot({ path: path.join(shots, '5-diff.png') });
+    assert.deepStrictEqual(errors, []);
+    console.log('browser test passed; screenshots in', shots);
+  } finally {
+    await browser.close();
+    server.proc.kill('SIGTERM');
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

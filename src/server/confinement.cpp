@@ -64,7 +64,7 @@ std::vector<ReportFile> Confinement::list(size_t limit) const {
     std::error_code fe;
     const fs::path real = fs::canonical(e.path(), fe);
     if (fe || !inside(real) || !fs::is_regular_file(real, fe)) continue;
-    out.push_back({fs::relative(e.path(), root_, fe).generic_string(), fs::file_size(real, fe)});
+    out.push_back({e.path().lexically_relative(root_).generic_string(), fs::file_size(real, fe)});
   }
   std::sort(out.begin(), out.end(),
             [](const ReportFile& a, const ReportFile& b) { return a.path < b.path; });

@@ -34,9 +34,17 @@ std::string replace_all(std::string text, const std::string& from, const std::st
   return text;
 }
 
+// JSON numbers are doubles. A UINT64 that wrapped below zero (an exclusive value of a
+// non-monotonic counter) rounds to 2^64 as a double; CubeLib's tools then print x86's
+// conversion back to an integer, 0, and so does the API (docs/server.md).
 std::vector<double> as_doubles(const Values& v) {
+  constexpr double k2to64 = 18446744073709551616.0;
+  const bool wraps = v.type().kind() == TypeKind::kUInt64;
   std::vector<double> out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) out[i] = v.scalar(i);
+  for (size_t i = 0; i < v.size(); ++i) {
+    out[i] = v.scalar(i);
+    if (wraps && out[i] >= k2to64) out[i] = 0;
+  }
   return out;
 }
 

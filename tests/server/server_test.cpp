@@ -1,0 +1,433 @@
+// `cubekit serve`'s JSON API against a server on 127.0.0.1 (ephemeral port): values equal what
+// CubeLib 4.6's cube_dump printed (../shared/oracle) and what another reader computed per
+// location (incl.csv / excl.csv beside the real profiles); requests leaving the root are refused;
+// limits answer 413 / 503; 50 concurrent clients get every answer, and the same ones.
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "cubekit/server.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using cubekit::test::read_file;
+using cubekit::test::shared_dir;
+using nlohmann::json;
+
+namespace {
+
+// Without ../shared the comparisons skip, except in CI where the data must be there.
+#define REQUIRE_SHARED()                                                               \
+  do {                                                                                 \
+    if (shared_dir().empty()) {                                                        \
+      const char* ci = std::getenv("CI");                                              \
+      if (ci && std::string(ci) == "true") FAIL() << "../shared missing under CI";     \
+      GTEST_SKIP() << "../shared not found beside the clone: API comparisons skipped"; \
+    }                                                                                  \
+  } while (0)
+
+// A server over `root` on a free loopback port, answering on its own thread.
+class RunningServer {
+ public:
+  explicit RunningServer(cubekit::ServerOptions o) : server_((o.port = 0, o)) {
+    port_ = server_.listen();
+    thread_ = std::thread([this] { server_.run(); });
+  }
+  ~RunningServer() {
+    server_.stop();
+    thread_.join();
+  }
+  httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port_);
+    c.set_read_timeout(60, 0);
+    return c;
+  }
+  // GET `path` (already encoded); status and parsed body.
+  std::pair<int, json> get(const std::string& path) const {
+    auto c = client();
+    const auto res = c.Get(path);
+    if (!res) return {-1, json()};
+    return {res->status, json::parse(res->body, nullptr, false)};
+  }
+
+ private:
+  cubekit::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+std::string enc(const std::string& s) {
+  return httplib::detail::encode_query_param(s);
+}
+
+cubekit::ServerOptions over(const fs::path& root) {
+  cubekit::ServerOptions o;
+  o.root = root;
+  return o;
+}
+
+// A per-test folder, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() /
+            ("cubekit-server-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path path_;
+};
+
+// `cube_dump -m all -t aggr` human output: metric → cnode id → the text of its value.
+std::map<std::string, std::map<uint32_t, std::string>> parse_dump(const std::string& text) {
+  std::map<std::string, std::map<uint32_t, std::string>> out;
+  static const std::regex kRow(R"(^(.*)\(id=(\d+)\)\s+(\S.*)$)");
+  std::istringstream in(text);
+  std::string metric;
+  for (std::string line; std::getline(in, line);) {
+    const std::string header = "Print out the data of the metric ";
+    std::smatch m;
+    if (line.rfind(header, 0) == 0)
+      metric = line.substr(header.size());
+    else if (!metric.empty() && std::regex_match(line, m, kRow))
+      out[metric][static_cast<uint32_t>(std::stoul(m[2]))] = m[3];
+  }
+  return out;
+}
+
+// A printed number (6 significant digits, or an integer) and an exact one agree.
+bool agrees(const std::string& printed, double exact) {
+  char* end = nullptr;
+  const double p = std::strtod(printed.c_str(), &end);
+  if (*end != '\0') return true;  // not a single number (histograms, tuples): checked elsewhere
+  return std::fabs(p - exact) <= 5.01e-6 * std::fabs(exact) + 1e-300 ||
+         (std::isnan(p) && std::isnan(exact));
+}
+
+// The report behind an oracle folder, relative to data/real (oracle/README.md, "Layout").
+std::string report_of(const std::string& folder) {
+  std::string s = folder;
+  for (const char* prefix : {"pycubexr__", "cubelib__test__", "extrap__"})
+    if (s.rfind(prefix, 0) == 0) {
+      if (std::string(prefix) == "cubelib__test__") s = "cubelib__" + s.substr(15);
+      break;
+    }
+  if (folder == "cubelib__examples__cube__summary.cubex") return "cubelib/examples/summary.cubex";
+  if (folder == "cubelib__test__test33_CubeProxy__proxy.cubex") return "cubelib/test33/proxy.cubex";
+  if (folder.rfind("extrap__single_parameter__", 0) == 0) {
+    std::string d = folder.substr(26);
+    return "extrap/single_parameter/" + d.substr(0, d.find("__profile.cubex")) + ".cubex";
+  }
+  if (folder.rfind("extrap__simple_threaded__", 0) == 0)
+    return "extrap/simple_threaded/" + folder.substr(folder.rfind("__") + 2);
+  for (size_t p; (p = s.find("__")) != std::string::npos;) s.replace(p, 2, "/");
+  return s;
+}
+
+// Every real profile, every metric, both call-tree flavours: /values equals the original dump.
+TEST(ServerApi, ValuesEqualTheOriginalDumps) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  size_t compared = 0, reports = 0;
+  for (const auto& dir : fs::directory_iterator(shared_dir() / "oracle")) {
+    const std::string folder = dir.path().filename();
+    if (!dir.is_directory() || folder[0] == '_') continue;
+    const std::string report = report_of(folder);
+    if (!fs::exists(shared_dir() / "data" / "real" / report)) continue;
+    for (const auto& [step, calltree] :
+         {std::pair{"dump_all_incl_aggr", "incl"}, std::pair{"dump_all_excl_aggr", "excl"}}) {
+      const fs::path out = dir.path() / (std::string(step) + ".out");
+      if (!fs::exists(out) || read_file(dir.path() / (std::string(step) + ".rc")) != "0\n")
+        continue;
+      ++reports;
+      for (const auto& [metric, rows] : parse_dump(read_file(out))) {
+        const auto [status, body] = server.get("/api/v1/values?report=" + enc(report) +
+                                               "&metric=" + enc(metric) + "&calltree=" + calltree);
+        ASSERT_EQ(status, 200) << report << " " << metric << ": " << body.dump();
+        std::map<uint32_t, double> got;
+        for (const auto& pair : body["values"])
+          got[pair[0].get<uint32_t>()] = pair[1].is_null() ? NAN : pair[1].get<double>();
+        for (const auto& [cnode, text] : rows) {
+          ASSERT_TRUE(got.count(cnode)) << report << " " << metric << " cnode " << cnode;
+          EXPECT_TRUE(agrees(text, got[cnode]))
+              << report << " " << step << " " << metric << " cnode " << cnode << ": original "
+              << text << ", API " << got[cnode];
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(reports, 30u);
+  EXPECT_GT(compared, 10000u);
+}
+
+// Per location, against another reader's values (incl.csv / excl.csv, 4 processes).
+TEST(ServerApi, PerLocationValuesEqualAnotherReader) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const std::string report = "pycubexr/time.p4.n2000.x1.r0/profile.cubex";
+  size_t compared = 0;
+  for (const char* flavour : {"incl", "excl"}) {
+    std::istringstream csv(read_file(shared_dir() / "data" / "real" / "pycubexr" /
+                                     "time.p4.n2000.x1.r0" / (std::string(flavour) + ".csv")));
+    std::string line;
+    std::getline(csv, line);  // header: Cnode ID, Thread ID, visits, time, ...
+    std::map<std::string, json> fetched;
+    while (std::getline(csv, line)) {
+      std::vector<std::string> f;
+      std::stringstream fields(line);
+      for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+      ASSERT_GE(f.size(), 4u);
+      if (!fetched.count(f[0]))
+        fetched[f[0]] = server
+                            .get("/api/v1/values?report=" + enc(report) +
+                                 "&metric=time&calltree=" + flavour + "&cnode=" + f[0])
+                            .second;
+      const json& values = fetched[f[0]]["values"];
+      const size_t location = std::stoul(f[1]);
+      ASSERT_LT(location, values.size());
+      EXPECT_EQ(values[location][0].get<size_t>(), location);
+      EXPECT_TRUE(agrees(f[3], values[location][1].get<double>()))
+          << flavour << " cnode " << f[0] << " location " << f[1] << ": " << f[3] << " vs "
+          << values[location][1];
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 368u);
+}
+
+// Flat profile against `cube_dump -m time,visits -r -t aggr`.
+TEST(ServerApi, FlatProfileEqualsTheOriginal) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const fs::path oracle = shared_dir() / "oracle" /
+                          "pycubexr__call_tree_test__call_tree_test.cubex" / "dump_r_2m_aggr.out";
+  std::istringstream in(read_file(oracle));
+  static const std::regex kRegion(R"(^(.*)\(id=(\d+)\)\s+(\S+)$)"),
+      kSub(R"(^   Subroutines\s+(\S+)$)");
+  std::string metric;
+  json regions;
+  uint32_t region = 0;
+  size_t compared = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (line.rfind("Print out the data of the metric ", 0) == 0) {
+      metric = line.substr(33);
+      regions =
+          server
+              .get("/api/v1/flat?report=pycubexr/call_tree_test/call_tree_test.cubex&metric=" +
+                   metric)
+              .second["regions"];
+    } else if (std::regex_match(line, m, kRegion)) {
+      region = static_cast<uint32_t>(std::stoul(m[2]));
+      const auto r = std::find_if(regions.begin(), regions.end(),
+                                  [&](const json& x) { return x["id"] == region; });
+      ASSERT_NE(r, regions.end());
+      EXPECT_TRUE(agrees(m[3], (*r)["excl"].get<double>())) << metric << " region " << region;
+      ++compared;
+    } else if (std::regex_match(line, m, kSub)) {
+      const auto r = std::find_if(regions.begin(), regions.end(),
+                                  [&](const json& x) { return x["id"] == region; });
+      EXPECT_TRUE(agrees(m[1], (*r)["subroutines"].get<double>()))
+          << metric << " region " << region;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 20u);
+}
+
+TEST(ServerApi, ExpressionsAndStatistics) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const std::string r = "report=pycubexr/call_tree_test/call_tree_test.cubex";
+  const json visits = server.get("/api/v1/values?" + r + "&metric=visits&calltree=incl").second;
+  const auto [status, twice] = server.get(
+      "/api/v1/values?" + r + "&metric=" + enc("metric::visits() * 2") + "&calltree=incl");
+  ASSERT_EQ(status, 200) << twice.dump();
+  ASSERT_EQ(twice["values"].size(), visits["values"].size());
+  for (size_t i = 0; i < visits["values"].size(); ++i)
+    EXPECT_EQ(twice["values"][i][1].get<double>(), 2 * visits["values"][i][1].get<double>());
+  EXPECT_EQ(server.get("/api/v1/values?" + r + "&metric=" + enc("metric::nosuch(")).first, 400);
+  EXPECT_EQ(server.get("/api/v1/values?" + r + "&metric=visits&calltree=sideways").first, 400);
+  EXPECT_EQ(server.get("/api/v1/values?" + r + "&metric=visits&cnode=99999").first, 404);
+  EXPECT_EQ(server.get("/api/v1/pop?" + r).first, 501);
+
+  // Four processes: the statistics of main's inclusive time over them, from incl.csv's rows.
+  const std::string p4 = "report=pycubexr/time.p4.n2000.x1.r0/profile.cubex";
+  const json s =
+      server.get("/api/v1/statistics?" + p4 + "&metric=time&calltree=incl&cnode=0").second;
+  ASSERT_EQ(s["count"], 4);
+  std::vector<double> v;
+  for (const auto& x : s["per_location"]) v.push_back(x[1].get<double>());
+  std::sort(v.begin(), v.end());
+  EXPECT_EQ(s["min"].get<double>(), v.front());
+  EXPECT_EQ(s["max"].get<double>(), v.back());
+  EXPECT_NEAR(s["mean"].get<double>(), (v[0] + v[1] + v[2] + v[3]) / 4, 1e-12);
+  EXPECT_NEAR(s["median"].get<double>(), (v[1] + v[2]) / 2, 1e-12);
+  EXPECT_TRUE(agrees("0.853407", v[0]) || agrees("0.853407", v[1]) || agrees("0.853407", v[2]) ||
+              agrees("0.853407", v[3]));  // incl.csv, cnode 0, thread 0
+}
+
+TEST(ServerApi, TreesAndDiff) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const auto [status, tree] =
+      server.get("/api/v1/tree?report=pycubexr/call_tree_test/call_tree_test.cubex");
+  ASSERT_EQ(status, 200);
+  // dump_w of the original: 18 call paths, test.x → main → ..., one location.
+  EXPECT_EQ(tree["calls"].size(), 18u);
+  EXPECT_EQ(tree["calls"][1]["name"], "main");
+  EXPECT_EQ(tree["calls"][1]["parent"], 0);
+  EXPECT_EQ(tree["system"]["locations"].size(), 1u);
+  EXPECT_EQ(tree["metrics"][1]["uniq_name"], "time");
+  EXPECT_EQ(tree["metrics"][1]["uom"], "sec");
+  const json kids = server
+                        .get(
+                            "/api/v1/children?report=pycubexr/call_tree_test/"
+                            "call_tree_test.cubex&cnode=1&metric=time")
+                        .second;
+  ASSERT_EQ(kids["cnodes"].size(), 4u);
+  EXPECT_EQ(kids["cnodes"][0]["name"], "signed char");
+  EXPECT_TRUE(agrees("60.001", kids["cnodes"][0]["incl"].get<double>()));  // dump_all_incl_aggr
+
+  // x1 minus x10 of one Extra-P series: same call tree, values differ.
+  const std::string a = "extrap/single_parameter/mm.x1y1z1.r1.cubex",
+                    b = "extrap/single_parameter/mm.x10y1z1.r1.cubex";
+  const json d =
+      server.get("/api/v1/diff?a=" + enc(a) + "&b=" + enc(b) + "&metric=time&calltree=incl").second;
+  const json va =
+      server.get("/api/v1/values?report=" + enc(a) + "&metric=time&calltree=incl").second;
+  const json vb =
+      server.get("/api/v1/values?report=" + enc(b) + "&metric=time&calltree=incl").second;
+  ASSERT_EQ(d["values"].size(), va["values"].size());
+  for (size_t i = 0; i < va["values"].size(); ++i) {
+    ASSERT_EQ(d["values"][i]["b_cnode"], vb["values"][i][0]) << d["values"][i]["path"];
+    EXPECT_EQ(d["values"][i]["diff"].get<double>(),
+              va["values"][i][1].get<double>() - vb["values"][i][1].get<double>());
+  }
+}
+
+TEST(ServerApi, NothingOutsideTheRootIsServed) {
+  REQUIRE_SHARED();
+  TempDir outer;
+  const fs::path root = outer.path() / "root";
+  fs::create_directories(root / "sub");
+  const fs::path real =
+      shared_dir() / "data" / "real" / "pycubexr" / "call_tree_test" / "call_tree_test.cubex";
+  fs::copy_file(real, outer.path() / "secret.cubex");
+  fs::copy_file(real, root / "sub" / "inside.cubex");
+  fs::create_symlink(outer.path() / "secret.cubex", root / "link_out.cubex");
+  fs::create_symlink(outer.path(), root / "dir_out");
+  fs::create_symlink(root / "sub" / "inside.cubex", root / "link_in.cubex");
+  RunningServer server(over(root));
+  auto values = [&](const std::string& encoded) {
+    return server.get("/api/v1/values?metric=time&report=" + encoded).first;
+  };
+  EXPECT_EQ(values("sub/inside.cubex"), 200);
+  EXPECT_EQ(values("link_in.cubex"), 200);
+  for (const std::string& bad : std::vector<std::string>{
+           "../secret.cubex", "sub/../../secret.cubex", "%2e%2e/secret.cubex",
+           "%2E%2E%2Fsecret.cubex", enc(outer.path().string() + "/secret.cubex"), "link_out.cubex",
+           "dir_out/secret.cubex", "sub%5C..%5C..%5Csecret.cubex", "sub/inside.cubex%00.txt",
+           "%252e%252e/secret.cubex", "./sub/inside.cubex", "sub//../sub/inside.cubex",
+           enc("/etc/passwd")}) {
+    const int status = values(bad);
+    EXPECT_TRUE(status == 403 || status == 404) << bad << " answered " << status;
+  }
+  EXPECT_EQ(values("sub/nosuch.cubex"), 404);
+  const json list = server.get("/api/v1/reports").second;
+  std::vector<std::string> paths;
+  for (const auto& r : list["reports"]) paths.push_back(r["path"]);
+  EXPECT_EQ(paths, (std::vector<std::string>{"link_in.cubex", "sub/inside.cubex"}));
+  // Static files come from the binary only.
+  auto c = server.client();
+  for (const char* path : {"/../../etc/passwd", "/..%2f..%2fetc%2fpasswd",
+                           "/%2e%2e/%2e%2e/etc/passwd", "/CMakeLists.txt", "/sub/inside.cubex"}) {
+    const auto res = c.Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_TRUE(res->status == 400 || res->status == 404) << path << ": " << res->status;
+    EXPECT_EQ(res->body.find("root:"), std::string::npos);
+  }
+  const auto index = c.Get("/");
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->status, 200);
+  EXPECT_NE(index->body.find("viewer.js"), std::string::npos);
+}
+
+TEST(ServerApi, BrokenReportsAndLimits) {
+  REQUIRE_SHARED();
+  TempDir dir;
+  std::ofstream(dir.path() / "broken.cubex") << "not a tar archive, just text that is long enough";
+  fs::copy_file(
+      shared_dir() / "data" / "real" / "pycubexr" / "call_tree_test" / "call_tree_test.cubex",
+      dir.path() / "ok.cubex");
+  {
+    RunningServer server(over(dir.path()));
+    const auto [status, body] = server.get("/api/v1/tree?report=broken.cubex");
+    EXPECT_EQ(status, 422);
+    EXPECT_EQ(body["error"].get<std::string>().rfind("broken.cubex: ", 0), 0u) << body.dump();
+    EXPECT_NE(body["error"].get<std::string>().find("not a .cubex archive"), std::string::npos);
+  }
+  cubekit::ServerOptions tiny = over(dir.path());
+  tiny.decode_limit_bytes = 16;  // 18 call paths × 1 location × 8 bytes do not fit
+  {
+    RunningServer server(tiny);
+    EXPECT_EQ(server.get("/api/v1/values?report=ok.cubex&metric=time").first, 413);
+    EXPECT_EQ(server.get("/api/v1/tree?report=ok.cubex").first, 200);
+  }
+  tiny.decode_limit_bytes = 1 << 20;
+  tiny.decode_budget_bytes = 16;  // under the per-request limit, over what all may hold
+  RunningServer server(tiny);
+  EXPECT_EQ(server.get("/api/v1/values?report=ok.cubex&metric=time").first, 503);
+}
+
+// 50 clients × 200 requests at once: every request answered, each answer the same.
+TEST(ServerApi, FiftyConcurrentClients) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const std::vector<std::string> paths = {
+      "/api/v1/values?report=pycubexr/call_tree_test/"
+      "call_tree_test.cubex&metric=time&calltree=incl",
+      "/api/v1/values?report=pycubexr/time.p4.n2000.x1.r0/profile.cubex&metric=visits&cnode=3",
+      "/api/v1/children?report=cubelib/examples/summary.cubex&metric=time",
+      "/api/v1/tree?report=extrap/simple_threaded/cube-example1.cubex&parts=metrics"};
+  std::vector<std::string> expected;
+  for (const std::string& p : paths) {
+    auto c = server.client();
+    const auto res = c.Get(p);
+    ASSERT_TRUE(res && res->status == 200) << p;
+    expected.push_back(res->body);
+  }
+  std::atomic<int> answered{0}, wrong{0};
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 50; ++t)
+    clients.emplace_back([&, t] {
+      auto c = server.client();
+      for (int i = 0; i < 200; ++i) {
+        const size_t k = static_cast<size_t>(t + i) % paths.size();
+        const auto res = c.Get(paths[k]);
+        if (res && res->status == 200) ++answered;
+        if (!res || res->body != expected[k]) ++wrong;
+      }
+    });
+  for (auto& c : clients) c.join();
+  EXPECT_EQ(answered.load(), 50 * 200);
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace

@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
   libpugixml-dev zlib1g-dev libdeflate-dev libcli11-dev libpcre2-dev
-  libgtest-dev libbenchmark-dev time)
+  libgtest-dev libbenchmark-dev time
+  libcpp-httplib-dev nlohmann-json3-dev chromium nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -12,6 +12,9 @@ ctest --test-dir build --output-on-failure -j "$jobs" | tee build/ctest.log
 echo "== the README's main job (scripts/example.sh)"
 bash scripts/example.sh >/dev/null
 
+echo "== the viewer in headless Chromium (tests/browser)"
+bash tests/browser/run.sh build
+
 echo "== build and test under ASan + UBSan"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUBEKIT_SANITIZE=ON \
   -DCUBEKIT_BENCH=OFF >/dev/null

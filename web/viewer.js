@@ -196,7 +196,7 @@ const callTree = {
     reloadSystem();
     renderBottom();
   },
-  onToggle(node) { paintCalls(); if (node === this.selected) reloadSystem(); },
+  onToggle(node) { paintCalls(); if (node === this.selected) { reloadSystem(); renderBottom(); } },
 };
 
 function callNode(c, parentNode) {
@@ -315,13 +315,16 @@ function buildSystem() {
 
 // The selected call path's values per location, with the call pane's flavour (expanded →
 // exclusive).
+let systemRequest = 0;
 async function reloadSystem() {
   const sel = callTree.selected;
   if (!sel || !state.metric) return;
+  const mine = ++systemRequest;  // answers to earlier clicks may arrive later: ignored
   try {
     const r = await api('values', {
       report: state.report, metric: state.metric, metric_flavour: metricFlavour(),
       calltree: sel.expanded ? 'excl' : 'incl', cnode: sel.c.id });
+    if (mine !== systemRequest) return;
     state.systemValues = new Map(r.values);
     paintSystem();
     renderTopology();
@@ -401,12 +404,15 @@ function flameHit(e) {
   return flameRects.find((r) => x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + 17);
 }
 
+let boxRequest = 0;
 async function renderBox() {
   if (state.cnode === null) return;
   const sel = callTree.selected;
+  const mine = ++boxRequest;
   const s = await api('statistics', {
     report: state.report, metric: state.metric, metric_flavour: metricFlavour(),
     calltree: sel && sel.expanded ? 'excl' : 'incl', cnode: state.cnode });
+  if (mine !== boxRequest) return;
   const svg = $('box');
   // The plot on the left, the numbers in a column on the right (labels on the axis collide
   // when the values are close).

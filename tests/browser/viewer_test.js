@@ -98,6 +98,12 @@ async function main() {
     rows = await shown();
     assert.match(rows.find((r) => r.id === main.id).text, / %$/);
 
+    // main is selected and collapsed: the system pane shows its inclusive value.
+    await page.waitForTimeout(300);
+    const mainIncl = await apiValues(server.url, { report: REPORT, metric: 'time', calltree: 'incl', cnode: main.id });
+    const sysMain = await page.$$eval('#system li', (lis) => lis.map((li) => Number(li.querySelector('.value').dataset.value)));
+    assert.strictEqual(sysMain[0], mainIncl.get(0), 'system pane follows the collapsed call path');
+
     // Flame graph: drawn, and a click selects a call path.
     await page.selectOption('#mode', 'abs');
     await page.click('#tabs button[data-tab=flame]');
@@ -120,6 +126,17 @@ async function main() {
     const diffs = (await shown()).map((r) => r.value);
     assert.ok(diffs.every((d) => d === 0), 'a report minus itself is 0 everywhere');
     await page.screenshot({ path: path.join(shots, '5-diff.png') });
+    // A Scalasca summary of many processes: its topology and the box plot over them.
+    await page.selectOption('#compare', '');
+    await page.selectOption('#report', 'cubelib/examples/summary.cubex');
+    await page.waitForFunction(() => document.title.includes('summary.cubex'));
+    await page.click('#tabs button[data-tab=topology]');
+    await page.waitForSelector('#topology table, #topology:not(:empty)');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(shots, '6-summary-topology.png') });
+    await page.click('#tabs button[data-tab=box]');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(shots, '7-summary-box.png') });
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

@@ -21,9 +21,9 @@
 #include "cubekit/error.hpp"
 #include "cubekit/parallel.hpp"
 #include "cubekit/report.hpp"
-#include "tools/dump_structure.hpp"
-#include "tools/tools.hpp"
-#include "tools/value_text.hpp"
+#include "cubekit/structure.hpp"
+#include "cubekit/value_text.hpp"
+#include "tools.hpp"
 
 namespace cubekit::tools {
 namespace {

@@ -24,4 +24,6 @@ set(CUBEKIT_PUBLIC_HEADERS
   cube3_writer.hpp=algebra
   remap.hpp=algebra
   structure.hpp=query
-  value_text.hpp=query)
+  value_text.hpp=query
+  selection.hpp=query
+  flat_profile.hpp=query)

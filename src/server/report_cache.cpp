@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "cubekit/error.hpp"
+#include "cubekit/flat_profile.hpp"
 #include "server/http_error.hpp"
 
 namespace cubekit::server {
@@ -135,8 +136,10 @@ std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) 
 OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
   const Target t = target(q.metric);
   const DecodeBudget::Claim claimed = claim(t);
-  return {as_doubles(t.engine->region_values(t.metric, q.metric_flavour, Flavour::kExclusive)),
-          as_doubles(t.engine->region_values(t.metric, q.metric_flavour, Flavour::kInclusive))};
+  const FlatProfile p = flat_profile(*t.engine, t.metric, q.metric_flavour);
+  RegionValues out{as_doubles(p.exclusive), as_doubles(p.subroutines)};
+  for (size_t r = 0; r < out.exclusive.size(); ++r) out.inclusive[r] += out.exclusive[r];
+  return out;
 }
 
 std::shared_ptr<OpenReport> ReportCache::get(const std::filesystem::path& file,

@@ -63,7 +63,8 @@ class OpenReport {
   std::shared_ptr<const std::vector<double>> aggregated(const MetricQuery& q);
   // One value per location (indexed by location id) for one cnode.
   std::vector<double> per_location(const MetricQuery& q, Index cnode);
-  // Flat profile: per region (indexed like Model::regions) the exclusive and inclusive values.
+  // Flat profile: per region (indexed like Model::regions) the exclusive and inclusive values
+  // (cubekit/flat_profile.hpp).
   struct RegionValues {
     std::vector<double> exclusive, inclusive;
   };

@@ -11,7 +11,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/server.hpp"
-#include "tools/tools.hpp"
+#include "tools.hpp"
 
 extern char** environ;
 

@@ -26,4 +26,5 @@ set(CUBEKIT_PUBLIC_HEADERS
   structure.hpp=query
   value_text.hpp=query
   selection.hpp=query
-  flat_profile.hpp=query)
+  flat_profile.hpp=query
+  pop.hpp=query)

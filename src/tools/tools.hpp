@@ -9,5 +9,6 @@ int cube4to3_main(int argc, char** argv);
 int generate_main(int argc, char** argv);
 int derive_main(int argc, char** argv);
 int remap2_main(int argc, char** argv);
+int pop_metrics_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

@@ -28,4 +28,5 @@ set(CUBEKIT_PUBLIC_HEADERS
   value_text.hpp=query
   selection.hpp=query
   flat_profile.hpp=query
+  pop.hpp=query
   server.hpp=server)

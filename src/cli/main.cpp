@@ -24,6 +24,8 @@ constexpr Tool kTools[] = {
      "write a report with one more metric defined by a CubePL expression"},
     {"remap2", "cube_remap2", cubekit::tools::remap2_main,
      "write a report with the metric hierarchy of a .spec file"},
+    {"pop_metrics", "cube_pop_metrics", cubekit::tools::pop_metrics_main,
+     "POP efficiency metrics of a report or a scaling series"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
     {"serve", "cube_serve", cubekit::tools::serve_main,

@@ -10,5 +10,6 @@ int generate_main(int argc, char** argv);
 int derive_main(int argc, char** argv);
 int remap2_main(int argc, char** argv);
 int serve_main(int argc, char** argv);
+int pop_metrics_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

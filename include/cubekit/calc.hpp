@@ -47,6 +47,14 @@ Values location_values(const Report& report, Index metric, Index cnode, Flavour 
 Values aggregated_values(const Report& report, Index metric, Flavour metric_flavour,
                          Flavour call_flavour);
 
+// Metric-tree exclusive arithmetic: `values` (of metric `parent`) minus `child_values` (of
+// its sub-metric `child`). A sub-metric of another type is converted to the parent's type
+// first when both are plain numbers (integers, DOUBLE), as CubeLib's values do; any other
+// pair (MIN/MAXDOUBLE, TAU_ATOMIC, histograms, ...) has no meaningful difference and throws
+// FormatError naming the report, both metrics and both types.
+void subtract_sub_metric(const Report& report, Index parent, Index child, Values& values,
+                         const Values& child_values);
+
 // One value per system tree node and per location group (⊕ over the locations below), for
 // one cnode: `nodes` is indexed like Model::system_nodes, `groups` like Model::groups.
 struct SystemValues {

@@ -22,14 +22,14 @@ bool shared_required();
 
 // First statement of a test that needs ../shared: skips it with a message when ../shared is
 // absent, or fails it under CI=true.
-#define CUBEKIT_REQUIRE_SHARED()                                                           \
-  do {                                                                                     \
-    if (::cubekit::test::shared_dir().empty()) {                                           \
-      if (::cubekit::test::shared_required())                                              \
-        GTEST_FAIL() << "../shared not found beside the clone (" CUBEKIT_SHARED_DIR         \
-                        "), and CI=true needs it";                                         \
-      GTEST_SKIP() << "../shared not found beside the clone (" CUBEKIT_SHARED_DIR ")";      \
-    }                                                                                      \
+#define CUBEKIT_REQUIRE_SHARED()                                                       \
+  do {                                                                                 \
+    if (::cubekit::test::shared_dir().empty()) {                                       \
+      if (::cubekit::test::shared_required())                                          \
+        GTEST_FAIL() << "../shared not found beside the clone (" CUBEKIT_SHARED_DIR    \
+                        "), and CI=true needs it";                                     \
+      GTEST_SKIP() << "../shared not found beside the clone (" CUBEKIT_SHARED_DIR ")"; \
+    }                                                                                  \
   } while (false)
 
 struct RunResult {

@@ -165,9 +165,9 @@ void subtract_sub_metric(const Report& report, Index parent, Index child, Values
   auto plain = [](DataType t) { return t.is_integer() || t.kind() == TypeKind::kDouble; };
   const Model& model = report.model();
   if (!plain(from) || !plain(to))
-    throw FormatError(report.path() + ": metric '" + model.metrics[parent].uniq_name +
-                      "' (dtype " + to.dtype_text() + ") has the sub-metric '" +
-                      model.metrics[child].uniq_name + "' of dtype " + from.dtype_text() +
+    throw FormatError(report.path() + ": metric '" + model.metrics[parent].uniq_name + "' (dtype " +
+                      to.dtype_text() + ") has the sub-metric '" + model.metrics[child].uniq_name +
+                      "' of dtype " + from.dtype_text() +
                       ": its exclusive values would subtract values of another kind");
   Values converted(to, values.size());
   convert_values(from, child_values.data(), to, converted.data(), values.size(), "sub-metric");

@@ -105,7 +105,7 @@ constexpr uint32_t kMaxTreeHeight = kMaxProgramHeight;
 
 struct Ast {
   NodePtr root;
-  size_t locals = 0;  // number of local variable slots
+  size_t locals = 0;             // number of local variable slots
   bool read_environment = true;  // CompileContext::read_environment
 };
 

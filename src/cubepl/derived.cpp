@@ -440,7 +440,7 @@ void MetricEngine::Impl::apply_attachments() {
 void MetricEngine::Impl::check_cycles() const {
   // Stack frames of one metric reference (Env, row, evaluate, ...) over those of one operation.
   constexpr uint64_t kReferenceCost = 10;
-  std::vector<uint8_t> state(count(), 0);  // 0 new, 1 on the path, 2 done
+  std::vector<uint8_t> state(count(), 0);   // 0 new, 1 on the path, 2 done
   std::vector<uint64_t> depth(count(), 0);  // heights summed along the deepest chain from m
   struct Step {
     Index metric;
@@ -462,7 +462,8 @@ void MetricEngine::Impl::check_cycles() const {
         if (k >= count()) continue;
         if (state[k] == 1) {
           std::string cycle;
-          auto it = std::find_if(path.begin(), path.end(), [&](const Step& s) { return s.metric == k; });
+          auto it =
+              std::find_if(path.begin(), path.end(), [&](const Step& s) { return s.metric == k; });
           for (; it != path.end(); ++it) cycle += metric(it->metric).uniq_name + " -> ";
           throw CubePLError("derived metrics reference each other in a cycle: " + cycle +
                             metric(k).uniq_name);

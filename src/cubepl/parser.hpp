@@ -79,9 +79,9 @@ class Parser {
   Lexer lex_;
   Token cur_;
   size_t prev_end_ = 0;
-  int depth_ = 0;     // nesting of sum / signed / logic calls, bounded to protect the stack
+  int depth_ = 0;            // nesting of sum / signed / logic calls, bounded to protect the stack
   bool env_warned_ = false;  // one warning per program for a refused env()
-  int call_ids_ = 0;  // > 0 while parsing metric::call id expressions (compatibility mode)
+  int call_ids_ = 0;         // > 0 while parsing metric::call id expressions (compatibility mode)
   std::unordered_map<std::string, size_t> locals_;
   std::vector<Node*> defined_;
   std::vector<Index> metrics_;

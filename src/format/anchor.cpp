@@ -12,7 +12,6 @@
 namespace cubekit::format {
 namespace {
 
-
 // Quotes the bare attribute values CubeLib and CubeW write inside <cubepl ...> and
 // <cubeplaggr ...> start tags, so that a conforming XML parser accepts them. `emit` receives
 // the text piece by piece (so the result can be built straight into the parser's buffer).

@@ -15,8 +15,7 @@ bool is_gzip(std::span<const std::byte> bytes) {
   return bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
 }
 
-std::string gunzip(std::span<const std::byte> bytes, const std::string& where,
-                   size_t max_piece) {
+std::string gunzip(std::span<const std::byte> bytes, const std::string& where, size_t max_piece) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 16) != Z_OK) throw FormatError(where + ": cannot start gzip decoder");
   std::string out;

@@ -146,7 +146,8 @@ void print_calltree(std::ostream& out, const Model& model) {
     if (v.depth > 0) marks[v.depth] = v.more_siblings;
     print_cnode(out, model, v.cnode, marks, v.depth);
     const auto& kids = model.cnodes[v.cnode].children;
-    for (size_t i = kids.size(); i-- > 0;) stack.push_back({kids[i], v.depth + 1, i + 1 < kids.size()});
+    for (size_t i = kids.size(); i-- > 0;)
+      stack.push_back({kids[i], v.depth + 1, i + 1 < kids.size()});
   }
 }
 

@@ -13,13 +13,14 @@ artifacts=${4:-$build/fuzz-artifacts}
 mkdir -p "$artifacts"
 
 # target:corpus-subdir:max_len. The lengths cover the seeds that matter (whole small archives,
-# real anchors) while keeping executions fast.
+# real anchors) while keeping executions fast; CubePL inputs may be long enough for thousands of
+# operators in a row (over-high syntax trees, docs/cubepl.md "Depth").
 targets=(
   fuzz_tar:tar:262144
   fuzz_anchor:anchor:131072
   fuzz_metric_data:metric_data:65536
   fuzz_cube3:cube3:131072
-  fuzz_cubepl:cubepl:4096
+  fuzz_cubepl:cubepl:131072
   fuzz_spec:spec:65536
 )
 

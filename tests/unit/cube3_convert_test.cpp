@@ -99,9 +99,7 @@ void expect_same_values(const fs::path& a, const fs::path& b) {
 
 class Cube3Convert : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override {
-    CUBEKIT_REQUIRE_SHARED();
-  }
+  void SetUp() override { CUBEKIT_REQUIRE_SHARED(); }
 };
 
 TEST_P(Cube3Convert, RoundTripDumpsLikeTheOriginal) {

@@ -323,7 +323,7 @@ TEST(CubePLSyntax, TallestAcceptedTreesEvaluateOnASmallStack) {
   constexpr size_t kStack = 2u << 20;
   std::string sum = "metric::m()", product = "{ ${x} = 2", conditions = "{ if (1 == 1";
   for (int i = 0; i < 999; ++i) sum += "+1";
-  for (int i = 0; i < 997; ++i) product += "*1";  // 998 high, then =, then { }
+  for (int i = 0; i < 997; ++i) product += "*1";              // 998 high, then =, then { }
   for (int i = 0; i < 996; ++i) conditions += " and 1 == 1";  // 998, if, { }
   on_stack_of(kStack, [&] {
     EXPECT_EQ(eval(sum), 999);

@@ -7,10 +7,10 @@
 
 #include <cstdint>
 #include <new>
-#include <stdexcept>
-#include <utility>
 #include <span>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/run_guarded.hpp"
@@ -36,8 +36,8 @@ constexpr Flavour kExcl = Flavour::kExclusive;
 // visits rows of cnodes 0 and 2.
 std::string archive(const std::string& anchor) {
   TarBuilder t;
-  t.add("0.data", test::plain_data(test::encode_values(
-                      std::vector<double>{1.5, 2.5, 3.0, 4.0, 0.25, 0.75})))
+  t.add("0.data",
+        test::plain_data(test::encode_values(std::vector<double>{1.5, 2.5, 3.0, 4.0, 0.25, 0.75})))
       .add("0.index", test::dense_index())
       .add("1.data", test::plain_data(test::encode_values(std::vector<uint64_t>{1, 2, 7, 9})))
       .add("1.index", test::sparse_index({0, 2}))
@@ -77,7 +77,8 @@ std::string nested_system(int depth) {
   const std::string original = "<systemtreenode Id=\"0\">";
   const size_t b = anchor.find(original);
   anchor.insert(anchor.find("<topologies>"), close);
-  anchor.replace(b, original.size(), open + "<systemtreenode Id=\"" + std::to_string(depth) + "\">");
+  anchor.replace(b, original.size(),
+                 open + "<systemtreenode Id=\"" + std::to_string(depth) + "\">");
   return anchor;
 }
 
@@ -187,11 +188,13 @@ TEST_F(HostileInput, RegionIdsOutOfRangeAreRefused) {
 TEST_F(HostileInput, CalleeIdsOutOfRangeAreRefused) {
   for (const std::string id : {"-1", "4294967296"}) {
     AnchorSpec spec;
-    spec.cnodes = "<cnode id=\"0\" calleeId=\"0\">\n<cnode id=\"1\" calleeId=\"1\">\n</cnode>\n"
-                  "<cnode id=\"2\" calleeId=\"" + id + "\">\n</cnode>\n</cnode>\n";
+    spec.cnodes =
+        "<cnode id=\"0\" calleeId=\"0\">\n<cnode id=\"1\" calleeId=\"1\">\n</cnode>\n"
+        "<cnode id=\"2\" calleeId=\"" +
+        id + "\">\n</cnode>\n</cnode>\n";
     const std::string path = write("callee.cubex", archive(test::anchor_xml(spec)));
-    expect_open_error(path, path + ":anchor.xml: cnode 2 calls region " + id +
-                                ", which is not declared");
+    expect_open_error(path,
+                      path + ":anchor.xml: cnode 2 calls region " + id + ", which is not declared");
   }
 }
 
@@ -233,8 +236,8 @@ TEST_F(HostileInput, DerivedMetricChainsAreBounded) {
   AnchorSpec spec;
   constexpr int kChain = 200;  // each link costs 1 (its expression) + 10 (the reference)
   for (int i = 0; i < kChain; ++i)
-    spec.metrics.push_back({static_cast<uint32_t>(2 + i), "d" + std::to_string(i), "DOUBLE",
-                            "POSTDERIVED"});
+    spec.metrics.push_back(
+        {static_cast<uint32_t>(2 + i), "d" + std::to_string(i), "DOUBLE", "POSTDERIVED"});
   std::string anchor = test::anchor_xml(spec);
   for (int i = 0; i < kChain; ++i)
     anchor = inside_metric(anchor, "d" + std::to_string(i),
@@ -257,8 +260,8 @@ TEST_F(HostileInput, DerivedMetricChainAtTheBoundEvaluates) {
   AnchorSpec spec;
   constexpr int kChain = 91;  // 1 + 90 * 11 = 991
   for (int i = 0; i < kChain; ++i)
-    spec.metrics.push_back({static_cast<uint32_t>(2 + i), "d" + std::to_string(i), "DOUBLE",
-                            "POSTDERIVED"});
+    spec.metrics.push_back(
+        {static_cast<uint32_t>(2 + i), "d" + std::to_string(i), "DOUBLE", "POSTDERIVED"});
   std::string anchor = test::anchor_xml(spec);
   for (int i = 0; i < kChain; ++i)
     anchor = inside_metric(anchor, "d" + std::to_string(i),
@@ -295,16 +298,57 @@ TEST_F(HostileInput, EnvInAReportNeedsTheUsersConsent) {
   MetricEngine open(report, {}, allowed);
   EXPECT_EQ(open.aggregated_values(hostile, kIncl, kIncl).scalar(0), 42.0);
   // The user's own expression (cube_dump -m) reads it whatever the report's setting.
-  MetricEngine own(report, {{"mine", "{ ${r} = 0; if (env(\"CUBEKIT_TEST_SECRET\") eq \"42\") { ${r} = 43; }; return ${r}; }"}}, refused);
+  MetricEngine own(
+      report,
+      {{"mine",
+        "{ ${r} = 0; if (env(\"CUBEKIT_TEST_SECRET\") eq \"42\") { ${r} = 43; }; return ${r}; }"}},
+      refused);
   EXPECT_EQ(own.aggregated_values(3, kIncl, kIncl).scalar(0), 43.0);
   // The tools: off by default, on with CUBEKIT_CUBEPL_ENV=1.
   const std::vector<std::string> args = {"-m", "hostile", "-t", "aggr", "-s", "csv2", path};
   EXPECT_EQ(test::run_tool("cube_dump", args).out, "Cnode ID,hostile\n0,0\n1,0\n2,0\n");
   test::RunLimits consent;
   consent.env = {{"CUBEKIT_CUBEPL_ENV", "1"}};
-  EXPECT_EQ(test::run_tool("cube_dump", args, consent).out,
-            "Cnode ID,hostile\n0,42\n1,42\n2,42\n");
+  EXPECT_EQ(test::run_tool("cube_dump", args, consent).out, "Cnode ID,hostile\n0,42\n1,42\n2,42\n");
   ::unsetenv("CUBEKIT_TEST_SECRET");
+}
+
+// cube_remap2 -d computes a spec's derived metrics and stores them: env() reads the
+// environment when the user named the spec with -r, and gives "" when the spec came inside the
+// report (remapping.spec member).
+TEST_F(HostileInput, EnvInARemapSpecNeedsTheUsersFile) {
+  const std::string spec =
+      "<metrics>\n<metric type=\"POSTDERIVED\"><disp_name>secret</disp_name>"
+      "<uniq_name>secret</uniq_name><dtype>DOUBLE</dtype><uom></uom><url></url><descr></descr>"
+      "<cubepl>{ ${r} = 0; if (env(\"CUBEKIT_TEST_SECRET\") eq \"42\") { ${r} = 42; }; "
+      "return ${r}; }</cubepl></metric>\n</metrics>\n";
+  TarBuilder t;
+  t.add("0.data",
+        test::plain_data(test::encode_values(std::vector<double>{1.5, 2.5, 3.0, 4.0, 0.25, 0.75})))
+      .add("0.index", test::dense_index())
+      .add("1.data", test::plain_data(test::encode_values(std::vector<uint64_t>{1, 2, 7, 9})))
+      .add("1.index", test::sparse_index({0, 2}))
+      .add("remapping.spec", spec)
+      .add("anchor.xml", test::anchor_xml());
+  const std::string input = write("in.cubex", t.finish());
+  const std::string spec_file = write("user.spec", spec);
+  test::RunLimits secret;
+  secret.env = {{"CUBEKIT_TEST_SECRET", "42"}};
+  const std::string from_user = (dir_.path() / "user").string();
+  const std::string from_report = (dir_.path() / "embedded").string();
+  auto r = test::run_tool("cube_remap2", {"-d", "-r", spec_file, "-o", from_user, input}, secret);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = test::run_tool("cube_remap2", {"-d", "-o", from_report, input}, secret);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> args = {"-m", "secret", "-z", "incl", "-t", "aggr", "-s", "csv2"};
+  auto dump = [&](const std::string& report) {
+    std::vector<std::string> a = args;
+    a.push_back(report + ".cubex");
+    return test::run_tool("cube_dump", a, secret).out;
+  };
+  // Stored by -d: the constant at every call path and location, 2 locations: 84 inclusive.
+  EXPECT_EQ(dump(from_user), "Cnode ID,secret\n0,84\n1,84\n2,84\n");
+  EXPECT_EQ(dump(from_report), "Cnode ID,secret\n0,0\n1,0\n2,0\n");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -320,8 +364,8 @@ std::string typed_child_report(const std::string& child_dtype, const std::string
   anchor.erase(time_end, 9);
   anchor.insert(anchor.find("</metrics>"), "</metric>\n");
   TarBuilder t;
-  t.add("0.data", test::plain_data(test::encode_values(
-                      std::vector<double>{1.5, 2.5, 3.0, 4.0, 0.25, 0.75})))
+  t.add("0.data",
+        test::plain_data(test::encode_values(std::vector<double>{1.5, 2.5, 3.0, 4.0, 0.25, 0.75})))
       .add("0.index", test::dense_index())
       .add("1.data", test::plain_data(child_data))
       .add("1.index", test::sparse_index({0, 2}))
@@ -330,9 +374,9 @@ std::string typed_child_report(const std::string& child_dtype, const std::string
 }
 
 TEST_F(HostileInput, SubMetricOfAnotherNumberTypeIsConverted) {
-  const std::string path = write(
-      "int.cubex",
-      typed_child_report("UINT64", test::encode_values(std::vector<uint64_t>{1, 2, 7, 9})));
+  const std::string path =
+      write("int.cubex",
+            typed_child_report("UINT64", test::encode_values(std::vector<uint64_t>{1, 2, 7, 9})));
   const Report report = Report::open(path);
   // main, location 0 and 1, call-exclusive: time 1.5, 2.5 minus visits 1, 2.
   const Values v = location_values(report, 0, 0, kExcl, kExcl);
@@ -349,9 +393,9 @@ TEST_F(HostileInput, SubMetricOfAnotherNumberTypeIsConverted) {
 }
 
 TEST_F(HostileInput, SubMetricOfAnotherKindIsRefused) {
-  const std::string path = write(
-      "min.cubex",
-      typed_child_report("MINDOUBLE", test::encode_values(std::vector<double>{1, 2, 7, 9})));
+  const std::string path =
+      write("min.cubex",
+            typed_child_report("MINDOUBLE", test::encode_values(std::vector<double>{1, 2, 7, 9})));
   const Report report = Report::open(path);
   const std::string message = path +
                               ": metric 'time' (dtype DOUBLE) has the sub-metric 'visits' of "
@@ -401,8 +445,7 @@ TEST(GzipPieces, EveryPieceSizeGivesTheSameText) {
       format::gunzip(bytes.first(packed.size() / 2), "t.gz", piece);
       ADD_FAILURE() << "truncated stream accepted";
     } catch (const FormatError& e) {
-      EXPECT_NE(std::string(e.what()).find("t.gz: gzip stream truncated after"),
-                std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("t.gz: gzip stream truncated after"), std::string::npos)
           << e.what();
     }
   }

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdlib>
+#include <latch>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -63,12 +63,15 @@ TEST(Parallel, NestedLoopsRunOnTheirCallersThread) {
       },
       2);
   EXPECT_EQ(foreign.load(), 0);
+  // Both threads of an outer loop take jobs: jobs 0 and 1 wait for each other, so they run on
+  // two threads at once (no timing involved).
   std::mutex lock;
   std::set<std::thread::id> seen;
+  std::latch both(2);
   cubekit::parallel_for(
       64,
-      [&](size_t) {
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      [&](size_t i) {
+        if (i < 2) both.arrive_and_wait();
         std::lock_guard<std::mutex> guard(lock);
         seen.insert(std::this_thread::get_id());
       },

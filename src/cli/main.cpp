@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "cli/run_guarded.hpp"
-#include "tools/tools.hpp"
+#include "run_guarded.hpp"
+#include "tools.hpp"
 
 namespace {
 

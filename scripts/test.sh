@@ -6,9 +6,25 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc)
 
+# Tests must leave nothing behind: each ctest run gets a fresh temporary folder, which has to
+# be empty again when the run ends.
+ctest_in_fresh_tmpdir() {
+  local build=$1 tmp
+  tmp=$(mktemp -d)
+  TMPDIR=$tmp "${@:2}" ctest --test-dir "$build" --output-on-failure -j "$jobs" |
+    tee "$build/ctest.log"
+  if [ -n "$(ls -A "$tmp")" ]; then
+    echo "test.sh: the tests left files in the temporary folder:" >&2
+    ls -A "$tmp" | head -n 20 >&2
+    rm -rf "$tmp"
+    exit 1
+  fi
+  rmdir "$tmp"
+}
+
 echo "== build and test (RelWithDebInfo)"
 bash scripts/build.sh
-ctest --test-dir build --output-on-failure -j "$jobs" | tee build/ctest.log
+ctest_in_fresh_tmpdir build
 echo "== the README's main job (scripts/example.sh)"
 bash scripts/example.sh >/dev/null
 
@@ -19,8 +35,8 @@ echo "== build and test under ASan + UBSan"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUBEKIT_SANITIZE=ON \
   -DCUBEKIT_BENCH=OFF >/dev/null
 ninja -C build-asan
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$jobs"
+ctest_in_fresh_tmpdir build-asan env ASAN_OPTIONS=detect_leaks=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 if [ -f tests/fuzz/run_fuzzers.sh ]; then
   echo "== fuzz the readers (${CUBEKIT_FUZZ_SECONDS:-30} s each)"

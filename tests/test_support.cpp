@@ -1,11 +1,14 @@
 #include "test_support.hpp"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace cubekit::test {
 
@@ -16,10 +19,16 @@ std::string read_file(const std::filesystem::path& p) {
   return s.str();
 }
 
-RunResult run_tool(const std::string& argv0, const std::vector<std::string>& args) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("cubekit-run-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+bool shared_required() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && std::string_view(ci) == "true";
+}
+
+RunResult run_tool(const std::string& argv0, const std::vector<std::string>& args,
+                   const RunLimits& limits) {
+  std::string templ = (std::filesystem::temp_directory_path() / "cubekit-run-XXXXXX").string();
+  if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  const std::filesystem::path dir = templ;
   const auto out_path = dir / "out", err_path = dir / "err";
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -31,6 +40,11 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
     if (!std::freopen(out_path.c_str(), "w", stdout) ||
         !std::freopen(err_path.c_str(), "w", stderr))
       ::_exit(127);
+    if (limits.stack_bytes > 0) {
+      const rlimit stack{limits.stack_bytes, limits.stack_bytes};
+      if (::setrlimit(RLIMIT_STACK, &stack) != 0) ::_exit(127);
+    }
+    for (const auto& [name, value] : limits.env) ::setenv(name.c_str(), value.c_str(), 1);
     ::execv(CUBEKIT_TOOL, argv.data());
     ::_exit(127);
   }
@@ -40,6 +54,8 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = read_file(out_path);
   r.err = read_file(err_path);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
   return r;
 }
 

@@ -1,8 +1,12 @@
 // Shared helpers for tests: where ../shared is, running the cubekit executable.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cstddef>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cubekit::test {
@@ -13,13 +17,35 @@ inline std::filesystem::path shared_dir() {
   return std::filesystem::is_directory(p / "data" / "real") ? p : std::filesystem::path();
 }
 
+// True under CI=true: CI has ../shared beside its clone, so tests that need it must not skip.
+bool shared_required();
+
+// First statement of a test that needs ../shared: skips it with a message when ../shared is
+// absent, or fails it under CI=true.
+#define CUBEKIT_REQUIRE_SHARED()                                                       \
+  do {                                                                                 \
+    if (::cubekit::test::shared_dir().empty()) {                                       \
+      if (::cubekit::test::shared_required())                                          \
+        GTEST_FAIL() << "../shared not found beside the clone (" CUBEKIT_SHARED_DIR    \
+                        "), and CI=true needs it";                                     \
+      GTEST_SKIP() << "../shared not found beside the clone (" CUBEKIT_SHARED_DIR ")"; \
+    }                                                                                  \
+  } while (false)
+
 struct RunResult {
   int exit_code = -1;
   std::string out, err;
 };
 
-// Runs the cubekit executable as `argv0` (e.g. "cube_dump") with `args`; captures output.
-RunResult run_tool(const std::string& argv0, const std::vector<std::string>& args);
+struct RunLimits {
+  size_t stack_bytes = 0;  // the tool's stack limit (RLIMIT_STACK); 0: unchanged
+  std::vector<std::pair<std::string, std::string>> env;  // variables set for the tool
+};
+
+// Runs the cubekit executable as `argv0` (e.g. "cube_dump") with `args`; captures output in a
+// temporary folder of its own, removed before returning.
+RunResult run_tool(const std::string& argv0, const std::vector<std::string>& args,
+                   const RunLimits& limits = {});
 
 std::string read_file(const std::filesystem::path& p);
 

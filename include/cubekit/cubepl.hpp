@@ -158,6 +158,9 @@ struct CompileContext {
   VariableNames* names = nullptr;
   // Unknown metric names are errors instead of the constant 0.
   bool strict = false;
+  // env("NAME") reads the process environment. False for text stored in a report being read
+  // (someone else's text): env() then gives "" and compiling warns.
+  bool read_environment = true;
   // CubeLib 4.6 lexical quirks (cubepl.md §13 Q1-Q7, Q12): stray bytes dropped, no white space
   // in modifier lists, `//` needs a line end, atof numbers, `\/` only at the regex start, no
   // commas in metric::call ids, no xor / init / plus / minus headers.
@@ -192,6 +195,10 @@ class Program {
   const std::string& source() const { return source_; }
   // Metric indices referenced by metric::… forms (for dependency and cycle checks).
   const std::vector<Index>& metrics() const { return metrics_; }
+  // Operations on the longest path through the syntax tree (0 for the empty program; at most
+  // kMaxProgramHeight). Evaluation recurses that deep, plus the height of every program a
+  // metric reference leads to.
+  uint32_t height() const;
   // Evaluates with env.width() lanes into `out` (out.size() == env.width()).
   void evaluate(Environment& env, Globals& globals, std::span<double> out) const;
   // Convenience for width-1 environments.
@@ -203,6 +210,11 @@ class Program {
   std::string source_;
   std::vector<Index> metrics_;
 };
+
+// Bound on Program::height(): deeper text is refused when compiled (CubePLError with
+// line:column). A chain of derived metrics shares it (MetricEngine refuses reports whose
+// reference chains nest deeper), so any evaluation stays far from the stack's end.
+constexpr uint32_t kMaxProgramHeight = 1000;
 
 // Compiles one slot's text. Empty or blank text gives the empty program. Throws CubePLError
 // "line:column: expected …, found …" (1-based, columns in characters).

@@ -18,6 +18,17 @@ struct AdHocMetric {
   std::string expression;
 };
 
+// CUBEKIT_CUBEPL_ENV=1 in the environment: the user lets expressions stored in reports read
+// the environment with env() (docs/cubepl.md, "env()").
+bool cubepl_env_switch();
+
+struct MetricEngineOptions {
+  // env("NAME") in the report's own expressions (derived metrics, ghost definitions) reads the
+  // environment; otherwise it gives "". Expressions the user supplied (AdHocMetric, metrics
+  // marked Metric::user_expressions) always read it.
+  bool report_env = cubepl_env_switch();
+};
+
 // One per report. Construction compiles every derived metric's expressions (init expressions
 // first, then main expressions, then operators, sharing one variable table, §7.3), runs the
 // init expressions once, and rejects reference cycles (CubePLError naming the metrics). A
@@ -35,7 +46,8 @@ struct AdHocMetric {
 class MetricEngine {
  public:
   // `extra` metrics get the indices model.metrics.size(), +1, ...
-  explicit MetricEngine(const Report& report, std::vector<AdHocMetric> extra = {});
+  explicit MetricEngine(const Report& report, std::vector<AdHocMetric> extra = {},
+                        MetricEngineOptions options = {});
   ~MetricEngine();
   MetricEngine(const MetricEngine&) = delete;
   MetricEngine& operator=(const MetricEngine&) = delete;

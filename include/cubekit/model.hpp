@@ -20,6 +20,12 @@ namespace cubekit {
 using Index = uint32_t;  // position of an entity in its vector
 inline constexpr Index kNoIndex = UINT32_MAX;
 
+// Metric trees and system trees nest at most this deep: every reader (anchor, Cube 3, remap
+// .spec) refuses deeper documents, so code walking these two trees may recurse. Real reports
+// nest a handful of levels. Call trees have no such bound (unrolled recursion makes them
+// deep, tree_reader.cpp): code walks them with an explicit stack.
+inline constexpr int kMaxTreeNesting = 1000;
+
 using Attributes = std::vector<std::pair<std::string, std::string>>;
 
 enum class MetricKind : uint8_t {
@@ -49,6 +55,10 @@ struct Metric {
   // CubePL texts of derived metrics (empty when absent).
   std::string expression, init_expression, aggr_plus, aggr_minus, aggr_aggr;
   bool rowwise = true;  // false when written rowwise=false / locationwise=false
+  // The CubePL texts were given by the user (cube_dump -m, a .spec named with cube_remap2 -r),
+  // not read from a report: their env("NAME") reads the environment (docs/cubepl.md, env()).
+  // Never read or written; readers leave it false.
+  bool user_expressions = false;
   Attributes attrs;
   Index parent = kNoIndex;
   std::vector<Index> children;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -30,6 +31,10 @@ namespace detail {
 // nested in such a job runs on its caller's thread (the cores are busy already; metrics in
 // parallel, each streamed in shares, would otherwise start threads × threads streams).
 inline thread_local bool in_parallel_job = false;
+
+// Test hook: called before each worker thread is started; a test makes it throw
+// std::system_error to play a system that has no threads left.
+inline void (*before_thread_start)() = nullptr;
 }  // namespace detail
 
 // Threads a parallel_for started here would use: 1 inside a job of a multi-threaded one.
@@ -38,7 +43,9 @@ inline unsigned available_threads() {
 }
 
 // Calls job(i) for i in [0, n) on up to `threads` threads (0: default_thread_count()). The
-// first exception thrown by a job is rethrown here after all threads stopped.
+// first exception thrown by a job is rethrown here after all threads stopped. A thread that
+// cannot be started (the system's thread limit) is not an error: the jobs run on the threads
+// that did start, at least the calling one.
 template <class Job>
 void parallel_for(size_t n, Job job, unsigned threads = 0) {
   if (threads == 0) threads = default_thread_count();
@@ -66,7 +73,14 @@ void parallel_for(size_t n, Job job, unsigned threads = 0) {
     detail::in_parallel_job = outer;  // the calling thread runs jobs too
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  for (unsigned t = 1; t < threads; ++t) {
+    try {
+      if (detail::before_thread_start) detail::before_thread_start();
+      pool.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;  // fewer threads, same result
+    }
+  }
   worker();
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);

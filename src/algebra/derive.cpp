@@ -45,6 +45,7 @@ Metric new_metric(const Model& model, const NewMetric& request, Index parent) {
             request.expression + "\"";
   m.kind = evaluated_kind(request.kind);
   m.expression = request.expression;
+  m.user_expressions = true;  // the caller's own text: env() reads the environment
   m.parent = parent;
   return m;
 }

@@ -60,7 +60,7 @@ class SpecParser {
   // The raw text up to </name>, entity-decoded; the closing tag is consumed.
   std::string element_text(const Tag& open);
   void parse_doc();
-  void parse_metric(const Tag& open, Index parent);
+  void parse_metric(const Tag& open, Index parent, int depth);
   bool attribute_true(const Tag& tag, const std::string& name, bool fallback);
 
   std::string_view text_;
@@ -174,7 +174,9 @@ void SpecParser::parse_doc() {
   }
 }
 
-void SpecParser::parse_metric(const Tag& open, Index parent) {
+void SpecParser::parse_metric(const Tag& open, Index parent, int depth) {
+  if (depth > kMaxTreeNesting)
+    fail(open.at, "metrics nested deeper than " + std::to_string(kMaxTreeNesting));
   Metric m;
   for (const auto& [k, v] : open.attrs) {
     if (k == "type") {
@@ -204,7 +206,7 @@ void SpecParser::parse_metric(const Tag& open, Index parent) {
     const Tag t = read_tag();
     if (t.name == "/metric") break;
     if (t.name == "metric") {
-      parse_metric(t, self);
+      parse_metric(t, self, depth + 1);
       continue;
     }
     if (t.name[0] == '/') fail(t.at, "expected </metric>, found <" + t.name + ">");
@@ -285,7 +287,7 @@ RemapSpec SpecParser::parse() {
         const Tag m = read_tag();
         if (m.name == "/metrics") break;
         if (m.name != "metric") fail(m.at, "unexpected <" + m.name + "> in <metrics>");
-        parse_metric(m, kNoIndex);
+        parse_metric(m, kNoIndex, 0);
       }
     } else {
       fail(t.at, "unexpected <" + t.name + ">" + (metrics_seen ? " after </metrics>" : ""));

@@ -206,14 +206,29 @@ Values stored_values(const Report& report, Index metric, Index cnode) {
   return v;
 }
 
+void subtract_sub_metric(const Report& report, Index parent, Index child, Values& values,
+                         const Values& child_values) {
+  const DataType to = values.type(), from = child_values.type();
+  if (from == to) return minus_rows(to, values.data(), child_values.data(), values.size());
+  auto plain = [](DataType t) { return t.is_integer() || t.kind() == TypeKind::kDouble; };
+  const Model& model = report.model();
+  if (!plain(from) || !plain(to))
+    throw FormatError(report.path() + ": metric '" + model.metrics[parent].uniq_name + "' (dtype " +
+                      to.dtype_text() + ") has the sub-metric '" + model.metrics[child].uniq_name +
+                      "' of dtype " + from.dtype_text() +
+                      ": its exclusive values would subtract values of another kind");
+  Values converted(to, values.size());
+  convert_values(from, child_values.data(), to, converted.data(), values.size(), "sub-metric");
+  minus_rows(to, values.data(), converted.data(), values.size());
+}
+
 Values location_values(const Report& report, Index metric, Index cnode, Flavour metric_flavour,
                        Flavour call_flavour) {
   (void)report.model().cnode(cnode);  // LookupError when out of range
   Values v = call_values(report, metric, cnode, call_flavour);
   if (metric_flavour == Flavour::kExclusive)
     for (Index k : stored_children(report.model(), metric)) {
-      const Values child = call_values(report, k, cnode, call_flavour);
-      if (child.type() == v.type()) minus_rows(v.type(), v.data(), child.data(), v.size());
+      subtract_sub_metric(report, metric, k, v, call_values(report, k, cnode, call_flavour));
     }
   return v;
 }
@@ -223,8 +238,7 @@ Values aggregated_values(const Report& report, Index metric, Flavour metric_flav
   Values v = call_aggregated(report, metric, call_flavour);
   if (metric_flavour == Flavour::kExclusive)
     for (Index k : stored_children(report.model(), metric)) {
-      const Values child = call_aggregated(report, k, call_flavour);
-      if (child.type() == v.type()) minus_rows(v.type(), v.data(), child.data(), v.size());
+      subtract_sub_metric(report, metric, k, v, call_aggregated(report, k, call_flavour));
     }
   return v;
 }

@@ -18,6 +18,14 @@ Values location_values(const Report& report, Index metric, Index cnode, Flavour 
 Values aggregated_values(const Report& report, Index metric, Flavour metric_flavour,
                          Flavour call_flavour);
 
+// Metric-tree exclusive arithmetic: `values` (of metric `parent`) minus `child_values` (of
+// its sub-metric `child`). A sub-metric of another type is converted to the parent's type
+// first when both are plain numbers (integers, DOUBLE), as CubeLib's values do; any other
+// pair (MIN/MAXDOUBLE, TAU_ATOMIC, histograms, ...) has no meaningful difference and throws
+// FormatError naming the report, both metrics and both types.
+void subtract_sub_metric(const Report& report, Index parent, Index child, Values& values,
+                         const Values& child_values);
+
 // Flat profile (§8.5): one value per region, the ⊕ over all cnodes calling it, aggregated over
 // all locations; `call_flavour` applies to each cnode before summing.
 Values region_values(const Report& report, Index metric, Flavour metric_flavour,

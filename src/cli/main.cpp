@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "run_guarded.hpp"
 #include "tools.hpp"
 
 namespace {
@@ -39,6 +40,11 @@ void usage() {
                  std::string(t.summary).c_str(), std::string(t.link_name).c_str());
 }
 
+int run(const Tool& tool, int argc, char** argv) {
+  const std::string name(tool.link_name);
+  return cubekit::cli::run_guarded(name.c_str(), [&] { return tool.main(argc, argv); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -46,13 +52,13 @@ int main(int argc, char** argv) {
   if (const size_t slash = self.rfind('/'); slash != std::string_view::npos)
     self.remove_prefix(slash + 1);
   for (const Tool& t : kTools)
-    if (self == t.link_name) return t.main(argc, argv);
+    if (self == t.link_name) return run(t, argc, argv);
   if (argc < 2) {
     usage();
     return 1;
   }
   for (const Tool& t : kTools)
-    if (argv[1] == t.name || argv[1] == t.link_name) return t.main(argc - 1, argv + 1);
+    if (argv[1] == t.name || argv[1] == t.link_name) return run(t, argc - 1, argv + 1);
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     usage();
     return 0;

@@ -85,6 +85,9 @@ struct Node {
   bool has_else = false;
   bool effects = false;  // the subtree assigns or sets metric state (matters for short cuts)
   bool strings = false;  // string-capable value (cubepl.md §4.1)
+  // Nodes on the longest path down to a leaf (1 for a leaf). The parser refuses trees higher
+  // than kMaxTreeHeight, so the evaluator and the destructor may recurse over the tree.
+  uint32_t height = 1;
   MetricRef ref;
   CallRef call;
   Index metric = kNoIndex;
@@ -94,9 +97,16 @@ struct Node {
 
 using NodePtr = std::unique_ptr<Node>;
 
+// Bound on Node::height. Sums, products and condition chains are built in loops, so this,
+// not the parser's nesting bound, is what keeps `1+1+…+1` with thousands of terms from
+// overflowing the stack when the tree is evaluated or destroyed. A test evaluates trees of
+// this height on a small thread stack, under ASan too.
+constexpr uint32_t kMaxTreeHeight = kMaxProgramHeight;
+
 struct Ast {
   NodePtr root;
-  size_t locals = 0;  // number of local variable slots
+  size_t locals = 0;             // number of local variable slots
+  bool read_environment = true;  // CompileContext::read_environment
 };
 
 }  // namespace cubekit::cubepl::detail

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -15,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -65,23 +67,6 @@ Row to_row(const Values& v) {
   return out;
 }
 
-bool plain_number(DataType t) {
-  return t.is_integer() || t.kind() == TypeKind::kDouble;
-}
-
-// One sub-metric's values subtracted from its parent's (⊖ of the parent's type). Values of
-// another type are subtracted only when parent or sub-metric is derived (CubeLib: derived values
-// live in the parent's type), converted by convert_values (algebra.hpp), and only between integers
-// and DOUBLE; for other types (MIN/MAX, COMPLEX, ...) there is no sensible conversion and, as calc
-// does for stored sub-metrics of another type, nothing is subtracted.
-void subtract(Values& v, const Values& child, bool convert) {
-  if (child.type() == v.type()) return minus_rows(v.type(), v.data(), child.data(), v.size());
-  if (!convert || !plain_number(v.type()) || !plain_number(child.type())) return;
-  Values converted(v.type(), v.size());
-  convert_values(child.type(), child.data(), v.type(), converted.data(), v.size(), "sub-metric");
-  minus_rows(v.type(), v.data(), converted.data(), v.size());
-}
-
 struct Programs {
   cubepl::Program main, init, plus, minus, aggr;
 };
@@ -93,6 +78,7 @@ struct Attachment {
   Index metric;
   cubepl::Definition::What what;
   std::string text;
+  bool user_text;  // written in a user's expression (Metric::user_expressions)
 };
 
 }  // namespace
@@ -110,7 +96,7 @@ struct MetricEngine::Impl {
 
   class Env;
 
-  Impl(const Report& r, std::vector<AdHocMetric> extra);
+  Impl(const Report& r, std::vector<AdHocMetric> extra, MetricEngineOptions options);
   const Metric& metric(Index m) const {
     return m < model.metrics.size() ? model.metrics[m] : extra[m - model.metrics.size()];
   }
@@ -118,7 +104,8 @@ struct MetricEngine::Impl {
   // LookupError for a metric or cnode index this engine does not know (kNoIndex: no cnode).
   void check(Index m, Index cnode = kNoIndex) const;
   std::optional<Index> find(std::string_view uniq_name) const;
-  cubepl::Program compile(Index m, const std::string& text, const char* slot);
+  cubepl::Program compile(Index m, const std::string& text, const char* slot,
+                          std::optional<bool> user_text = std::nullopt);
   void compile_all();
   void define(const cubepl::Definition& d);
   void define_ghost(const cubepl::Definition& d);
@@ -132,9 +119,6 @@ struct MetricEngine::Impl {
   const Row& aggregated(Index m, Flavour f);
   double program_total(Index m);
   bool needs_engine(Index m, Flavour metric_flavour) const;
-  bool either_derived(Index a, Index b) const {
-    return is_derived(metric(a).kind) || is_derived(metric(b).kind);
-  }
   Values own_values(Index m, Index c, Flavour call_flavour);
   Values own_aggregated(Index m, Flavour call_flavour);
   double at_system(Index m, Index c, Flavour f, int64_t sysid, Flavour system);
@@ -149,6 +133,8 @@ struct MetricEngine::Impl {
 
   const Report& report;
   const Model& model;
+  const MetricEngineOptions options;
+  bool compiling_user_text = false;  // the text being compiled came from the user
   // Ad-hoc metrics, then ghost metrics defined by CubePL statements. Deques: compiling one
   // expression may define a ghost metric while references to others are held.
   std::deque<Metric> extra;
@@ -294,8 +280,9 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
   std::vector<std::unique_ptr<Row>> rows_;
 };
 
-MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more)
-    : report(r), model(r.model()), variables(r.model(), r.path()) {
+MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more,
+                         MetricEngineOptions engine_options)
+    : report(r), model(r.model()), options(engine_options), variables(r.model(), r.path()) {
   for (AdHocMetric& a : more) {
     Metric m;
     m.id = static_cast<uint32_t>(model.metrics.size() + extra.size());
@@ -304,6 +291,7 @@ MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more)
     m.dtype = DataType(TypeKind::kDouble);
     m.kind = MetricKind::kPostDerived;
     m.expression = std::move(a.expression);
+    m.user_expressions = true;
     extra.push_back(std::move(m));
   }
   column_location.assign(model.locations.size(), 0);
@@ -336,10 +324,18 @@ std::optional<Index> MetricEngine::Impl::find(std::string_view uniq_name) const 
   return std::nullopt;
 }
 
-cubepl::Program MetricEngine::Impl::compile(Index m, const std::string& text, const char* slot) {
+// `user_text`: whether the text came from the user; by default that of metric m's own texts.
+cubepl::Program MetricEngine::Impl::compile(Index m, const std::string& text, const char* slot,
+                                            std::optional<bool> user_text) {
+  const bool outer = compiling_user_text;
+  compiling_user_text = user_text.value_or(metric(m).user_expressions);
+  context.read_environment = compiling_user_text || options.report_env;
   try {
-    return cubepl::compile(text, context);
+    cubepl::Program program = cubepl::compile(text, context);
+    compiling_user_text = outer;
+    return program;
   } catch (const CubePLError& e) {
+    compiling_user_text = outer;
     throw CubePLError("metric '" + metric(m).uniq_name + "', " + slot + ": " + e.what());
   }
 }
@@ -395,6 +391,7 @@ void MetricEngine::Impl::define_ghost(const cubepl::Definition& d) {
                : MetricKind::kPrederivedExclusive;
   g.expression = d.text;
   g.ghost = true;
+  g.user_expressions = compiling_user_text;  // defined by the expression being compiled
   const Index index = g.id;
   extra.push_back(std::move(g));
   programs.emplace_back();
@@ -418,7 +415,7 @@ void MetricEngine::Impl::attach(const cubepl::Definition& d) {
     return ignored("a postderived metric has no plus operator");
   if (d.what == What::kMinus && kind != MetricKind::kPrederivedInclusive)
     return ignored("only prederived inclusive metrics have a minus operator");
-  attachments.push_back({*target, d.what, d.text});
+  attachments.push_back({*target, d.what, d.text, compiling_user_text});
 }
 
 // In the order written; a later attachment to the same slot replaces an earlier one. Their
@@ -430,7 +427,7 @@ void MetricEngine::Impl::apply_attachments() {
     const char* slot = a.what == What::kInit   ? "init expression"
                        : a.what == What::kPlus ? "plus operator"
                                                : "minus operator";
-    cubepl::Program p = compile(a.metric, a.text, slot);
+    cubepl::Program p = compile(a.metric, a.text, slot, a.user_text);
     Programs& target = programs[a.metric];
     (a.what == What::kInit   ? target.init
      : a.what == What::kPlus ? target.plus
@@ -438,29 +435,60 @@ void MetricEngine::Impl::apply_attachments() {
   }
 }
 
-// Reference graph of the main expressions; a cycle would recurse forever (§9.9).
+// Reference graph of the main expressions; a cycle would recurse forever (§9.9). Evaluating
+// a metric recurses through the syntax trees of every metric it reaches, so the heights along
+// a reference chain add up: a report whose chains exceed cubepl::kMaxProgramHeight is refused
+// (like one over-deep expression). Walked without recursion: chains can be as long as the
+// report has metrics.
 void MetricEngine::Impl::check_cycles() const {
-  std::vector<uint8_t> state(count(), 0);  // 0 new, 1 on the path, 2 done
-  std::vector<Index> path;
-  std::function<void(Index)> visit = [&](Index m) {
-    state[m] = 1;
-    path.push_back(m);
-    for (Index k : programs[m].main.metrics()) {
-      if (k >= count()) continue;
-      if (state[k] == 1) {
-        std::string cycle;
-        auto it = std::find(path.begin(), path.end(), k);
-        for (; it != path.end(); ++it) cycle += metric(*it).uniq_name + " -> ";
-        throw CubePLError("derived metrics reference each other in a cycle: " + cycle +
-                          metric(k).uniq_name);
-      }
-      if (state[k] == 0) visit(k);
-    }
-    path.pop_back();
-    state[m] = 2;
+  // Stack frames of one metric reference (Env, row, evaluate, ...) over those of one operation.
+  constexpr uint64_t kReferenceCost = 10;
+  std::vector<uint8_t> state(count(), 0);   // 0 new, 1 on the path, 2 done
+  std::vector<uint64_t> depth(count(), 0);  // heights summed along the deepest chain from m
+  struct Step {
+    Index metric;
+    size_t next;  // position in programs[metric].main.metrics()
   };
-  for (Index m = 0; m < count(); ++m)
-    if (state[m] == 0) visit(m);
+  std::vector<Step> path;
+  auto enter = [&](Index m) {
+    state[m] = 1;
+    path.push_back({m, 0});
+  };
+  for (Index root = 0; root < count(); ++root) {
+    if (state[root] != 0) continue;
+    enter(root);
+    while (!path.empty()) {
+      Step& top = path.back();
+      const std::vector<Index>& refs = programs[top.metric].main.metrics();
+      if (top.next < refs.size()) {
+        const Index k = refs[top.next++];
+        if (k >= count()) continue;
+        if (state[k] == 1) {
+          std::string cycle;
+          auto it =
+              std::find_if(path.begin(), path.end(), [&](const Step& s) { return s.metric == k; });
+          for (; it != path.end(); ++it) cycle += metric(it->metric).uniq_name + " -> ";
+          throw CubePLError("derived metrics reference each other in a cycle: " + cycle +
+                            metric(k).uniq_name);
+        }
+        if (state[k] == 0) enter(k);
+        continue;
+      }
+      const Index m = top.metric;
+      uint64_t below = 0;  // a reference into another program costs engine frames too
+      for (Index k : refs)
+        if (k < count() && !programs[k].main.empty())
+          below = std::max(below, depth[k] + kReferenceCost);
+      depth[m] = below + programs[m].main.height();
+      if (depth[m] > cubepl::kMaxProgramHeight)
+        throw CubePLError("derived metric '" + metric(m).uniq_name +
+                          "': its expression and those of the metrics it references nest " +
+                          std::to_string(depth[m]) + " operations deep, more than " +
+                          std::to_string(cubepl::kMaxProgramHeight));
+      state[m] = 2;
+      path.pop_back();
+    }
+  }
 }
 
 void MetricEngine::Impl::run_inits() {
@@ -640,8 +668,14 @@ double MetricEngine::Impl::at_system(Index m, Index c, Flavour f, int64_t sysid,
   return sum;
 }
 
-MetricEngine::MetricEngine(const Report& report, std::vector<AdHocMetric> extra)
-    : impl_(std::make_unique<Impl>(report, std::move(extra))) {}
+bool cubepl_env_switch() {
+  const char* text = std::getenv("CUBEKIT_CUBEPL_ENV");
+  return text != nullptr && std::string_view(text) == "1";
+}
+
+MetricEngine::MetricEngine(const Report& report, std::vector<AdHocMetric> extra,
+                           MetricEngineOptions options)
+    : impl_(std::make_unique<Impl>(report, std::move(extra), options)) {}
 MetricEngine::~MetricEngine() = default;
 
 const Report& MetricEngine::report() const {
@@ -696,7 +730,7 @@ Values MetricEngine::location_values(Index metric, Index cnode, Flavour metric_f
   Values v = e.own_values(metric, cnode, call_flavour);
   if (metric_flavour == Flavour::kExclusive)
     for (Index k : e.metric(metric).children)
-      subtract(v, e.own_values(k, cnode, call_flavour), e.either_derived(metric, k));
+      subtract_sub_metric(e.report, metric, k, v, e.own_values(k, cnode, call_flavour));
   return v;
 }
 
@@ -737,7 +771,7 @@ Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Fla
   Values v = e.own_aggregated(metric, call_flavour);
   if (metric_flavour == Flavour::kExclusive)
     for (Index k : e.metric(metric).children)
-      subtract(v, e.own_aggregated(k, call_flavour), e.either_derived(metric, k));
+      subtract_sub_metric(e.report, metric, k, v, e.own_aggregated(k, call_flavour));
   return v;
 }
 

@@ -198,7 +198,7 @@ StrColumn Evaluator::str(const Node& n, const Column& mask) {
       auto f = [&](std::string s) {
         if (n.op == Op::kLower) return ascii_lower(std::move(s));
         if (n.op == Op::kUpper) return ascii_upper(std::move(s));
-        return env_.environment_variable(s);
+        return ast_.read_environment ? env_.environment_variable(s) : std::string();
       };
       if (in.uniform()) return StrColumn(f(in.scalar()));
       std::vector<std::string> out(w_);

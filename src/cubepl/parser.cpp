@@ -1,5 +1,7 @@
 #include "cubepl/parser.hpp"
 
+#include <algorithm>
+#include <string>
 #include <utility>
 
 #include "cubepl/regex.hpp"
@@ -23,19 +25,23 @@ bool string_capable(Op op) {
   }
 }
 
-// Builds a node and derives the flags the evaluator's short cuts rely on.
-NodePtr make(Op op, std::vector<NodePtr> kids = {}) {
+// Builds a node and derives the flags the evaluator's short cuts rely on, and its height.
+// Inside the parser, Parser::make also checks the height.
+NodePtr make_node(Op op, std::vector<NodePtr> kids = {}) {
   auto n = std::make_unique<Node>();
   n->op = op;
   n->kids = std::move(kids);
   n->strings = string_capable(op);
   n->effects = op == Op::kAssign || op == Op::kSet;
-  for (const auto& k : n->kids) n->effects = n->effects || k->effects;
+  for (const auto& k : n->kids) {
+    n->effects = n->effects || k->effects;
+    n->height = std::max(n->height, k->height + 1);
+  }
   return n;
 }
 
 NodePtr number(double value) {
-  auto n = make(Op::kNumber);
+  auto n = make_node(Op::kNumber);
   n->number = value;
   return n;
 }
@@ -118,6 +124,27 @@ Parser::Nest::Nest(Parser& parser) : p(parser) {
   if (++p.depth_ > kMaxDepth) fail_at(p.src_, p.cur_.begin, "expression nested too deeply");
 }
 
+NodePtr Parser::make(Op op, std::vector<NodePtr> kids) {
+  NodePtr n = make_node(op, std::move(kids));
+  check_height(*n);
+  return n;
+}
+
+// Attaches a kid to a node built earlier, keeping its flags and height right.
+void Parser::adopt(Node& n, NodePtr kid) {
+  n.effects = n.effects || kid->effects;
+  n.height = std::max(n.height, kid->height + 1);
+  n.kids.push_back(std::move(kid));
+  check_height(n);
+}
+
+void Parser::check_height(const Node& n) const {
+  if (n.height > kMaxTreeHeight)
+    fail_at(src_, cur_.begin,
+            "expression too deep: more than " + std::to_string(kMaxTreeHeight) +
+                " operations nested on one path (a sum of that many terms, for instance)");
+}
+
 void Parser::warn(const std::string& message) const {
   if (ctx_.warn) ctx_.warn(message);
 }
@@ -135,6 +162,7 @@ Ast Parser::parse_program() {
     d->number = is_reserved_name(d->text) || names_.known(d->text) ? 1 : 0;
   }
   ast.locals = locals_.size();
+  ast.read_environment = ctx_.read_environment;
   return ast;
 }
 
@@ -269,6 +297,12 @@ NodePtr Parser::function() {
       break;
     case Tok::kEnv:
       op = Op::kEnv;
+      if (!ctx_.read_environment && !env_warned_) {
+        env_warned_ = true;
+        warn(location(src_, t.begin) +
+             ": env() gives \"\" here: expressions stored in a report do not read the "
+             "environment unless CUBEKIT_CUBEPL_ENV=1");
+      }
       break;
     case Tok::kSizeof:
     case Tok::kDefined: {
@@ -310,7 +344,7 @@ NodePtr Parser::variable() {
   advance();
   if (at(Tok::kLBracket)) {
     advance();
-    n->kids.push_back(expr());
+    adopt(*n, expr());
     n->has_index = true;
     n->effects = n->kids[0]->effects;
     expect(Tok::kRBracket, "an operator or ']'");
@@ -323,11 +357,11 @@ NodePtr Parser::lambda() {
   advance();
   auto n = make(Op::kLambda);
   while (!at(Tok::kReturn)) {
-    n->kids.push_back(statement());
+    adopt(*n, statement());
     expect(Tok::kSemi, "';' ending the statement");
   }
   advance();
-  n->kids.push_back(expr());
+  adopt(*n, expr());
   expect(Tok::kSemi, "';' after the returned value");
   expect(Tok::kRBrace, "'}' closing the lambda");
   for (const auto& k : n->kids) n->effects = n->effects || k->effects;
@@ -399,12 +433,12 @@ NodePtr Parser::metric_call() {
   expect_glued(Tok::kLParen, "'(' after the metric name");
   auto n = make(Op::kCall);
   ++call_ids_;
-  n->kids.push_back(expr());
+  adopt(*n, expr());
   expect(Tok::kComma, "',' and a modifier");
   n->call.call = modifier(false);
   if (at(Tok::kComma)) {
     advance();
-    n->kids.push_back(expr());
+    adopt(*n, expr());
     expect(Tok::kComma, "',' and a modifier");
     n->call.system = modifier(false);
     n->call.has_system = true;
@@ -561,13 +595,13 @@ NodePtr Parser::for_loop() {
   expect(Tok::kRParen, "')' closing the for loop's head");
   NodePtr body = block();
   auto repeated = make(Op::kBlock);
-  repeated->kids.push_back(std::move(body));
-  repeated->kids.push_back(std::move(step));
+  adopt(*repeated, std::move(body));
+  adopt(*repeated, std::move(step));
   for (const auto& k : repeated->kids) repeated->effects = repeated->effects || k->effects;
   auto loop = make(Op::kWhile, pair(std::move(c), std::move(repeated)));
   auto n = make(Op::kBlock);
-  n->kids.push_back(std::move(init));
-  n->kids.push_back(std::move(loop));
+  adopt(*n, std::move(init));
+  adopt(*n, std::move(loop));
   for (const auto& k : n->kids) n->effects = n->effects || k->effects;
   return n;
 }
@@ -577,7 +611,7 @@ NodePtr Parser::block() {
   expect(Tok::kLBrace, "'{'");
   auto n = make(Op::kBlock);
   while (!at(Tok::kRBrace)) {
-    n->kids.push_back(statement());
+    adopt(*n, statement());
     expect(Tok::kSemi, "';' ending the statement");
   }
   advance();
@@ -595,24 +629,24 @@ NodePtr Parser::assignment() {
   auto n = make(Op::kAssign);
   n->var = var->var;
   n->has_index = var->has_index;
-  if (var->has_index) n->kids.push_back(std::move(var->kids[0]));
-  n->kids.push_back(expr());
+  if (var->has_index) adopt(*n, std::move(var->kids[0]));
+  adopt(*n, expr());
   return n;
 }
 
 NodePtr Parser::if_chain() {
   advance();
   auto n = make(Op::kIf);
-  n->kids.push_back(condition_head());
-  n->kids.push_back(block());
+  adopt(*n, condition_head());
+  adopt(*n, block());
   while (at(Tok::kElseif)) {
     advance();
-    n->kids.push_back(condition_head());
-    n->kids.push_back(block());
+    adopt(*n, condition_head());
+    adopt(*n, block());
   }
   if (at(Tok::kElse)) {
     advance();
-    n->kids.push_back(block());
+    adopt(*n, block());
     n->has_else = true;
   }
   for (const auto& k : n->kids) n->effects = n->effects || k->effects;

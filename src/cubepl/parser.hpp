@@ -63,6 +63,10 @@ class Parser {
   VarRef bind(const std::string& name);
   std::optional<Index> find_metric(const std::string& name, size_t offset);
   void warn(const std::string& message) const;
+  // nodes
+  NodePtr make(Op op, std::vector<NodePtr> kids = {});
+  void adopt(Node& n, NodePtr kid);
+  void check_height(const Node& n) const;
   struct Nest {
     explicit Nest(Parser& p);
     ~Nest() { --p.depth_; }
@@ -75,8 +79,9 @@ class Parser {
   Lexer lex_;
   Token cur_;
   size_t prev_end_ = 0;
-  int depth_ = 0;     // nesting of sum / signed / logic calls, bounded to protect the stack
-  int call_ids_ = 0;  // > 0 while parsing metric::call id expressions (compatibility mode)
+  int depth_ = 0;            // nesting of sum / signed / logic calls, bounded to protect the stack
+  bool env_warned_ = false;  // one warning per program for a refused env()
+  int call_ids_ = 0;         // > 0 while parsing metric::call id expressions (compatibility mode)
   std::unordered_map<std::string, size_t> locals_;
   std::vector<Node*> defined_;
   std::vector<Index> metrics_;

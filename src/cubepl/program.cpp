@@ -31,6 +31,10 @@ Program compile(std::string_view source, const CompileContext& context) {
   return program;
 }
 
+uint32_t Program::height() const {
+  return ast_ ? ast_->root->height : 0;
+}
+
 void Program::evaluate(Environment& env, Globals& globals, std::span<double> out) const {
   const size_t width = env.width();
   if (out.size() != width) {

@@ -12,8 +12,6 @@
 namespace cubekit::format {
 namespace {
 
-constexpr int kMaxNesting = 4096;
-
 // Quotes the bare attribute values CubeLib and CubeW write inside <cubepl ...> and
 // <cubeplaggr ...> start tags, so that a conforming XML parser accepts them. `emit` receives
 // the text piece by piece (so the result can be built straight into the parser's buffer).
@@ -79,8 +77,8 @@ bool parse_bool(const pugi::xml_attribute& a, bool fallback) {
 
 void parse_metric(const pugi::xml_node& node, Index parent, Model& model, const std::string& where,
                   int depth) {
-  if (depth > kMaxNesting)
-    throw FormatError(where + ": metrics nested deeper than " + std::to_string(kMaxNesting));
+  if (depth > kMaxTreeNesting)
+    throw FormatError(where + ": metrics nested deeper than " + std::to_string(kMaxTreeNesting));
   Metric m;
   const char* id = id_attr(node);
   if (id == nullptr) throw FormatError(where + ": <metric> without id attribute");

@@ -3,6 +3,8 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <limits>
 #include <memory>
 
 #include "cubekit/error.hpp"
@@ -13,15 +15,21 @@ bool is_gzip(std::span<const std::byte> bytes) {
   return bytes.size() >= 2 && bytes[0] == std::byte{0x1f} && bytes[1] == std::byte{0x8b};
 }
 
-std::string gunzip(std::span<const std::byte> bytes, const std::string& where) {
+std::string gunzip(std::span<const std::byte> bytes, const std::string& where, size_t max_piece) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 16) != Z_OK) throw FormatError(where + ": cannot start gzip decoder");
   std::string out;
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(bytes.data()));
-  z.avail_in = static_cast<uInt>(bytes.size());
+  max_piece = std::clamp<size_t>(max_piece, 1, std::numeric_limits<uInt>::max());
+  size_t handed = 0;  // bytes given to zlib so far
   char buffer[1 << 16];
   int rc = Z_OK;
   while (rc != Z_STREAM_END) {
+    if (z.avail_in == 0 && handed < bytes.size()) {
+      const size_t piece = std::min(max_piece, bytes.size() - handed);
+      z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(bytes.data() + handed));
+      z.avail_in = static_cast<uInt>(piece);
+      handed += piece;
+    }
     z.next_out = reinterpret_cast<Bytef*>(buffer);
     z.avail_out = sizeof buffer;
     rc = inflate(&z, Z_NO_FLUSH);
@@ -31,7 +39,7 @@ std::string gunzip(std::span<const std::byte> bytes, const std::string& where) {
       throw FormatError(where + ": gzip data at byte " + std::to_string(z.total_in) + ": " + msg);
     }
     out.append(buffer, sizeof buffer - z.avail_out);
-    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) {
+    if (rc == Z_OK && z.avail_in == 0 && handed == bytes.size() && z.avail_out != 0) {
       inflateEnd(&z);
       throw FormatError(where + ": gzip stream truncated after " + std::to_string(z.total_in) +
                         " bytes");

@@ -39,7 +39,6 @@ void find_element(std::string_view xml, std::string_view name, size_t& begin, si
 
 namespace {
 
-constexpr int kMaxNesting = 4096;
 // Deeper call trees exist (recursion unrolled by the measurement) and cost nothing here: the
 // forest is read without recursion. The bound only stops absurd documents early.
 constexpr size_t kMaxCallDepth = 1u << 20;
@@ -187,8 +186,8 @@ void TreeReader::group(const Start& s, Index node) {
 }
 
 void TreeReader::system_node(const Start& s, Index parent, int depth) {
-  if (depth > kMaxNesting)
-    fail(s.offset, "system tree nested deeper than " + std::to_string(kMaxNesting));
+  if (depth > kMaxTreeNesting)
+    fail(s.offset, "system tree nested deeper than " + std::to_string(kMaxTreeNesting));
   const Index self = static_cast<Index>(model_.system_nodes.size());
   model_.system_nodes.emplace_back();
   model_.system_nodes[self].id = s.has_id ? id_of(s, "system tree node Id") : 0;
@@ -266,7 +265,7 @@ void TreeReader::region(const XmlToken& t, std::unordered_map<uint32_t, Index>& 
   const Start s = start_of(t);
   if (!s.has_id) fail(s.offset, "<region> without id attribute");
   Region r;
-  r.id = static_cast<uint32_t>(parse_int(s.id, where_, "region id"));
+  r.id = id_of(s, "region id");  // -1 or 2^32 must not alias region 0xFFFFFFFF or 0
   if (const std::string* mod = t.attribute("mod")) r.mod = *mod;
   if (const std::string* b = t.attribute("begin")) r.begin = parse_int(*b, where_, "region begin");
   if (const std::string* e = t.attribute("end")) r.end = parse_int(*e, where_, "region end");

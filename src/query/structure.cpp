@@ -101,7 +101,8 @@ void print_regions(std::ostream& out, const Model& model) {
   }
 }
 
-void print_cnode(std::ostream& out, const Model& model, Index c, std::vector<bool>& marks,
+// One call path's lines (the children follow, printed by print_calltree).
+void print_cnode(std::ostream& out, const Model& model, Index c, const std::vector<bool>& marks,
                  size_t depth) {
   const Cnode& cnode = model.cnodes[c];
   const Region& r = model.regions[cnode.region];
@@ -120,20 +121,33 @@ void print_cnode(std::ostream& out, const Model& model, Index c, std::vector<boo
     else if (p.type == "string")
       out << detail << "     Parameter (str): \"" << p.key << "\"->\"" << p.value << "\"\n";
   }
-  const auto& kids = cnode.children;
-  for (size_t i = 0; i < kids.size(); ++i) {
-    if (marks.size() <= depth + 1) marks.resize(depth + 2);
-    marks[depth + 1] = i + 1 < kids.size();
-    print_cnode(out, model, kids[i], marks, depth + 1);
-  }
 }
 
 void print_calltree(std::ostream& out, const Model& model) {
   out << " =============== CALLTREE DIMENSION ============= \n";
   print_regions(out, model);
   out << " -------------------------- CALL TREE --------------------------------\n";
+  // Depth first with an explicit stack: call trees can be far deeper than the thread's stack
+  // allows recursion (model.hpp, kMaxTreeNesting).
+  struct Visit {
+    Index cnode;
+    size_t depth;
+    bool more_siblings;
+  };
   std::vector<bool> marks;
-  for (Index r : model.cnode_roots()) print_cnode(out, model, r, marks, 0);
+  std::vector<Visit> stack;
+  const auto roots = model.cnode_roots();
+  for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, 0, false});
+  while (!stack.empty()) {
+    const Visit v = stack.back();
+    stack.pop_back();
+    if (marks.size() <= v.depth) marks.resize(v.depth + 1);
+    if (v.depth > 0) marks[v.depth] = v.more_siblings;
+    print_cnode(out, model, v.cnode, marks, v.depth);
+    const auto& kids = model.cnodes[v.cnode].children;
+    for (size_t i = kids.size(); i-- > 0;)
+      stack.push_back({kids[i], v.depth + 1, i + 1 < kids.size()});
+  }
 }
 
 // Indentation of a system tree entity at `depth` (marks from depth 1 on; an entity's own mark

@@ -89,7 +89,11 @@ RemapSpec load_spec(const Options& o, const Report& input) {
                     "file or not readable)");
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_remap_spec(text.str(), o.spec_file);
+    RemapSpec spec = parse_remap_spec(text.str(), o.spec_file);
+    // The user's own file: its expressions may read the environment (CubeLib's void.spec
+    // switches metrics to VOID by an environment variable); an embedded one may not.
+    for (Metric& m : spec.metrics) m.user_expressions = true;
+    return spec;
   }
   const auto member = input.member_content("remapping.spec");
   if (!member || member->empty())

@@ -19,7 +19,7 @@ fs::path case_dir(const char* name) {
 class DeriveOracle : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(DeriveOracle, WrittenReportDumpsLikeOriginal) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path dir = case_dir("A_extrap_single_x1_vs_x10");
   TempDir tmp("derive");
   fs::path report;
@@ -58,7 +58,7 @@ size_t table_of(const std::string& dump, const std::string& metric) {
 }
 
 TEST(DeriveSummary, PostderivedWhereTheOriginalCrashes) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path dir = case_dir("F_cubelib_summary");
   EXPECT_EQ(read_file(dir / "derive_post.rc"), "139\n");  // the original's crash
   TempDir tmp("derive");
@@ -94,7 +94,7 @@ TEST(DeriveSummary, PostderivedWhereTheOriginalCrashes) {
 }
 
 TEST(DeriveSummary, StoredExclusiveMetricEqualsItsExpression) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path input = algebra_input("cubelib__examples__cube__summary.cubex");
   TempDir tmp("derive");
   const fs::path out = tmp.path() / "real";
@@ -127,7 +127,7 @@ struct BadCall {
 };
 
 TEST(DeriveErrors, ClearMessageAndExitCode) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const std::string input = algebra_input("extrap__single_parameter__mm.x1y1z1.r1__profile.cubex");
   TempDir tmp("derive");
   const std::string out = (tmp.path() / "x").string();

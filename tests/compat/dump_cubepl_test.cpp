@@ -24,7 +24,7 @@ namespace {
 class DumpCubePL : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+    CUBEKIT_REQUIRE_SHARED();
     real_ = shared_dir() / "data/real";
     // The dashes matter: -c must not read "/tmp/cubekit-dump-…" as the id range 0-0.
     dir_ = fs::temp_directory_path() / ("cubekit-dump-cubepl-" + std::to_string(::getpid()));

@@ -135,8 +135,7 @@ INSTANTIATE_TEST_SUITE_P(Oracle, OracleDump, ::testing::ValuesIn(dump_cases()),
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OracleDump);
 
 TEST(OracleDumpSetup, SharedDirectoryPresent) {
-  if (shared_dir().empty())
-    GTEST_SKIP() << "../shared not found beside the clone: oracle comparisons skipped";
+  CUBEKIT_REQUIRE_SHARED();
   EXPECT_GT(dump_cases().size(), 80u);
 }
 

@@ -69,7 +69,7 @@ void check_against_csv(const fs::path& report_path, const fs::path& csv, Flavour
 class ReferenceCsv : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceCsv, InclusiveAndExclusiveValuesMatch) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path dir = shared_dir() / "data" / "real" / "pycubexr" / GetParam();
   fs::path report;
   for (const auto& f : fs::directory_iterator(dir))
@@ -89,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(Pycubexr, ReferenceCsv,
 
 // cube-format.md §12: call_tree_test.cubex, worked by hand from its bytes.
 TEST(WorkedExample, CallTreeTest) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const Report report = Report::open(
       (shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex").string());
   const Model& m = report.model();
@@ -121,7 +121,7 @@ TEST(WorkedExample, CallTreeTest) {
 
 // blast.p64.r1 is big-endian (§12.7).
 TEST(WorkedExample, BigEndianBlast) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const Report report =
       Report::open((shared_dir() / "data/real/pycubexr/blast.p64.r1/profile.cubex").string());
   const Index time = *report.model().metric_by_uniq_name("time");
@@ -133,7 +133,7 @@ TEST(WorkedExample, BigEndianBlast) {
 // Column = location id, not document order (§6.2): cube-values_example declares locations in
 // the order 0, 2, 1, 3 and stored 1, 2, 3, 4 for threads 0..3 at the first call path.
 TEST(WorkedExample, ColumnsAreLocationIds) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const Report report = Report::open(
       (shared_dir() / "data/real/pycubexr/test_only_files/cube-values_example.cubex").string());
   const Model& m = report.model();
@@ -151,7 +151,7 @@ namespace {
 // System-tree aggregation (§8.3) against the per-location values of blast's incl.csv, summed
 // by hand per node: each location group holds one location; the machine holds all 64.
 TEST(SystemAggregation, NodesAndGroupsSumTheirLocations) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path dir = shared_dir() / "data/real/pycubexr/blast.p64.r1";
   const Report report = Report::open((dir / "profile.cubex").string());
   const Model& m = report.model();
@@ -191,7 +191,7 @@ TEST(SystemAggregation, NodesAndGroupsSumTheirLocations) {
 // call_tree_test every region is called from exactly one call path (§12.2), so the region of
 // d3 (cnode 17) has 12 exclusive visits and the root region 1.
 TEST(FlatProfile, RegionSumsItsCallPaths) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const Report report = Report::open(
       (shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex").string());
   const Model& m = report.model();

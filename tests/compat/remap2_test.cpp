@@ -94,7 +94,7 @@ std::string without_ghost_note(std::string text) {
 class Remap2Oracle : public ::testing::TestWithParam<Step> {};
 
 TEST_P(Remap2Oracle, PrintsAndWritesLikeOriginal) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const Step& s = GetParam();
   const fs::path dir = shared_dir() / "oracle" / "_algebra" / s.case_name;
   TempDir tmp("remap2");

@@ -14,7 +14,7 @@ namespace cubekit {
 namespace {
 
 TEST(ReportThreads, ConcurrentQueriesAgreeWithSerialOnes) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const std::string path = (shared_dir() / "data/real/cubelib/examples/summary.cubex").string();
   const Report serial = Report::open(path);
   const Report shared = Report::open(path);
@@ -41,7 +41,7 @@ TEST(ReportThreads, ConcurrentQueriesAgreeWithSerialOnes) {
 }
 
 TEST(ReportThreads, OpeningReadsNoMetricData) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const Report r =
       Report::open((shared_dir() / "data/real/cubelib/examples/summary.cubex").string());
   // Decoding happens on first use and is cached: the same matrix is handed out twice.

@@ -93,7 +93,8 @@ for root, _, files in os.walk(real):
             if len(blob) <= 64 * 1024:
                 save("metric_data", blob)
 PY
-# CubePL seeds: the expressions of the Score-P and Scalasca metric hierarchies (remap .spec).
+# CubePL seeds: the expressions of the Score-P and Scalasca metric hierarchies (remap .spec),
+# and two long chains.
 python3 - "$real" "$out/cubepl" <<'PY'
 import html, pathlib, re, sys
 real, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -102,6 +103,10 @@ for spec in sorted((real / "cubelib/remap").glob("*.spec")):
     for text in re.findall(r"<cubepl[^>]*>(.*?)</cubepl", spec.read_text(errors="replace"), re.S):
         (out / f"seed{n:04d}").write_text(html.unescape(text))
         n += 1
+# Long chains just below the height bound (docs/cubepl.md, "Depth"): from these the fuzzer
+# reaches over-high trees by copying parts, the class of the 30,000-term crash of issue 9.
+(out / "long_sum").write_text("metric::visits()" + "+1" * 900)
+(out / "long_conditions").write_text("{ if (1 == 1" + " and 1 == 1" * 400 + ") { ${r} = 1; }; return ${r}; }")
 PY
 cp "$real"/cubelib/remap/*.spec "$out/spec/" 2>/dev/null || true
 for d in tar anchor metric_data cube3 cubepl spec; do

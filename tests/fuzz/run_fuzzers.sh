@@ -12,20 +12,28 @@ artifacts=${4:-$build/fuzz-artifacts}
 [[ -d $corpus ]] || "$here/make_corpus.sh" "$corpus" || exit 1
 mkdir -p "$artifacts"
 
-# target:corpus-subdir:max_len. The lengths cover the seeds that matter (whole small archives,
-# real anchors) while keeping executions fast.
+# target:corpus-subdir:max_len[:min_seconds]. The lengths cover the seeds that matter (whole small archives,
+# real anchors) while keeping executions fast; CubePL inputs may be long enough for thousands of
+# operators in a row (over-high syntax trees, docs/cubepl.md "Depth").
 targets=(
   fuzz_tar:tar:262144
   fuzz_anchor:anchor:131072
   fuzz_metric_data:metric_data:65536
   fuzz_cube3:cube3:131072
-  fuzz_cubepl:cubepl:4096
+  fuzz_cubepl:cubepl:131072:600
   fuzz_spec:spec:65536
 )
 
 status=0
 for spec in "${targets[@]}"; do
-  IFS=: read -r target dir max_len <<<"$spec"
+  IFS=: read -r target dir max_len min_seconds <<<"$spec"
+  # fuzz_cubepl: a fresh run on the code before issue 9's fix needed 437 s (-len_control=0,
+  # long-chain seeds) to find the 30,000-term crash class; it gets at least 600 s.
+  run_for=$seconds
+  if [[ -n ${min_seconds:-} && $min_seconds -gt $seconds ]]; then run_for=$min_seconds; fi
+  # Targets with a minimum time hunt long inputs: no slow growth of the input length.
+  length_growth=()
+  [[ -n ${min_seconds:-} ]] && length_growth=(-len_control=0)
   bin=$(find "$build" -name "$target" -type f -perm -u+x | head -n1)
   if [[ -z $bin ]]; then
     echo "run_fuzzers.sh: $target not built in $build" >&2
@@ -34,12 +42,12 @@ for spec in "${targets[@]}"; do
   fi
   mkdir -p "$corpus/$dir"
   log="$artifacts/$target.log"
-  echo "== $target (${seconds}s, max_len $max_len)"
+  echo "== $target (${run_for}s, max_len $max_len)"
   # -rss_limit_mb also caps single allocations (malloc_limit_mb defaults to it): a hostile
   # count must be rejected before it turns into a huge allocation.
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    "$bin" -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb=2048 -timeout=10 \
+    "$bin" -max_total_time="$run_for" -max_len="$max_len" "${length_growth[@]}" -rss_limit_mb=2048 -timeout=10 \
       -print_final_stats=1 -artifact_prefix="$artifacts/$target-" "$corpus/$dir" >"$log" 2>&1
   rc=$?
   grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$log" | sed 's/^/   /'

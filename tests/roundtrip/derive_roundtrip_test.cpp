@@ -29,7 +29,7 @@ Index metric_named(const Model& model, const std::string& name) {
 }
 
 TEST(DeriveRoundTrip, DerivedMetricsKeepExpressionsAndValues) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   // Written by CubeLib's cube_derive: it holds the POSTDERIVED metric time_per_visit.
   const Report input = Report::open(
       (shared_dir() / "oracle/_algebra/A_extrap_single_x1_vs_x10/derive_post.cubex").string());
@@ -75,7 +75,7 @@ TEST(DeriveRoundTrip, DerivedMetricsKeepExpressionsAndValues) {
 }
 
 TEST(DeriveRoundTrip, ComputedMetricEqualsTheDerivedOne) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const Report input =
       Report::open((shared_dir() / "data/real/cubelib/examples/summary.cubex").string());
   const std::string expression = "metric::time(e) / metric::visits(e)";
@@ -116,7 +116,7 @@ namespace {
 // A derived metric declared INTEGER answers integers (truncated), as CubeLib's do; a remapped
 // report keeps it derived, and -d stores exactly those integers.
 TEST(DeriveRoundTrip, IntegerDerivedMetricAnswersTruncatedIntegers) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const Report input = Report::open(
       (shared_dir() / "data/real/extrap/single_parameter/mm.x1y1z1.r1.cubex").string());
   const RemapSpec spec = parse_remap_spec(

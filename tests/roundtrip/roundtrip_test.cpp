@@ -192,8 +192,14 @@ INSTANTIATE_TEST_SUITE_P(
     });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RoundTrip);
 
+// Without ../shared the suite above has no instances: this says so (and fails under CI=true).
+TEST(RoundTripSetup, RealReportsPresent) {
+  CUBEKIT_REQUIRE_SHARED();
+  EXPECT_GT(real_reports().size(), 20u);
+}
+
 TEST(Writer, RefusesToOverwriteItsInput) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path copy = fs::temp_directory_path() / "cubekit-self.cubex";
   fs::copy_file(shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex", copy,
                 fs::copy_options::overwrite_existing);
@@ -238,7 +244,7 @@ namespace {
 // A full disk, simulated with a file-size limit in a child process: writing fails with EFBIG
 // where a full disk gives ENOSPC. The writer must report it and leave no file behind.
 TEST(Writer, FullDiskIsAClearErrorAndLeavesNothing) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path dir = fs::temp_directory_path() / ("cubekit-full-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const pid_t pid = ::fork();

@@ -99,9 +99,7 @@ void expect_same_values(const fs::path& a, const fs::path& b) {
 
 class Cube3Convert : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override {
-    if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
-  }
+  void SetUp() override { CUBEKIT_REQUIRE_SHARED(); }
 };
 
 TEST_P(Cube3Convert, RoundTripDumpsLikeTheOriginal) {
@@ -151,7 +149,7 @@ INSTANTIATE_TEST_SUITE_P(Cube3ConvertReal, Cube3Convert, ::testing::ValuesIn(kIn
                          });
 
 TEST(Cube3ConvertTool, DefaultNameOfCube4to3DropsCubex) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir dir;
   const fs::path cubex = dir.path() / "t.cubex";
   fs::copy_file(shared_dir() / "data/real/cubelib/test0.0/test0.0.cubex", cubex);
@@ -163,7 +161,7 @@ TEST(Cube3ConvertTool, DefaultNameOfCube4to3DropsCubex) {
 }
 
 TEST(Cube3ConvertTool, OutputNameNumbersLaterInputs) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir dir;
   const fs::path in = shared_dir() / "data/real/cubelib/test0.0/test0.0.cube";
   const fs::path out = dir.path() / "x";
@@ -173,7 +171,7 @@ TEST(Cube3ConvertTool, OutputNameNumbersLaterInputs) {
 }
 
 TEST(Cube3ConvertTool, RefusesSystemTreeDeeperThanCube3) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir dir;
   // machine / rack / midplane / nodeboard / nodecard: five levels above the processes.
   const fs::path deep = shared_dir() / "data/real/pycubexr/blast.p64.r1/profile.cubex";
@@ -185,7 +183,7 @@ TEST(Cube3ConvertTool, RefusesSystemTreeDeeperThanCube3) {
 }
 
 TEST(Cube3ConvertTool, RefusesProcessesDirectlyBelowAMachine) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir dir;
   const fs::path flat = shared_dir() / "data/real/cubelib/test33/proxy.cubex";
   const auto r = run_tool("cube4to3", {"-o", (dir.path() / "flat.cube").string(), flat.string()});
@@ -195,7 +193,7 @@ TEST(Cube3ConvertTool, RefusesProcessesDirectlyBelowAMachine) {
 }
 
 TEST(Cube3ConvertTool, UnwritableDirectoryLeavesNothing) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir dir;
   const fs::path in = shared_dir() / "data/real/cubelib/test0.0/test0.0.cubex";
   // root ignores permission bits; a regular file in place of the directory fails for everyone.
@@ -217,7 +215,7 @@ TEST(Cube3ConvertTool, UnwritableDirectoryLeavesNothing) {
 }
 
 TEST(Cube3ConvertTool, RefusesToOverwriteItsInput) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared not found beside the clone";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir dir;
   const fs::path cube = dir.path() / "x.cube";
   fs::copy_file(shared_dir() / "data/real/cubelib/test0.0/test0.0.cube", cube);
@@ -291,7 +289,7 @@ TEST(Cube3ConvertTool, LeavesUncompilableDerivedMetricsOutWithAWarning) {
 // A report CubeLib's cube_derive wrote (oracle A): the postderived time_per_visit goes into the
 // Cube 3 document as its call-exclusive values, which dump exactly as the original's.
 TEST(Cube3ConvertTool, DerivedMetricOfARealReportKeepsItsExclusiveValues) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir dir;
   const fs::path in = shared_dir() / "oracle/_algebra/A_extrap_single_x1_vs_x10/derive_post.cubex";
   const fs::path out = dir.path() / "post.cube";

@@ -281,7 +281,7 @@ constexpr RealFile kRealFiles[] = {
 
 TEST(Cube3Reader, ReadsTheRealFiles) {
   const fs::path shared = test::shared_dir();
-  if (shared.empty()) GTEST_SKIP() << "no shared data directory at " << CUBEKIT_SHARED_DIR;
+  CUBEKIT_REQUIRE_SHARED();
   for (const RealFile& f : kRealFiles) {
     SCOPED_TRACE(f.path);
     const Report report = Report::open((shared / "data/real/cubelib" / f.path).string());
@@ -296,7 +296,7 @@ TEST(Cube3Reader, ReadsTheRealFiles) {
 // test0.0.cube stores INTEGER values one per line; foo's row of "System time" is 0, 323.
 TEST(Cube3Reader, ReadsRealValues) {
   const fs::path shared = test::shared_dir();
-  if (shared.empty()) GTEST_SKIP() << "no shared data directory at " << CUBEKIT_SHARED_DIR;
+  CUBEKIT_REQUIRE_SHARED();
   const Report report = Report::open((shared / "data/real/cubelib/test0.0/test0.0.cube").string());
   const Model& model = report.model();
   EXPECT_EQ(model.system_nodes[0].name, "MSC");

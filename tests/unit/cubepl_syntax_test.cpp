@@ -3,7 +3,11 @@
 // on a row of several lanes.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+
 #include <cfloat>
+#include <exception>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -258,6 +262,94 @@ TEST(CubePLSyntax, DeepNestingIsAnErrorNotACrash) {
   for (int i = 0; i < 2000; ++i) ifs += "if (1 == 1) { ";
   EXPECT_NE(error_of(ifs).find("nested too deeply"), std::string::npos);
   EXPECT_EQ(eval(std::string(100, '(') + "1" + std::string(100, ')')), 1);
+}
+
+// Sums, products, powers and condition chains are built in loops, so the nesting bound above
+// never sees them; the tree's height is bounded where nodes are made (issue 9: a sum of 30,000
+// terms crashed cube_dump -m in the evaluator and in the tree's destructor).
+TEST(CubePLSyntax, OverlongChainsAreAnErrorAtTheirPosition) {
+  // "metric::m()" is 11 characters; the 1000th "+1" makes a node of height 1001, noticed when
+  // the parser stands on the next '+' at column 11 + 2 * 1000 + 1.
+  std::string sum = "metric::m()";
+  for (int i = 0; i < 30000; ++i) sum += "+1";
+  EXPECT_EQ(error_of(sum),
+            "1:2012: expression too deep: more than 1000 operations nested on one path (a sum "
+            "of that many terms, for instance)");
+  EXPECT_EQ(error_of(sum, true), error_of(sum));
+  // The same on a later line, in a product, a power and a chain of conditions.
+  std::string product = "{\n${x} = 2";
+  for (int i = 0; i < 1500; ++i) product += "*1";
+  EXPECT_EQ(error_of(product + "; return ${x}; }").substr(0, 7), "2:2009:");
+  std::string power = "2";
+  for (int i = 0; i < 1500; ++i) power += "^1";
+  EXPECT_EQ(error_of(power).substr(0, 7), "1:2002:");
+  std::string conditions = "{ if (1 == 1";
+  for (int i = 0; i < 1500; ++i) conditions += " and 1 == 1";
+  EXPECT_NE(error_of(conditions + ") { }; return 0; }").find("expression too deep"),
+            std::string::npos);
+}
+
+// Runs f on a new thread whose stack has `bytes`: recursion deeper than that crashes the test.
+void on_stack_of(size_t bytes, const std::function<void()>& f) {
+  struct Call {
+    const std::function<void()>* f;
+    std::exception_ptr failure;
+  } call{&f, nullptr};
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, bytes), 0);
+  pthread_t thread;
+  const int rc = pthread_create(
+      &thread, &attr,
+      [](void* p) -> void* {
+        auto* c = static_cast<Call*>(p);
+        try {
+          (*c->f)();
+        } catch (...) {
+          c->failure = std::current_exception();
+        }
+        return nullptr;
+      },
+      &call);
+  pthread_attr_destroy(&attr);
+  ASSERT_EQ(rc, 0);
+  pthread_join(thread, nullptr);
+  if (call.failure) std::rethrow_exception(call.failure);
+}
+
+// The bound makes recursion over the tree safe: the tallest accepted trees compile, evaluate
+// and are destroyed on a stack a quarter of a thread's default (8 MiB), under ASan too.
+TEST(CubePLSyntax, TallestAcceptedTreesEvaluateOnASmallStack) {
+  constexpr size_t kStack = 2u << 20;
+  std::string sum = "metric::m()", product = "{ ${x} = 2", conditions = "{ if (1 == 1";
+  for (int i = 0; i < 999; ++i) sum += "+1";
+  for (int i = 0; i < 997; ++i) product += "*1";              // 998 high, then =, then { }
+  for (int i = 0; i < 996; ++i) conditions += " and 1 == 1";  // 998, if, { }
+  on_stack_of(kStack, [&] {
+    EXPECT_EQ(eval(sum), 999);
+    EXPECT_EQ(eval(product + "; return ${x}; }"), 2);
+    EXPECT_EQ(eval(conditions + ") { ${r} = 7; }; return ${r}; }"), 7);
+    EXPECT_EQ(eval_row(sum, {1, 2}), (std::vector<double>{1000, 1001}));
+  });
+}
+
+// CompileContext::read_environment = false (text stored in a report): env() gives "" and the
+// compilation warns once, naming the position of the first env.
+TEST(CubePLSyntax, EnvironmentReadsCanBeRefused) {
+  const std::string text =
+      "{ ${r} = 0; if (env(\"HOME_X\") eq \"/x\") { ${r} = 1; };\n"
+      "if (env(\"HOME_X\") eq \"\") { ${r} = ${r} + 2; }; return ${r}; }";
+  std::vector<std::string> warnings;
+  CompileContext refused = context();
+  refused.read_environment = false;
+  refused.warn = [&](const std::string& w) { warnings.push_back(w); };
+  RowEnv env({0});
+  Globals globals;
+  EXPECT_EQ(compile(text, refused).evaluate(env, globals), 2);
+  EXPECT_EQ(warnings, (std::vector<std::string>{
+                          "1:17: env() gives \"\" here: expressions stored in a report do not "
+                          "read the environment unless CUBEKIT_CUBEPL_ENV=1"}));
+  EXPECT_EQ(eval(text), 1);  // the default reads it
 }
 
 TEST(CubePLSyntax, ConditionsAndValuesStayApart) {

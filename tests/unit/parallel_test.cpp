@@ -2,11 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdlib>
+#include <latch>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -62,12 +63,15 @@ TEST(Parallel, NestedLoopsRunOnTheirCallersThread) {
       },
       2);
   EXPECT_EQ(foreign.load(), 0);
+  // Both threads of an outer loop take jobs: jobs 0 and 1 wait for each other, so they run on
+  // two threads at once (no timing involved).
   std::mutex lock;
   std::set<std::thread::id> seen;
+  std::latch both(2);
   cubekit::parallel_for(
       64,
-      [&](size_t) {
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      [&](size_t i) {
+        if (i < 2) both.arrive_and_wait();
         std::lock_guard<std::mutex> guard(lock);
         seen.insert(std::this_thread::get_id());
       },
@@ -101,3 +105,33 @@ TEST(Parallel, MalformedEnvironmentFallsBackToOnePerCore) {
 }
 
 }  // namespace
+
+// A system out of threads (std::thread throws std::system_error) must not end in
+// std::terminate: the jobs run on the threads that did start, here only the calling one.
+TEST(ParallelFor, ThreadsThatCannotStartLeaveTheWorkToTheCaller) {
+  for (int started : {0, 1}) {
+    static int allowed;
+    allowed = started;
+    cubekit::detail::before_thread_start = [] {
+      if (allowed-- <= 0)
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+    };
+    std::vector<std::atomic<int>> runs(100);
+    std::mutex lock;
+    std::set<std::thread::id> threads;
+    cubekit::parallel_for(
+        runs.size(),
+        [&](size_t i) {
+          ++runs[i];
+          std::lock_guard<std::mutex> guard(lock);
+          threads.insert(std::this_thread::get_id());
+        },
+        4);
+    cubekit::detail::before_thread_start = nullptr;
+    for (const auto& r : runs) EXPECT_EQ(r.load(), 1);
+    EXPECT_LE(threads.size(), static_cast<size_t>(started + 1));
+    if (started == 0) {
+      EXPECT_EQ(threads, std::set<std::thread::id>{std::this_thread::get_id()});
+    }
+  }
+}

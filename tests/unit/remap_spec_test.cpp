@@ -27,7 +27,7 @@ const Metric& named(const RemapSpec& spec, const std::string& name) {
 }
 
 TEST(RemapSpec, ScorepSpecOfCubeLib) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path file = shared_dir() / "data/real/cubelib/remap/scorep.spec";
   const RemapSpec spec = parse_remap_spec(read_file(file), file.string());
   EXPECT_EQ(spec.mirrors, (std::vector<std::string>{"http://vi-hps.com/path/to/documentation",
@@ -153,7 +153,7 @@ fs::path temp(const std::string& name) {
 }
 
 TEST(Remap2Tool, BadSpecOrInputIsAnErrorNamingTheFile) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const std::string input = (shared_dir() / "data/real/cubelib/test16/profile.cube").string();
   const fs::path spec = temp("bad.spec");
   std::ofstream(spec) << "<metrics>\n<metric>\n<uniq_name>x</uniq_name>\n</metrics>\n";
@@ -196,7 +196,7 @@ std::string dump(const fs::path& report, std::vector<std::string> args) {
 }
 
 TEST(Remap2Tool, CopyModeKeepsTheMetricTreeAndValues) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path input = shared_dir() / "data/real/cubelib/examples/summary.cubex";
   const fs::path out = temp("copy");
   const RunResult r = run_tool("cube_remap2", {"-c", "-o", out.string(), input.string()});
@@ -210,7 +210,7 @@ TEST(Remap2Tool, CopyModeKeepsTheMetricTreeAndValues) {
 }
 
 TEST(Remap2Tool, SpecInsideTheReportIsUsedWithoutR) {
-  if (shared_dir().empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path dir = shared_dir() / "oracle/_algebra/F_cubelib_summary";
   const Report input =
       Report::open((shared_dir() / "data/real/cubelib/examples/summary.cubex").string());

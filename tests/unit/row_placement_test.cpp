@@ -155,7 +155,7 @@ TEST_F(RowPlacementTest, StreamingProgressNeverPassesARowStillToCome) {
 // Big-endian, Cube 3, ZCUBEX and every data type of the real reports.
 TEST(RowPlacement, RealReportsGiveTheSameRowsEitherWay) {
   const fs::path shared = test::shared_dir();
-  if (shared.empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   size_t checked = 0;
   for (const auto& e : fs::recursive_directory_iterator(shared / "data" / "real")) {
     const std::string p = e.path().string();

@@ -1,0 +1,29 @@
+// The last line of defence of every tool: the tools report cubekit errors themselves, and
+// anything else that escapes one (memory exhausted, a system error, a bug) still ends with one
+// line naming the tool and exit status 1, never with std::terminate's abort.
+#pragma once
+
+#include <cstdio>
+#include <exception>
+#include <new>
+
+namespace cubekit::cli {
+
+template <class Main>
+int run_guarded(const char* tool, Main&& main) {
+  try {
+    return main();
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: out of memory\n", tool);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", tool, e.what());
+  } catch (...) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: unexpected error (not a std::exception)\n", tool);
+  }
+  return 1;
+}
+
+}  // namespace cubekit::cli

@@ -1,15 +1,15 @@
 // anchor.xml in the restricted dialect CubeLib's hand-written scanner accepts
 // (cube-format.md §3.1, §9.5): literal declaration and root tag, no self-closing text
 // elements, the five entities only, child elements in CubeW's order.
+#include "format/anchor_writer.hpp"
+
 #include <sstream>
 
-#include "cubekit/writer.hpp"
+#include "core/tree_walk.hpp"
 #include "format/xml_escape.hpp"
 
-namespace cubekit {
+namespace cubekit::format {
 namespace {
-
-using format::xml_escape;
 
 class AnchorWriter {
  public:
@@ -83,7 +83,8 @@ void AnchorWriter::metric(Index i) {
         {"plus", &x.aggr_plus}, {"minus", &x.aggr_minus}, {"aggr", &x.aggr_aggr}};
     for (const auto& [kind, text] : aggr)
       if (!text->empty())
-        out_ << "<cubeplaggr cubeplaggrtype=" << kind << '>' << xml_escape(*text) << "</cubeplaggr>\n";
+        out_ << "<cubeplaggr cubeplaggrtype=" << kind << '>' << xml_escape(*text)
+             << "</cubeplaggr>\n";
   }
   attrs(x.attrs);
   for (Index k : x.children) metric(k);
@@ -104,20 +105,8 @@ void AnchorWriter::region(const Region& r) {
 }
 
 void AnchorWriter::cnode(Index root) {
-  // Iterative: call trees can be deeper than the stack.
-  struct Step {
-    Index c;
-    bool close;
-  };
-  std::vector<Step> stack{{root, false}};
-  while (!stack.empty()) {
-    const Step s = stack.back();
-    stack.pop_back();
-    if (s.close) {
-      out_ << "</cnode>\n";
-      continue;
-    }
-    const Cnode& c = m_.cnodes[s.c];
+  auto open = [&](Index i) {
+    const Cnode& c = m_.cnodes[i];
     out_ << "<cnode id=\"" << c.id << "\" calleeId=\"" << m_.regions[c.region].id << '"';
     if (c.line != -1) out_ << " line=\"" << c.line << '"';
     if (!c.mod.empty()) out_ << " mod=\"" << xml_escape(c.mod) << '"';
@@ -126,10 +115,8 @@ void AnchorWriter::cnode(Index root) {
       out_ << "<parameter partype=\"" << xml_escape(p.type) << "\" parkey=\"" << xml_escape(p.key)
            << "\" parvalue=\"" << xml_escape(p.value) << "\"/>\n";
     attrs(c.attrs);
-    stack.push_back({s.c, true});
-    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it)
-      stack.push_back({*it, false});
-  }
+  };
+  core::walk_nested(m_, root, open, [&](Index) { out_ << "</cnode>\n"; });
 }
 
 void AnchorWriter::system_node(Index i) {
@@ -192,4 +179,4 @@ std::string anchor_xml(const Model& model) {
   return AnchorWriter(model).write();
 }
 
-}  // namespace cubekit
+}  // namespace cubekit::format

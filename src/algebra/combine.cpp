@@ -8,6 +8,7 @@
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/report_algebra.hpp"
 
@@ -25,8 +26,9 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, const R
   if (!input.has_data(metric)) return;
   const bool inclusive = stored_inclusive(input.model().metrics[metric].kind);
   if (inclusive == (flavour == Flavour::kInclusive)) return input.visit_rows(metric, visit);
+  MetricEngine engine(input);
   for (Index c = 0; c < input.model().cnodes.size(); ++c) {
-    const Values v = location_values(input, metric, c, Flavour::kInclusive, flavour);
+    const Values v = engine.location_values(metric, c, Flavour::kInclusive, flavour);
     visit(c, v.data());
   }
   input.drop(metric);

@@ -9,6 +9,7 @@
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/report_algebra.hpp"
 
 namespace cubekit {
@@ -52,8 +53,8 @@ bool almost_equal(double x, double y) {
          std::abs(x - y) < std::numeric_limits<double>::min();
 }
 
-std::vector<double> row_numbers(const Report& r, Index metric, Index cnode, Flavour flavour) {
-  const Values v = location_values(r, metric, cnode, Flavour::kInclusive, flavour);
+std::vector<double> row_numbers(MetricEngine& r, Index metric, Index cnode, Flavour flavour) {
+  const Values v = r.location_values(metric, cnode, Flavour::kInclusive, flavour);
   std::vector<double> out(v.size());
   scalars(v.type(), v.data(), v.size(), out.data());
   return out;
@@ -63,6 +64,7 @@ std::vector<double> row_numbers(const Report& r, Index metric, Index cnode, Flav
 std::string first_data_difference(const Report& lhs, const Report& rhs) {
   const Model& a = lhs.model();
   const Model& b = rhs.model();
+  MetricEngine left(lhs), right(rhs);
   for (Index m = 0; m < a.metrics.size(); ++m) {
     const Metric& ma = a.metrics[m];
     const auto other = b.metric_by_uniq_name(ma.uniq_name);
@@ -72,8 +74,8 @@ std::string first_data_difference(const Report& lhs, const Report& rhs) {
     const bool inclusive = ma.kind == MetricKind::kInclusive || mb.kind == MetricKind::kInclusive;
     const Flavour f = inclusive ? Flavour::kInclusive : Flavour::kExclusive;
     for (Index c = 0; c < a.cnodes.size() && c < b.cnodes.size(); ++c) {
-      const std::vector<double> x = row_numbers(rhs, *other, c, f);
-      const std::vector<double> y = row_numbers(lhs, m, c, f);
+      const std::vector<double> x = row_numbers(right, *other, c, f);
+      const std::vector<double> y = row_numbers(left, m, c, f);
       for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
         if (almost_equal(x[i], y[i])) continue;
         std::ostringstream s;
@@ -84,6 +86,8 @@ std::string first_data_difference(const Report& lhs, const Report& rhs) {
         return s.str();
       }
     }
+    left.forget_values();
+    right.forget_values();
     lhs.drop(m);
     rhs.drop(*other);
   }

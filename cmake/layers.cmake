@@ -23,6 +23,7 @@ set(CUBEKIT_PUBLIC_HEADERS
   derived.hpp=cubepl
   cube3_writer.hpp=algebra
   remap.hpp=algebra
+  report_algebra.hpp=algebra
   structure.hpp=query
   value_text.hpp=query
   selection.hpp=query

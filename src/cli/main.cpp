@@ -27,6 +27,11 @@ constexpr Tool kTools[] = {
      "write a report with the metric hierarchy of a .spec file"},
     {"pop_metrics", "cube_pop_metrics", cubekit::tools::pop_metrics_main,
      "POP efficiency metrics of a report or a scaling series"},
+    {"diff", "cube_diff", cubekit::tools::diff_main, "write the difference of two reports"},
+    {"merge", "cube_merge", cubekit::tools::merge_main,
+     "write one report holding the metrics of several"},
+    {"mean", "cube_mean", cubekit::tools::mean_main, "write the average of several reports"},
+    {"cmp", "cube_cmp", cubekit::tools::cmp_main, "compare two reports (exit 0: equal)"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
 };

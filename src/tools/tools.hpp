@@ -10,5 +10,9 @@ int generate_main(int argc, char** argv);
 int derive_main(int argc, char** argv);
 int remap2_main(int argc, char** argv);
 int pop_metrics_main(int argc, char** argv);
+int diff_main(int argc, char** argv);
+int merge_main(int argc, char** argv);
+int mean_main(int argc, char** argv);
+int cmp_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

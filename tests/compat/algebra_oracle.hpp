@@ -29,6 +29,12 @@ inline fs::path algebra_input(const std::string& origin) {
     return real / "extrap" / "single_parameter" /
            (d.substr(0, d.find("__profile.cubex")) + ".cubex");
   }
+  const std::string threaded = "extrap__simple_threaded__";
+  if (origin.rfind(threaded, 0) == 0) {
+    const std::string d = origin.substr(threaded.size());
+    return real / "extrap" / "simple_threaded" / d.substr(d.find("__") + 2);
+  }
+  if (origin.rfind("data/real/", 0) == 0) return shared_dir() / origin;
   if (origin == "cubelib__examples__cube__summary.cubex")
     return real / "cubelib" / "examples" / "summary.cubex";
   const std::string test = "cubelib__test__";

@@ -20,10 +20,11 @@ class SystemValues(NamedTuple):
 
 class FlatProfile(NamedTuple):
     """Per region (indexed like ``Report.regions``): exclusive value summed over its call paths,
-    and "subroutines" (inclusive − exclusive), as ``cube_dump -r`` prints them."""
+    and "subroutines" (inclusive − exclusive), as ``cube_dump -r`` prints them. Subroutines are
+    None for metrics whose values are not single numbers (no plain difference exists)."""
 
     exclusive: np.ndarray
-    subroutines: np.ndarray
+    subroutines: Optional[np.ndarray]
 
 
 def open(path: Union[str, os.PathLike]) -> "Report":
@@ -138,6 +139,8 @@ class Report:
         share (inclusive − exclusive), aggregated over all locations."""
         index = self._metric_index(metric)
         excl = self._native.region_values(index, metric_tree, "excl")
+        if excl.dtype.names is not None:
+            return FlatProfile(excl, None)
         incl = self._native.region_values(index, metric_tree, "incl")
         return FlatProfile(excl, incl - excl)
 

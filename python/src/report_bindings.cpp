@@ -159,6 +159,36 @@ std::optional<Index> metric_by_name(const SessionPtr& s, const std::string& name
   return std::nullopt;
 }
 
+// The call tree in bulk, for callers that build their own objects for every call path (the
+// pyCubexR layer): per cnode its id, region index and parent index (-1 for roots), as arrays.
+py::tuple cnode_table(const SessionPtr& s) {
+  const auto& cnodes = s->model().cnodes;
+  const auto n = static_cast<py::ssize_t>(cnodes.size());
+  py::array_t<uint32_t> ids(n), regions(n);
+  py::array_t<int64_t> parents(n);
+  auto id = ids.mutable_unchecked<1>();
+  auto region = regions.mutable_unchecked<1>();
+  auto parent = parents.mutable_unchecked<1>();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const Cnode& c = cnodes[static_cast<size_t>(i)];
+    id(i) = c.id;
+    region(i) = c.region;
+    parent(i) = c.parent == kNoIndex ? -1 : int64_t{c.parent};
+  }
+  return py::make_tuple(ids, regions, parents);
+}
+
+// Every region's fields as a tuple: (id, begin, end, name, mangled name, paradigm, role, url,
+// description, module).
+py::list region_table(const SessionPtr& s) {
+  py::list out;
+  for (const Region& r : s->model().regions)
+    out.append(py::make_tuple(r.id, r.begin, r.end, text(r.name), text(r.mangled_name),
+                              text(r.paradigm), text(r.role), text(r.url), text(r.descr),
+                              text(r.mod)));
+  return out;
+}
+
 template <class View>
 std::vector<View> all(const SessionPtr& s, size_t n) {
   std::vector<View> out;
@@ -229,6 +259,14 @@ void bind_report(py::module_& m) {
       .def_property_readonly(
           "locations",
           [](const SessionPtr& s) { return all<LocationView>(s, s->model().locations.size()); })
+      .def("cnode_table", &cnode_table)
+      .def("region_table", &region_table)
+      .def("cnodes_with_parameters", [](const SessionPtr& s) {
+        std::vector<Index> out;
+        for (Index i = 0; i < s->model().cnodes.size(); ++i)
+          if (!s->model().cnodes[i].parameters.empty()) out.push_back(i);
+        return out;
+      })
       .def("metric_index", &metric_by_name, py::arg("name"))
       .def("cnode_index",
            [](const SessionPtr& s, uint32_t id) { return s->model().cnode_by_id(id); })

@@ -211,3 +211,9 @@ def test_dataframe_views():
         assert frame.loc[17, "name"] == "d3" and frame.loc[17, "parent"] == 14
         per_location = report.location_dataframe("visits")
         assert per_location.shape == (18, 1) and per_location.loc[4, 0] == 2  # a2: twice
+
+
+def test_flat_profile_of_structured_values_has_no_subroutines():
+    with cubekit.open(profile(*ALL_TYPES)) as report:
+        flat = report.flat_profile("RATE")
+        assert flat.exclusive.dtype.names == ("main", "time") and flat.subroutines is None

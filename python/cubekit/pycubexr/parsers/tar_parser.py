@@ -2,6 +2,7 @@
 C++ library as numpy arrays (no Python-side decoding or decompression)."""
 
 import errno
+import gc
 import os
 import tarfile
 import warnings
@@ -58,7 +59,15 @@ class CubexParser:
             self._report = _native.NativeReport(path)
         except _native.FormatError as e:
             raise BrokenReportError(str(e)) from e
-        self._build_definitions()
+        # Hundreds of thousands of linked objects: the cyclic collector would walk them again
+        # and again while they are made (a third of the time), and none of them is garbage.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._build_definitions()
+        finally:
+            if collecting:
+                gc.enable()
         return self
 
     def __exit__(self, exc_type, exc_val, exc_tb):
@@ -68,19 +77,37 @@ class CubexParser:
 
     def _build_definitions(self):
         report = self._report
-        self._regions = [_region(r) for r in report.regions]
+        self._regions = [Region(_id=i, begin=b, end=e, name=n, mangled_name=m, paradigm=p,
+                                role=r, url=u, descr=d, mod=mod)
+                         for i, b, e, n, m, p, r, u, d, mod in report.region_table()]
         self.regions_by_id = {r.id: r for r in self._regions}
-        self._cnodes = [CNode(_id=c.id, callee_region_id=c.region.id) for c in report.cnodes]
-        for native, cnode in zip(report.cnodes, self._cnodes):
-            cnode.region = self._regions[native.region.index]
-            cnode.parameters = _parameters(native.parameters)
-            if native.parent is not None:
-                cnode.parent = self._cnodes[native.parent.index]
-                cnode.parent.add_child(cnode)
+        self._cnodes = self._build_call_tree()
         self._root_cnodes = [self._cnodes[c.index] for c in report.cnode_roots]
-        self._all_cnodes = {c.id: c for root in self._root_cnodes for c in root.get_all_children()}
+        # The model lists call paths in pre-order, the order pyCubexR's walk from the roots gives.
+        self._all_cnodes = {c.id: c for c in self._cnodes}
         self._metrics = self._build_metrics()
         self._system_roots = [_system_node(n) for n in report.system_roots]
+
+    def _build_call_tree(self) -> List[CNode]:
+        ids, region_indices, parents = (a.tolist() for a in self._report.cnode_table())
+        regions = self._regions
+        cnodes = []
+        make = CNode.__new__  # CNode.__init__'s fields, set at once: a report has millions
+        for cnode_id, region_index in zip(ids, region_indices):
+            cnode = make(CNode)
+            region = regions[region_index]
+            cnode.__dict__ = {"_children": [], "id": cnode_id, "callee_region_id": region.id,
+                              "region": region, "parameters": {}, "parent": None}
+            cnodes.append(cnode)
+        for cnode, parent in zip(cnodes, parents):
+            if parent >= 0:
+                cnode.parent = cnodes[parent]
+                cnodes[parent]._children.append(cnode)
+        all_views = None
+        for index in self._report.cnodes_with_parameters():
+            all_views = all_views or self._report.cnodes
+            cnodes[index].parameters = _parameters(all_views[index].parameters)
+        return cnodes
 
     def _row_order(self, kind: str) -> Dict[int, int]:
         """Row position → cnode id for a metric of this kind (Cube's storage orders)."""
@@ -140,7 +167,8 @@ class CubexParser:
             raise MissingMetricError(metric)
         cnodes, rows = stored
         flat = _pycubexr_layout(type_name, rows)
-        ids = [self._cnodes[c].id for c in cnodes.tolist()]
+        cnode_ids = [c.id for c in self._cnodes]
+        ids = [cnode_ids[c] for c in cnodes.tolist()]
         values = convert_type(type_name, parameters, flat, allow_full_uint64_values)
         return MetricValues(metric=metric, cnode_indices=ids, values=values)
 
@@ -216,12 +244,6 @@ class CubexParser:
 
     def _tar_file_members(self) -> List[str]:
         return [name for name, _ in self._report.members]
-
-
-def _region(native) -> Region:
-    return Region(_id=native.id, begin=native.begin, end=native.end, name=native.name,
-                  mangled_name=native.mangled_name, paradigm=native.paradigm, role=native.role,
-                  url=native.url, descr=native.description, mod=native.module)
 
 
 def _parameters(native_parameters) -> dict:

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace cubekit::calc {
+namespace cubekit::core {
 
 struct ScaleTerm {
   double a = 0;
@@ -23,4 +23,4 @@ void scale_func_plus(std::byte* acc, const std::byte* x, double sign);
 // Coefficient of the dominant term (0 without terms).
 double scale_func_dominant_coefficient(const std::byte* slot);
 
-}  // namespace cubekit::calc
+}  // namespace cubekit::core

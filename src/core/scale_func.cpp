@@ -1,11 +1,11 @@
-#include "calc/scale_func.hpp"
+#include "core/scale_func.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "cubekit/data_type.hpp"
 
-namespace cubekit::calc {
+namespace cubekit::core {
 namespace {
 
 constexpr size_t kTermBytes = 20;
@@ -81,4 +81,4 @@ double scale_func_dominant_coefficient(const std::byte* slot) {
   return terms.empty() ? 0.0 : terms.front().a;
 }
 
-}  // namespace cubekit::calc
+}  // namespace cubekit::core

@@ -15,7 +15,10 @@ SOURCE = Path(__file__).resolve().parent
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
-        build_dir = Path(self.build_temp).resolve() / "cmake"
+        # CUBEKIT_BUILD_DIR: an existing CMake build folder of this checkout to build in (saves
+        # compiling the library again); by default a fresh one under setuptools' build_temp.
+        build_dir = Path(os.environ.get("CUBEKIT_BUILD_DIR") or Path(self.build_temp) / "cmake")
+        build_dir = build_dir.resolve()
         configure = ["cmake", "-S", str(SOURCE), "-B", str(build_dir),
                      "-DCMAKE_BUILD_TYPE=Release", "-DCUBEKIT_TESTS=OFF", "-DCUBEKIT_BENCH=OFF",
                      f"-DPython_EXECUTABLE={sys.executable}"]
@@ -23,6 +26,8 @@ class CMakeBuild(build_ext):
             configure += ["-G", "Ninja"]
         if shutil.which("ccache"):
             configure += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
+        if "CUBEKIT_BUILD_DIR" in os.environ:
+            configure = ["cmake", "-S", str(SOURCE), "-B", str(build_dir)]  # keep its settings
         subprocess.check_call(configure)
         subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "cubekit_python"])
         built = next((build_dir / "python" / "cubekit").glob("_native*.so"))

@@ -20,11 +20,10 @@ class SystemValues(NamedTuple):
 
 class FlatProfile(NamedTuple):
     """Per region (indexed like ``Report.regions``): exclusive value summed over its call paths,
-    and "subroutines" (inclusive − exclusive), as ``cube_dump -r`` prints them. Subroutines are
-    None for metrics whose values are not single numbers (no plain difference exists)."""
+    and "subroutines" (inclusive − exclusive), as ``cube_dump -r`` prints them."""
 
     exclusive: np.ndarray
-    subroutines: Optional[np.ndarray]
+    subroutines: np.ndarray
 
 
 def open(path: Union[str, os.PathLike]) -> "Report":
@@ -137,17 +136,7 @@ class Report:
     def flat_profile(self, metric: MetricLike, metric_tree: str = "incl") -> FlatProfile:
         """Per region: the exclusive value summed over its call paths and the subroutines'
         share (inclusive − exclusive), aggregated over all locations."""
-        index = self._metric_index(metric)
-        excl = self._native.region_values(index, metric_tree, "excl")
-        if excl.dtype.names is not None:
-            return FlatProfile(excl, None)
-        incl = self._native.region_values(index, metric_tree, "incl")
-        return FlatProfile(excl, incl - excl)
-
-    def region_values(self, metric: MetricLike, call_tree: str = "excl",
-                      metric_tree: str = "incl") -> np.ndarray:
-        """Per region, the ⊕ over the call paths of that region (each in ``call_tree`` flavour)."""
-        return self._native.region_values(self._metric_index(metric), metric_tree, call_tree)
+        return FlatProfile(*self._native.flat_profile(self._metric_index(metric), metric_tree))
 
     def drop(self) -> None:
         """Forgets every decoded and computed value (memory is freed once no array holds it)."""

@@ -109,10 +109,7 @@ class Builder {
     g.rank = rank;
     g.type = type;
     g.node = optional_index(node, model_->system_nodes.size(), "system node");
-    const auto i = static_cast<Index>(model_->groups.size());
-    model_->system_nodes[g.node].groups.push_back(i);
-    model_->groups.push_back(std::move(g));
-    return i;
+    return append_member(model_->groups, model_->system_nodes[g.node].groups, std::move(g));
   }
 
   Index add_location(const std::string& name, Index group, int64_t rank, const std::string& type) {
@@ -122,10 +119,7 @@ class Builder {
     l.rank = rank;
     l.type = type;
     l.group = optional_index(group, model_->groups.size(), "location group");
-    const auto i = static_cast<Index>(model_->locations.size());
-    model_->groups[l.group].locations.push_back(i);
-    model_->locations.push_back(std::move(l));
-    return i;
+    return append_member(model_->locations, model_->groups[l.group].locations, std::move(l));
   }
 
   void set_values(Index metric, py::array values) {
@@ -156,6 +150,16 @@ class Builder {
     const Index parent = entity.parent;
     v.push_back(std::move(entity));
     if (parent != kNoIndex) v[parent].children.push_back(i);
+    return i;
+  }
+
+  // Appends an entity and lists it with its owner (a group with its node, a location with its
+  // group).
+  template <class T>
+  static Index append_member(std::vector<T>& v, std::vector<Index>& owner_list, T&& entity) {
+    const auto i = static_cast<Index>(v.size());
+    owner_list.push_back(i);
+    v.push_back(std::move(entity));
     return i;
   }
 

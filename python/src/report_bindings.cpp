@@ -7,6 +7,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/flat_profile.hpp"
 #include "cubekit/writer.hpp"
 #include "views.hpp"
 
@@ -135,21 +136,14 @@ py::tuple system_values(const SessionPtr& s, Index metric, Index cnode,
   return py::make_tuple(values_array(std::move(v.nodes)), values_array(std::move(v.groups)));
 }
 
-// Flat profile: per region, the ⊕ over its call paths (calc for stored metrics; derived
-// metrics are doubles or integers, summed here from the engine's per-cnode aggregates).
-py::array region_values(const SessionPtr& s, Index metric, const std::string& metric_tree,
-                        const std::string& call_tree) {
-  const Flavour mf = flavour(metric_tree, "metric_tree"), cf = flavour(call_tree, "call_tree");
-  const Metric& m = s->metric(metric);
-  const Model& model = s->model();
-  if (metric < model.metrics.size() && !is_derived(m.kind))
-    return values_array(cubekit::region_values(s->report(), metric, mf, cf));
-  const Values per_cnode = s->engine().aggregated_values(metric, mf, cf);
-  py::array_t<double> out(static_cast<py::ssize_t>(model.regions.size()));
-  auto o = out.mutable_unchecked<1>();
-  for (py::ssize_t r = 0; r < o.shape(0); ++r) o(r) = 0;
-  for (Index c = 0; c < model.cnodes.size(); ++c) o(model.cnodes[c].region) += per_cnode.scalar(c);
-  return out;
+// Flat profile (the library's, as cube_dump -r): per region the exclusive ⊕ over its call
+// paths, and what its callees add.
+py::tuple flat_profile(const SessionPtr& s, Index metric, const std::string& metric_tree) {
+  const Flavour mf = flavour(metric_tree, "metric_tree");
+  s->metric(metric);
+  FlatProfile flat = cubekit::flat_profile(s->engine(), metric, mf);
+  return py::make_tuple(values_array(std::move(flat.exclusive)),
+                        values_array(std::move(flat.subroutines)));
 }
 
 std::optional<Index> metric_by_name(const SessionPtr& s, const std::string& name) {
@@ -261,12 +255,13 @@ void bind_report(py::module_& m) {
           [](const SessionPtr& s) { return all<LocationView>(s, s->model().locations.size()); })
       .def("cnode_table", &cnode_table)
       .def("region_table", &region_table)
-      .def("cnodes_with_parameters", [](const SessionPtr& s) {
-        std::vector<Index> out;
-        for (Index i = 0; i < s->model().cnodes.size(); ++i)
-          if (!s->model().cnodes[i].parameters.empty()) out.push_back(i);
-        return out;
-      })
+      .def("cnodes_with_parameters",
+           [](const SessionPtr& s) {
+             std::vector<Index> out;
+             for (Index i = 0; i < s->model().cnodes.size(); ++i)
+               if (!s->model().cnodes[i].parameters.empty()) out.push_back(i);
+             return out;
+           })
       .def("metric_index", &metric_by_name, py::arg("name"))
       .def("cnode_index",
            [](const SessionPtr& s, uint32_t id) { return s->model().cnode_by_id(id); })
@@ -295,8 +290,7 @@ void bind_report(py::module_& m) {
            py::arg("call_tree"))
       .def("system_values", &system_values, py::arg("metric"), py::arg("cnode"),
            py::arg("metric_tree"), py::arg("call_tree"))
-      .def("region_values", &region_values, py::arg("metric"), py::arg("metric_tree"),
-           py::arg("call_tree"))
+      .def("flat_profile", &flat_profile, py::arg("metric"), py::arg("metric_tree"))
       .def("define", &Session::define, py::arg("name"), py::arg("expression"))
       .def("drop", [](const SessionPtr& s) { s->engine().forget_values(); })
       .def(

@@ -213,7 +213,8 @@ def test_dataframe_views():
         assert per_location.shape == (18, 1) and per_location.loc[4, 0] == 2  # a2: twice
 
 
-def test_flat_profile_of_structured_values_has_no_subroutines():
+def test_flat_profile_of_record_types():
     with cubekit.open(profile(*ALL_TYPES)) as report:
         flat = report.flat_profile("RATE")
-        assert flat.exclusive.dtype.names == ("main", "time") and flat.subroutines is None
+        assert flat.exclusive.dtype.names == ("main", "time")
+        assert flat.subroutines.dtype == flat.exclusive.dtype

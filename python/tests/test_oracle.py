@@ -2,6 +2,8 @@
 profile (../shared/oracle): aggregated over all threads (call tree inclusive and exclusive)
 and per location (call tree inclusive)."""
 
+import re
+
 import pytest
 
 import cubekit
@@ -79,3 +81,42 @@ def test_per_location_values_match_cube_dump_csv2(case, profile, prefix):
                     f"CubeLib {texts[column]}"
                 compared += 1
     assert compared > 0
+
+
+def _flat_profile_dump(text):
+    """{metric: {region id: (exclusive text, subroutines text)}} of `cube_dump -r -t aggr`."""
+    blocks, current, region = {}, None, None
+    for line in text.split("\n"):
+        if line.startswith("Print out the data of the metric "):
+            current = blocks.setdefault(line.split("metric ", 1)[1].strip(), {})
+        elif current is not None and line.startswith("   Subroutines"):
+            current[region] = (current[region], line.split()[-1])
+        elif current is not None:
+            match = re.match(r"^(.*)\(id=(\d+)\)\s+(\S+)\s*$", line)
+            if match:
+                region = int(match.group(2))
+                current[region] = match.group(3)
+    return blocks
+
+
+FLAT_CASES = [(n, p, f) for n, p, f in CASES
+              if f.name == "dump_all_" and (f.parent / "dump_r_2m_aggr.out").is_file()]
+
+
+@pytest.mark.parametrize("case,profile,prefix", FLAT_CASES, ids=[c[0] for c in FLAT_CASES])
+def test_flat_profile_matches_cube_dump_r(case, profile, prefix):
+    need_shared()
+    blocks = _flat_profile_dump((prefix.parent / "dump_r_2m_aggr.out").read_text(errors="replace"))
+    assert blocks
+    with cubekit.open(profile) as report:
+        index_of = {r.id: r.index for r in report.regions}
+        for name, rows in blocks.items():
+            if report.metric(name).dtype in CHARACTERS:
+                continue  # printed as characters (see CHARACTERS)
+            flat = report.flat_profile(name)
+            if flat.exclusive.dtype.names is not None:
+                continue  # record types: compared through the aggregated dumps
+            for region_id, (exclusive, subroutines) in rows.items():
+                at = index_of[region_id]
+                assert close(flat.exclusive[at], float(exclusive)), (name, region_id, exclusive)
+                assert close(flat.subroutines[at], float(subroutines)), (name, region_id)

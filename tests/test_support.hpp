@@ -13,6 +13,13 @@ inline std::filesystem::path shared_dir() {
   return std::filesystem::is_directory(p / "data" / "real") ? p : std::filesystem::path();
 }
 
+// The real input behind an oracle folder name (oracle/README.md, "Layout"), e.g.
+// "pycubexr__blast.p64.r1__profile.cubex" → data/real/pycubexr/blast.p64.r1/profile.cubex.
+std::filesystem::path oracle_input(const std::string& folder);
+
+// True when tests that need ../shared must fail rather than skip without it (CI=true).
+bool shared_required();
+
 struct RunResult {
   int exit_code = -1;
   std::string out, err;

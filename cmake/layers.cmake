@@ -26,4 +26,6 @@ set(CUBEKIT_PUBLIC_HEADERS
   structure.hpp=query
   value_text.hpp=query
   selection.hpp=query
-  flat_profile.hpp=query)
+  flat_profile.hpp=query
+  call_tree_view.hpp=query
+  statistics.hpp=query)

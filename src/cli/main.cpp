@@ -24,6 +24,12 @@ constexpr Tool kTools[] = {
      "write a report with one more metric defined by a CubePL expression"},
     {"remap2", "cube_remap2", cubekit::tools::remap2_main,
      "write a report with the metric hierarchy of a .spec file"},
+    {"calltree", "cube_calltree", cubekit::tools::calltree_main,
+     "print the call tree, optionally with one metric's values"},
+    {"stat", "cube_stat", cubekit::tools::stat_main,
+     "summarise a routine and its callees, or the top regions"},
+    {"is_empty", "cube_is_empty", cubekit::tools::is_empty_main,
+     "exit 0 when every value of a report is zero"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
 };

@@ -9,5 +9,8 @@ int cube4to3_main(int argc, char** argv);
 int generate_main(int argc, char** argv);
 int derive_main(int argc, char** argv);
 int remap2_main(int argc, char** argv);
+int calltree_main(int argc, char** argv);
+int stat_main(int argc, char** argv);
+int is_empty_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

@@ -52,7 +52,8 @@ std::vector<double> per_location(MetricEngine& engine, Index metric, Index cnode
 
 // The first (metric, call path, location) whose value — metric-inclusive, call-exclusive, as
 // per_location gives it — has a magnitude of at least `threshold`, going through the metrics
-// (ghost metrics left out), call paths and locations in model order; none for an empty report
+// (ghost metrics left out, model order), call paths (by id) and locations (model order); none
+// for an empty report
 // (cube_is_empty).
 struct FoundValue {
   Index metric = kNoIndex, cnode = kNoIndex, location = kNoIndex;  // location: model position

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cubekit/calc.hpp"
-
 namespace cubekit {
 
 void LocationStatistics::add(double value) {
@@ -76,11 +74,12 @@ std::vector<Index> cnodes_of_region(const Model& model, std::string_view name) {
 
 namespace {
 
-std::vector<double> stored_doubles(const Report& report, Index metric, Index cnode) {
-  const Values row = stored_values(report, metric, cnode);
+std::vector<double> stored_doubles(MetricEngine& engine, Index metric, Index cnode) {
+  const Values row = engine.stored_values(metric, cnode);
+  const Model& model = engine.report().model();
   std::vector<double> out;
-  out.reserve(report.model().locations.size());
-  for (const Location& l : report.model().locations) out.push_back(row.scalar(l.id));
+  out.reserve(model.locations.size());
+  for (const Location& l : model.locations) out.push_back(row.scalar(l.id));
   return out;
 }
 
@@ -93,8 +92,7 @@ std::vector<double> stored_doubles(const Report& report, Index metric, Index cno
 // unsigned metric go below zero, as the original prints it).
 std::vector<double> per_location(MetricEngine& engine, Index metric, Index cnode,
                                  Flavour call_flavour) {
-  const Report& report = engine.report();
-  const Model& model = report.model();
+  const Model& model = engine.report().model();
   const bool stored = metric < model.metrics.size() && !is_derived(model.metrics[metric].kind);
   const MetricKind kind = stored ? model.metrics[metric].kind : MetricKind::kPostDerived;
   if (stored && kind == MetricKind::kExclusive && call_flavour == Flavour::kInclusive) {
@@ -103,7 +101,7 @@ std::vector<double> per_location(MetricEngine& engine, Index metric, Index cnode
     while (!pending.empty()) {
       const Index c = pending.back();
       pending.pop_back();
-      const std::vector<double> row = stored_doubles(report, metric, c);
+      const std::vector<double> row = stored_doubles(engine, metric, c);
       for (size_t l = 0; l < sum.size(); ++l) sum[l] += row[l];
       const auto& children = model.cnodes[c].children;
       pending.insert(pending.end(), children.rbegin(), children.rend());
@@ -111,9 +109,9 @@ std::vector<double> per_location(MetricEngine& engine, Index metric, Index cnode
     return sum;
   }
   if (stored && kind == MetricKind::kInclusive && call_flavour == Flavour::kExclusive) {
-    std::vector<double> v = stored_doubles(report, metric, cnode);
+    std::vector<double> v = stored_doubles(engine, metric, cnode);
     for (Index child : model.cnodes[cnode].children) {
-      const std::vector<double> row = stored_doubles(report, metric, child);
+      const std::vector<double> row = stored_doubles(engine, metric, child);
       for (size_t l = 0; l < v.size(); ++l) v[l] -= row[l];
     }
     return v;
@@ -127,9 +125,14 @@ std::vector<double> per_location(MetricEngine& engine, Index metric, Index cnode
 
 std::optional<FoundValue> first_value_at_least(MetricEngine& engine, double threshold) {
   const Model& model = engine.report().model();
+  // Call paths by id, as CubeLib holds them (ids need not follow the document order).
+  std::vector<Index> cnodes(model.cnodes.size());
+  for (Index c = 0; c < cnodes.size(); ++c) cnodes[c] = c;
+  std::stable_sort(cnodes.begin(), cnodes.end(),
+                   [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; });
   for (Index m = 0; m < model.metrics.size(); ++m) {
     if (model.metrics[m].ghost) continue;
-    for (Index c = 0; c < model.cnodes.size(); ++c) {
+    for (Index c : cnodes) {
       const std::vector<double> row = per_location(engine, m, c, Flavour::kExclusive);
       for (Index l = 0; l < row.size(); ++l)
         if (std::fabs(row[l]) >= threshold) return FoundValue{m, c, l, row[l]};

@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "cubekit/calc.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/statistics.hpp"
 #include "tools.hpp"
@@ -295,9 +294,8 @@ void Run::top_n(Index visits, Index time) {
   columns.insert(columns.end(), metrics.begin(), metrics.end());
   std::vector<Values> values;
   for (size_t m = 0; m < columns.size(); ++m)
-    values.push_back(region_sums(
-        model, engine.aggregated_values(columns[m], Flavour::kInclusive,
-                                        m == 2 ? Flavour::kInclusive : Flavour::kExclusive)));
+    values.push_back(engine.region_values(columns[m], Flavour::kInclusive,
+                                          m == 2 ? Flavour::kInclusive : Flavour::kExclusive));
   std::vector<int> order(model.regions.size());
   for (size_t r = 0; r < order.size(); ++r) order[r] = static_cast<int>(r);
   std::sort(order.begin(), order.end(),

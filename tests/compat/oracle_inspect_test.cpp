@@ -4,6 +4,7 @@
 // worked out by hand from the profiles' dumps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -90,7 +91,12 @@ TEST_P(OracleInspect, OutputAndExitCodeEqualOriginal) {
   ASSERT_GE(args.size(), 2u);
   args.erase(args.begin());  // the tool name
   args.back() = c.input.string();
-  const auto result = run_tool(c.tool, args);
+  auto result = run_tool(c.tool, args);
+  // The original ran on a copy named ./<oracle folder>; tools that print the file name print that.
+  const std::string ours = c.input.string(),
+                    theirs = "./" + c.step.parent_path().filename().string();
+  for (size_t at; (at = result.out.find(ours)) != std::string::npos;)
+    result.out.replace(at, ours.size(), theirs);
   EXPECT_EQ(result.exit_code, std::stoi(read_file(c.step.string() + ".rc"))) << result.err;
   if (const char* reason = known_difference(c)) GTEST_SKIP() << "known difference: " << reason;
   const std::string expected = read_file(c.step.string() + ".out");

@@ -32,6 +32,12 @@ constexpr Tool kTools[] = {
      "write one report holding the metrics of several"},
     {"mean", "cube_mean", cubekit::tools::mean_main, "write the average of several reports"},
     {"cmp", "cube_cmp", cubekit::tools::cmp_main, "compare two reports (exit 0: equal)"},
+    {"calltree", "cube_calltree", cubekit::tools::calltree_main,
+     "print the call tree, optionally with one metric's values"},
+    {"stat", "cube_stat", cubekit::tools::stat_main,
+     "summarise a routine and its callees, or the top regions"},
+    {"is_empty", "cube_is_empty", cubekit::tools::is_empty_main,
+     "exit 0 when every value of a report is zero"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
 };

@@ -24,9 +24,12 @@ set(CUBEKIT_PUBLIC_HEADERS
   derived.hpp=cubepl
   cube3_writer.hpp=algebra
   remap.hpp=algebra
+  report_algebra.hpp=algebra
   structure.hpp=query
   value_text.hpp=query
   selection.hpp=query
   flat_profile.hpp=query
   pop.hpp=query
+  call_tree_view.hpp=query
+  statistics.hpp=query
   server.hpp=server)

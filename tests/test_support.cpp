@@ -12,6 +12,31 @@
 
 namespace cubekit::test {
 
+std::filesystem::path oracle_input(const std::string& folder) {
+  const std::filesystem::path real = shared_dir() / "data" / "real";
+  auto rest_after = [&](const std::string& prefix) { return folder.substr(prefix.size()); };
+  auto slashes = [](std::string s) {
+    for (size_t p; (p = s.find("__")) != std::string::npos;) s.replace(p, 2, "/");
+    return s;
+  };
+  if (folder.rfind("pycubexr__", 0) == 0)
+    return real / "pycubexr" / slashes(rest_after("pycubexr__"));
+  if (folder == "cubelib__examples__cube__summary.cubex")
+    return real / "cubelib" / "examples" / "summary.cubex";
+  if (folder == "cubelib__test__test33_CubeProxy__proxy.cubex")
+    return real / "cubelib" / "test33" / "proxy.cubex";
+  if (folder.rfind("cubelib__test__", 0) == 0)
+    return real / "cubelib" / slashes(rest_after("cubelib__test__"));
+  if (folder.rfind("extrap__single_parameter__", 0) == 0) {
+    std::string d = rest_after("extrap__single_parameter__");
+    d = d.substr(0, d.find("__profile.cubex"));
+    return real / "extrap" / "single_parameter" / (d + ".cubex");
+  }
+  if (folder.rfind("extrap__simple_threaded__", 0) == 0)
+    return real / "extrap" / "simple_threaded" / folder.substr(folder.rfind("__") + 2);
+  return {};
+}
+
 std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;

@@ -17,6 +17,10 @@ inline std::filesystem::path shared_dir() {
   return std::filesystem::is_directory(p / "data" / "real") ? p : std::filesystem::path();
 }
 
+// The real input behind an oracle folder name (oracle/README.md, "Layout"), e.g.
+// "pycubexr__blast.p64.r1__profile.cubex" → data/real/pycubexr/blast.p64.r1/profile.cubex.
+std::filesystem::path oracle_input(const std::string& folder);
+
 // True under CI=true: CI has ../shared beside its clone, so tests that need it must not skip.
 bool shared_required();
 

@@ -30,6 +30,14 @@ class SeverityMatrix {
     return r == kNoRow ? nullptr : bytes_.data() + size_t{r} * row_bytes_;
   }
   bool has_row(Index cnode) const { return row_of_cnode_[cnode] != kNoRow; }
+  // Stored row r (rows in the order they were added, the metric's storage order), so that a
+  // caller can view all rows as one strided block (row_at(0), stored_rows() × row_bytes()).
+  const std::byte* row_at(size_t r) const { return bytes_.data() + r * row_bytes_; }
+  // The position of a cnode's row among the stored rows, or SIZE_MAX when it has none.
+  size_t row_number(Index cnode) const {
+    const uint32_t r = row_of_cnode_[cnode];
+    return r == kNoRow ? SIZE_MAX : r;
+  }
 
   // Reserves `rows` rows; then add_row() hands out storage for each cnode in turn.
   void reserve_rows(size_t rows);

@@ -11,5 +11,12 @@ int derive_main(int argc, char** argv);
 int remap2_main(int argc, char** argv);
 int serve_main(int argc, char** argv);
 int pop_metrics_main(int argc, char** argv);
+int diff_main(int argc, char** argv);
+int merge_main(int argc, char** argv);
+int mean_main(int argc, char** argv);
+int cmp_main(int argc, char** argv);
+int calltree_main(int argc, char** argv);
+int stat_main(int argc, char** argv);
+int is_empty_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

@@ -29,6 +29,12 @@ inline fs::path algebra_input(const std::string& origin) {
     return real / "extrap" / "single_parameter" /
            (d.substr(0, d.find("__profile.cubex")) + ".cubex");
   }
+  const std::string threaded = "extrap__simple_threaded__";
+  if (origin.rfind(threaded, 0) == 0) {
+    const std::string d = origin.substr(threaded.size());
+    return real / "extrap" / "simple_threaded" / d.substr(d.find("__") + 2);
+  }
+  if (origin.rfind("data/real/", 0) == 0) return shared_dir() / origin;
   if (origin == "cubelib__examples__cube__summary.cubex")
     return real / "cubelib" / "examples" / "summary.cubex";
   const std::string test = "cubelib__test__";
@@ -59,14 +65,19 @@ inline std::map<std::string, fs::path> algebra_inputs(const fs::path& case_dir) 
   return out;
 }
 
-// A .cmd line split into words, with the shell's backslash escapes removed.
+// A .cmd line split into words, with the shell's backslash escapes and single quotes removed.
 inline std::vector<std::string> command_words(const std::string& cmd) {
   std::vector<std::string> words;
   std::string word;
   bool in_word = false;
   for (size_t i = 0; i < cmd.size(); ++i) {
     const char c = cmd[i];
-    if (c == '\\' && i + 1 < cmd.size()) {
+    if (c == '\'') {  // a single-quoted name (oracle MORE-STEPS.txt), taken literally
+      const size_t end = cmd.find('\'', i + 1);
+      word += cmd.substr(i + 1, end == std::string::npos ? std::string::npos : end - i - 1);
+      in_word = true;
+      i = end == std::string::npos ? cmd.size() : end;
+    } else if (c == '\\' && i + 1 < cmd.size()) {
       word += cmd[++i];
       in_word = true;
     } else if (std::isspace(static_cast<unsigned char>(c))) {

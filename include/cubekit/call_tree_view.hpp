@@ -1,0 +1,41 @@
+// The call tree as `cube_calltree` shows it (tools guide §1.5): every call path in depth-first
+// order with its depth, its path of region names and, for one metric, its value summed over
+// all locations and its share of the metric's total. A threshold hides call paths whose
+// inclusive share is below it, together with everything under them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cubekit/derived.hpp"
+
+namespace cubekit {
+
+struct CallTreeViewOptions {
+  std::optional<Index> metric;  // none: the tree without values
+  Flavour call_flavour = Flavour::kExclusive;
+  // A fraction of the metric's total (0.05 = 5 %): call paths whose inclusive value is a
+  // smaller share are left out, with their subtrees. Needs `metric`.
+  std::optional<double> threshold;
+};
+
+struct CallTreeLine {
+  Index cnode = kNoIndex;
+  unsigned depth = 0;  // roots: 0
+  std::string path;    // "/main/foo/bar": region names from the root
+  double value = 0;    // with a metric: its value (metric inclusive, `call_flavour`)
+  double share = 0;    // value / total of the metric (inclusive, all roots)
+};
+
+// What kind of work a call path is, as `cube_calltree -a -c` annotates it: MPI or OMP when its
+// region's description is exactly "MPI" / "OMP"; COM (communication below) for every call
+// path above one of those; USR otherwise. Indexed like Model::cnodes.
+enum class CallPathKind : uint8_t { kUser, kMpi, kOmp, kCommunication };
+std::vector<CallPathKind> call_path_kinds(const Model& model);
+const char* call_path_kind_name(CallPathKind kind);  // "USR", "MPI", "OMP", "COM"
+
+// The shown call paths, roots and children in model order (depth first).
+std::vector<CallTreeLine> call_tree_view(MetricEngine& engine, const CallTreeViewOptions& options);
+
+}  // namespace cubekit

@@ -1,0 +1,1 @@
+from cubekit.pycubexr.parsers.tar_parser import CubexParser  # noqa: F401

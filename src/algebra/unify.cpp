@@ -1,0 +1,418 @@
+// Unifying the definitions of several reports (report_algebra.hpp: UnifiedDefinitions), with
+// CubeLib 4.6's identities: metrics by unique name; regions by name, module and lines; call
+// paths by region, call-site module and line and parameters along the whole path; system tree
+// nodes by name and class, process groups by name and rank, locations by rank. New entities
+// get ids in the order they are defined.
+#include <algorithm>
+#include <functional>
+
+#include "cubekit/error.hpp"
+#include "cubekit/remap.hpp"
+#include "cubekit/report_algebra.hpp"
+
+namespace cubekit {
+namespace {
+
+void set_attrs(Attributes& into, const Attributes& from) {
+  for (const auto& attr : from) {
+    auto it = std::find_if(into.begin(), into.end(),
+                           [&](const auto& kv) { return kv.first == attr.first; });
+    if (it != into.end())
+      it->second = attr.second;
+    else
+      into.push_back(attr);
+  }
+}
+
+DataType signed_type(DataType t) {
+  switch (t.kind()) {
+    case TypeKind::kUInt8:
+      return DataType(TypeKind::kInt8);
+    case TypeKind::kUInt16:
+      return DataType(TypeKind::kInt16);
+    case TypeKind::kUInt32:
+      return DataType(TypeKind::kInt32);
+    case TypeKind::kUInt64:
+      return DataType(TypeKind::kInt64);
+    default:
+      return t;
+  }
+}
+
+// ---- metrics -------------------------------------------------------------------------------
+
+Index new_metric(Model& out, const Metric& from, Index parent, bool signed_integers, uint32_t id) {
+  Metric m;
+  m.id = id;
+  m.disp_name = from.disp_name;
+  m.uniq_name = from.uniq_name;
+  m.dtype = signed_integers ? signed_type(from.dtype) : from.dtype;
+  m.dtype_text = m.dtype.dtype_text();
+  m.uom = from.uom;
+  m.val = from.val;
+  m.url = from.url;
+  m.descr = from.descr;
+  m.kind = from.kind;
+  m.ghost = from.ghost;
+  m.expression = from.expression;
+  m.init_expression = from.init_expression;
+  m.aggr_plus = from.aggr_plus;
+  m.aggr_minus = from.aggr_minus;
+  m.aggr_aggr = from.aggr_aggr;
+  m.rowwise = from.rowwise;
+  m.attrs = from.attrs;
+  m.parent = parent;
+  const Index self = static_cast<Index>(out.metrics.size());
+  out.metrics.push_back(std::move(m));
+  if (parent != kNoIndex) out.metrics[parent].children.push_back(self);
+  return self;
+}
+
+size_t subtree_size(const Model& in, Index metric) {
+  size_t n = 1;
+  for (Index child : in.metrics[metric].children) n += subtree_size(in, child);
+  return n;
+}
+
+void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_parent,
+                       InputMapping& map, bool signed_integers, uint32_t& next_id) {
+  const Metric& m = in.metrics[in_metric];
+  const std::vector<Index> siblings =
+      out_parent == kNoIndex ? out.metric_roots() : out.metrics[out_parent].children;
+  Index target = kNoIndex;
+  for (Index s : siblings)
+    if (out.metrics[s].uniq_name == m.uniq_name) target = s;
+  if (target == kNoIndex && out_parent != kNoIndex && m.kind == MetricKind::kInclusive &&
+      out.metrics[out_parent].kind == MetricKind::kPrederivedExclusive) {
+    // CubeLib refuses an INCLUSIVE metric below a PREDERIVED_EXCLUSIVE one (an inclusive value
+    // cannot be part of an exclusive sum): the subtree is left out but uses up its ids.
+    next_id += static_cast<uint32_t>(subtree_size(in, in_metric));
+    return;
+  }
+  if (target == kNoIndex)
+    target = new_metric(out, m, out_parent, signed_integers, next_id++);
+  else
+    set_attrs(out.metrics[target].attrs, m.attrs);
+  map.metric[in_metric] = target;
+  for (Index child : m.children)
+    merge_metric_tree(out, in, child, target, map, signed_integers, next_id);
+}
+
+// ---- call tree -----------------------------------------------------------------------------
+
+bool same_region(const Region& a, const Region& b) {
+  return a.name == b.name && a.mod == b.mod && a.begin == b.begin && a.end == b.end;
+}
+
+bool same_parameters(const std::vector<Parameter>& a, const std::vector<Parameter>& b) {
+  if (a.size() != b.size()) return false;
+  for (const Parameter& p : a)
+    if (std::find_if(b.begin(), b.end(), [&](const Parameter& q) {
+          return q.type == p.type && q.key == p.key && q.value == p.value;
+        }) == b.end())
+      return false;
+  return true;
+}
+
+Index region_in(Model& out, const Region& r) {
+  for (Index i = 0; i < out.regions.size(); ++i)
+    if (same_region(out.regions[i], r)) return i;
+  Region copy = r;
+  copy.id = static_cast<uint32_t>(out.regions.size());
+  out.regions.push_back(std::move(copy));
+  return static_cast<Index>(out.regions.size() - 1);
+}
+
+void merge_cnode_tree(Model& out, const Model& in, Index in_cnode, Index out_parent,
+                      InputMapping& map) {
+  const Cnode& c = in.cnodes[in_cnode];
+  const Region& region = in.regions[c.region];
+  const std::vector<Index> siblings =
+      out_parent == kNoIndex ? out.cnode_roots() : out.cnodes[out_parent].children;
+  Index target = kNoIndex;
+  for (Index s : siblings) {
+    const Cnode& o = out.cnodes[s];
+    if (o.mod == c.mod && o.line == c.line && same_region(out.regions[o.region], region) &&
+        same_parameters(o.parameters, c.parameters)) {
+      target = s;
+      break;
+    }
+  }
+  if (target == kNoIndex) {
+    Cnode copy;
+    copy.id = static_cast<uint32_t>(out.cnodes.size());
+    copy.region = region_in(out, region);
+    copy.line = c.line;
+    copy.mod = c.mod;
+    copy.parameters = c.parameters;
+    copy.attrs = c.attrs;
+    copy.parent = out_parent;
+    target = static_cast<Index>(out.cnodes.size());
+    out.cnodes.push_back(std::move(copy));
+    if (out_parent != kNoIndex) out.cnodes[out_parent].children.push_back(target);
+  }
+  map.cnode[in_cnode] = target;
+  for (Index child : c.children) merge_cnode_tree(out, in, child, target, map);
+}
+
+// ---- system tree ---------------------------------------------------------------------------
+
+bool same_node(const SystemNode& a, const SystemNode& b) {
+  return a.name == b.name && a.class_name == b.class_name;
+}
+bool same_group(const LocationGroup& a, const LocationGroup& b) {
+  return a.name == b.name && a.rank == b.rank;
+}
+
+// Whether the subtree `small_node` of `small` fits into `big_node` of `big`: every child node,
+// process group and location of the small one has its own partner in the big one.
+bool node_fits(const Model& big, Index big_node, const Model& small, Index small_node) {
+  if (!same_node(big.system_nodes[big_node], small.system_nodes[small_node])) return false;
+  std::vector<Index> free_nodes = big.system_nodes[big_node].children;
+  for (Index child : small.system_nodes[small_node].children) {
+    auto it = std::find_if(free_nodes.begin(), free_nodes.end(),
+                           [&](Index b) { return node_fits(big, b, small, child); });
+    if (it == free_nodes.end()) return false;
+    free_nodes.erase(it);
+  }
+  std::vector<Index> free_groups = big.system_nodes[big_node].groups;
+  for (Index g : small.system_nodes[small_node].groups) {
+    auto it = std::find_if(free_groups.begin(), free_groups.end(), [&](Index b) {
+      if (!same_group(big.groups[b], small.groups[g])) return false;
+      std::vector<Index> free_locs = big.groups[b].locations;
+      for (Index l : small.groups[g].locations) {
+        auto at = std::find_if(free_locs.begin(), free_locs.end(), [&](Index bl) {
+          return big.locations[bl].rank == small.locations[l].rank;
+        });
+        if (at == free_locs.end()) return false;
+        free_locs.erase(at);
+      }
+      return true;
+    });
+    if (it == free_groups.end()) return false;
+    free_groups.erase(it);
+  }
+  return true;
+}
+
+// Roots are compared pairwise, in order.
+bool tree_fits(const Model& big, const Model& small) {
+  const auto big_roots = big.system_roots();
+  const auto small_roots = small.system_roots();
+  if (small_roots.size() > big_roots.size()) return false;
+  for (size_t i = 0; i < small_roots.size(); ++i)
+    if (!node_fits(big, big_roots[i], small, small_roots[i])) return false;
+  return true;
+}
+
+Index add_node(Model& out, const SystemNode& from, Index parent) {
+  SystemNode n;
+  n.id = static_cast<uint32_t>(out.system_nodes.size());
+  n.name = from.name;
+  n.class_name = from.class_name;
+  n.descr = from.descr;
+  n.attrs = from.attrs;
+  n.parent = parent;
+  const Index self = static_cast<Index>(out.system_nodes.size());
+  out.system_nodes.push_back(std::move(n));
+  if (parent != kNoIndex) out.system_nodes[parent].children.push_back(self);
+  return self;
+}
+
+// Process group `g` of `in` into `out` below system node `node`: the matching group there (or
+// among `candidates` when given), else a new one; its locations by rank.
+void merge_group(Model& out, const Model& in, Index g, Index node, InputMapping& map,
+                 const std::vector<Index>& candidates) {
+  const LocationGroup& group = in.groups[g];
+  Index target = kNoIndex;
+  for (Index c : candidates)
+    if (same_group(out.groups[c], group)) target = c;
+  if (target == kNoIndex) {
+    LocationGroup copy;
+    copy.id = static_cast<uint32_t>(out.groups.size());
+    copy.name = group.name;
+    copy.type = group.type;
+    copy.rank = group.rank;
+    copy.attrs = group.attrs;
+    copy.node = node;
+    target = static_cast<Index>(out.groups.size());
+    out.groups.push_back(std::move(copy));
+    out.system_nodes[node].groups.push_back(target);
+  }
+  for (Index l : group.locations) {
+    const Location& loc = in.locations[l];
+    Index found = kNoIndex;
+    for (Index o : out.groups[target].locations)
+      if (out.locations[o].rank == loc.rank) found = o;
+    if (found == kNoIndex) {
+      Location copy;
+      copy.id = static_cast<uint32_t>(out.locations.size());
+      copy.name = loc.name;
+      copy.type = loc.type;
+      copy.rank = loc.rank;
+      copy.attrs = loc.attrs;
+      copy.group = target;
+      found = static_cast<Index>(out.locations.size());
+      out.locations.push_back(std::move(copy));
+      out.groups[target].locations.push_back(found);
+    }
+    map.location[l] = found;
+  }
+}
+
+void merge_node_tree(Model& out, const Model& in, Index in_node, Index out_parent,
+                     InputMapping& map) {
+  const SystemNode& n = in.system_nodes[in_node];
+  const std::vector<Index> siblings =
+      out_parent == kNoIndex ? out.system_roots() : out.system_nodes[out_parent].children;
+  Index target = kNoIndex;
+  for (Index s : siblings)
+    if (same_node(out.system_nodes[s], n)) {
+      target = s;
+      break;
+    }
+  if (target == kNoIndex) target = add_node(out, n, out_parent);
+  for (Index child : n.children) merge_node_tree(out, in, child, target, map);
+  for (Index g : n.groups) merge_group(out, in, g, target, map, out.system_nodes[target].groups);
+}
+
+bool is_machine(const SystemNode& n) {
+  return n.class_name == "machine";
+}
+bool is_node(const SystemNode& n) {
+  return n.class_name == "node" || n.class_name == "nodecard";
+}
+
+// -c: only machine and node levels are kept; the process groups of every other level move to
+// the closest node above them (none: they are dropped, as in CubeLib).
+void merge_reduced(Model& out, const Model& in, Index in_node, Index out_parent, Index out_node,
+                   InputMapping& map) {
+  const SystemNode& n = in.system_nodes[in_node];
+  Index here = out_parent;
+  if (is_machine(n) || is_node(n)) {
+    const std::vector<Index> siblings =
+        out_parent == kNoIndex ? out.system_roots() : out.system_nodes[out_parent].children;
+    here = kNoIndex;
+    for (Index s : siblings)
+      if (same_node(out.system_nodes[s], n)) here = s;
+    if (here == kNoIndex) here = add_node(out, n, out_parent);
+    if (is_node(n)) out_node = here;
+  }
+  for (Index child : n.children) merge_reduced(out, in, child, here, out_node, map);
+  if (out_node != kNoIndex)
+    for (Index g : n.groups)
+      merge_group(out, in, g, out_node, map, out.system_nodes[out_node].groups);
+}
+
+// -C: one virtual machine and node hold every process group.
+void merge_collapsed(Model& out, const Model& in, InputMapping& map) {
+  Index machine = kNoIndex, node = kNoIndex;
+  for (Index i = 0; i < out.system_nodes.size(); ++i) {
+    if (machine == kNoIndex && is_machine(out.system_nodes[i])) machine = i;
+    if (node == kNoIndex && is_node(out.system_nodes[i])) node = i;
+  }
+  if (machine == kNoIndex) {
+    SystemNode m;
+    m.name = "Virtual machine";
+    m.descr = "MACHINE";
+    m.class_name = "machine";
+    machine = add_node(out, m, kNoIndex);
+  }
+  if (node == kNoIndex) {
+    SystemNode n;
+    n.name = "Virtual node";
+    n.descr = "NODE";
+    n.class_name = "node";
+    node = add_node(out, n, machine);
+  }
+  std::vector<Index> unmatched(out.groups.size());
+  for (Index g = 0; g < unmatched.size(); ++g) unmatched[g] = g;
+  for (Index g = 0; g < in.groups.size(); ++g) {
+    auto it = std::find_if(unmatched.begin(), unmatched.end(),
+                           [&](Index o) { return same_group(out.groups[o], in.groups[g]); });
+    std::vector<Index> candidates;
+    if (it != unmatched.end()) {
+      candidates.push_back(*it);
+      unmatched.erase(it);
+    }
+    merge_group(out, in, g, node, map, candidates);
+  }
+}
+
+}  // namespace
+
+UnifiedDefinitions::UnifiedDefinitions() : model_(std::make_shared<Model>()) {}
+
+void UnifiedDefinitions::add_metrics(const Model& input, InputMapping& map, bool signed_integers) {
+  map.metric.assign(input.metrics.size(), kNoIndex);
+  if (model_->metrics_title.empty()) model_->metrics_title = input.metrics_title;
+  for (Index root : input.metric_roots())
+    merge_metric_tree(*model_, input, root, kNoIndex, map, signed_integers, next_metric_id_);
+}
+
+void UnifiedDefinitions::add_call_tree(const Model& input, InputMapping& map) {
+  map.cnode.assign(input.cnodes.size(), kNoIndex);
+  if (model_->program_title.empty()) model_->program_title = input.program_title;
+  for (Index root : input.cnode_roots()) merge_cnode_tree(*model_, input, root, kNoIndex, map);
+}
+
+bool UnifiedDefinitions::add_system_tree(const Model& input, InputMapping& map,
+                                         SystemUnification mode) {
+  map.location.assign(input.locations.size(), kNoIndex);
+  Model& out = *model_;
+  if (out.system_title.empty()) out.system_title = input.system_title;
+  switch (mode) {
+    case SystemUnification::kCollapse:
+      merge_collapsed(out, input, map);
+      return true;
+    case SystemUnification::kReduce:
+      for (Index root : input.system_roots())
+        merge_reduced(out, input, root, kNoIndex, kNoIndex, map);
+      return true;
+    case SystemUnification::kStrict:
+      if (!tree_fits(input, out) && !tree_fits(out, input)) return false;
+      for (Index root : input.system_roots()) merge_node_tree(out, input, root, kNoIndex, map);
+      return true;
+  }
+  return false;
+}
+
+void UnifiedDefinitions::add_topologies(const Model& input, const InputMapping& map) {
+  for (const Topology& t : input.topologies) {
+    Topology copy;
+    copy.name = t.name;
+    copy.dims = t.dims;
+    for (const Topology::Coord& c : t.coords) {
+      if (c.owner != Topology::Owner::kLocation) continue;
+      for (Index l = 0; l < input.locations.size(); ++l)
+        if (input.locations[l].id == c.owner_id && map.location[l] != kNoIndex) {
+          Topology::Coord mapped = c;
+          mapped.owner_id = model_->locations[map.location[l]].id;
+          copy.coords.push_back(std::move(mapped));
+        }
+    }
+    const bool present =
+        std::any_of(model_->topologies.begin(), model_->topologies.end(), [&](const Topology& o) {
+          return o.name == copy.name && o.dims.size() == copy.dims.size() &&
+                 o.coords.size() == copy.coords.size();
+        });
+    if (!present) model_->topologies.push_back(std::move(copy));
+  }
+}
+
+void UnifiedDefinitions::add_mirrors(const Model& input) {
+  for (const std::string& m : input.mirrors)
+    if (std::find(model_->mirrors.begin(), model_->mirrors.end(), m) == model_->mirrors.end())
+      model_->mirrors.push_back(m);
+}
+
+std::shared_ptr<const Model> UnifiedDefinitions::finish() {
+  stamp_cubelib_versions(*model_);
+  model_->finalize("unified definitions");
+  std::shared_ptr<const Model> done = model_;
+  model_ = std::make_shared<Model>();
+  next_metric_id_ = 0;
+  return done;
+}
+
+}  // namespace cubekit

@@ -6,41 +6,16 @@
 #include <filesystem>
 #include <sstream>
 
-#include "test_support.hpp"
+#include "algebra_oracle.hpp"
 
 namespace fs = std::filesystem;
 using cubekit::test::first_difference;
+using cubekit::test::profile_input;
 using cubekit::test::read_file;
 using cubekit::test::run_tool;
 using cubekit::test::shared_dir;
 
 namespace {
-
-// The real input behind an oracle folder name (oracle/README.md, "Layout").
-fs::path input_of(const std::string& folder) {
-  const fs::path real = shared_dir() / "data" / "real";
-  auto rest_after = [&](const std::string& prefix) { return folder.substr(prefix.size()); };
-  auto slashes = [](std::string s) {
-    for (size_t p; (p = s.find("__")) != std::string::npos;) s.replace(p, 2, "/");
-    return s;
-  };
-  if (folder.rfind("pycubexr__", 0) == 0)
-    return real / "pycubexr" / slashes(rest_after("pycubexr__"));
-  if (folder == "cubelib__examples__cube__summary.cubex")
-    return real / "cubelib" / "examples" / "summary.cubex";
-  if (folder == "cubelib__test__test33_CubeProxy__proxy.cubex")
-    return real / "cubelib" / "test33" / "proxy.cubex";
-  if (folder.rfind("cubelib__test__", 0) == 0)
-    return real / "cubelib" / slashes(rest_after("cubelib__test__"));
-  if (folder.rfind("extrap__single_parameter__", 0) == 0) {
-    std::string d = rest_after("extrap__single_parameter__");
-    d = d.substr(0, d.find("__profile.cubex"));
-    return real / "extrap" / "single_parameter" / (d + ".cubex");
-  }
-  if (folder.rfind("extrap__simple_threaded__", 0) == 0)
-    return real / "extrap" / "simple_threaded" / folder.substr(folder.rfind("__") + 2);
-  return {};
-}
 
 std::vector<std::string> words(const std::string& s) {
   std::istringstream in(s);
@@ -70,7 +45,7 @@ std::vector<Case> dump_cases() {
     for (const char* step :
          {"dump_w", "dump_all_incl_aggr", "dump_all_excl_aggr", "dump_all_incl_csv2"})
       if (fs::exists(dir.path() / (std::string(step) + ".cmd")))
-        cases.push_back({folder + "/" + step, dir.path() / step, input_of(folder)});
+        cases.push_back({folder + "/" + step, dir.path() / step, profile_input(folder)});
   }
   // Reports written by CubeLib's tools, dumped by cube_dump: <report>.dump_<x>.cmd.
   for (const auto& c : fs::directory_iterator(oracle / "_algebra")) {

@@ -59,5 +59,8 @@ SystemValues system_values(const Report& report, const Values& per_location);
 // all locations; `call_flavour` applies to each cnode before summing.
 Values region_values(const Report& report, Index metric, Flavour metric_flavour,
                      Flavour call_flavour);
+// One value per region (indexed like Model::regions): the ⊕ of `per_cnode` (one value per
+// cnode, indexed like Model::cnodes) over the cnodes calling each region.
+Values region_sums(const Model& model, const Values& per_cnode);
 
 }  // namespace cubekit

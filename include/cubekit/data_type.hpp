@@ -1,5 +1,5 @@
 // The value types a metric can have (<dtype> in anchor.xml) and their sizes on disk.
-// The algebra of each type (identity, plus, minus, scalar) lives in calc/algebra.hpp.
+// The algebra of each type (identity, plus, minus, scalar) lives in cubekit/algebra.hpp.
 #pragma once
 
 #include <cstddef>

@@ -12,51 +12,9 @@
 
 #include "cubekit/model.hpp"
 #include "cubekit/severity.hpp"
+#include "cubekit/source.hpp"
 
 namespace cubekit {
-
-// One stored member of a .cubex archive (for listings such as `cube_dump -w`).
-struct MemberInfo {
-  std::string name;
-  uint64_t size = 0;
-};
-
-// Receives stored rows one at a time: the cnode (index into Model::cnodes) and its values for
-// every location, in memory layout. The row memory is only valid during the call.
-using RowVisitor = std::function<void(Index cnode, const std::byte* row)>;
-
-// Where a visitor accepts its rows. kAligned: aligned for the lane type (rows are copied out of
-// the file when needed). kAnyAddress: the visitor reads values with memcpy-style loads, so rows
-// that need no conversion (plain or inflated data in host byte order, memory layout = file
-// layout) are handed over where they lie, e.g. inside the mapped file: no copy at all.
-enum class RowPlacement { kAligned, kAnyAddress };
-
-// One of `parts` contiguous shares of a metric's stored rows (in storage order), so that
-// several threads can stream one metric together; shares may be visited concurrently.
-struct RowShare {
-  size_t part = 0, parts = 1;
-};
-
-// Where a report's values come from (a .cubex archive, a Cube 3 XML document, memory).
-class SeveritySource {
- public:
-  virtual ~SeveritySource() = default;
-  // Decodes the stored values of metric `metric` (index into Model::metrics). Returns nullptr
-  // when the metric has no stored data (all values are the identity).
-  virtual std::shared_ptr<const SeverityMatrix> load(const Model& model, Index metric) const = 0;
-  virtual std::vector<MemberInfo> members() const { return {}; }
-  // The bytes of an archive member ("misc data" such as remapping.spec); nullopt if absent.
-  virtual std::optional<std::string> member_content(const std::string& name) const {
-    (void)name;
-    return std::nullopt;
-  }
-  virtual bool has_data(const Model& model, Index metric) const = 0;
-  // Hands every stored row of a metric to `visit`, in storage order, without keeping them all
-  // in memory. The default decodes the whole matrix first.
-  virtual void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
-                          RowPlacement placement = RowPlacement::kAligned,
-                          RowShare share = {}) const;
-};
 
 class Report {
  public:

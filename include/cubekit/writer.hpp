@@ -53,7 +53,4 @@ class ReportWriter {
 // members. Refuses to overwrite the report's own file.
 void write_report(const Report& report, const std::string& path, WriteOptions options = {});
 
-// anchor.xml text of a model, in the dialect CubeLib parses (exposed for tests and tools).
-std::string anchor_xml(const Model& model);
-
 }  // namespace cubekit

@@ -199,8 +199,11 @@ SystemValues system_values(const Report& report, const Values& per_location) {
 
 Values region_values(const Report& report, Index metric, Flavour metric_flavour,
                      Flavour call_flavour) {
-  const Model& model = report.model();
-  const Values per_cnode = aggregated_values(report, metric, metric_flavour, call_flavour);
+  return region_sums(report.model(),
+                     aggregated_values(report, metric, metric_flavour, call_flavour));
+}
+
+Values region_sums(const Model& model, const Values& per_cnode) {
   Values out(per_cnode.type(), model.regions.size());
   for (Index c = 0; c < model.cnodes.size(); ++c)
     plus_rows(out.type(), out.at(model.cnodes[c].region), per_cnode.at(c), 1);

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "tools/tools.hpp"
+#include "tools.hpp"
 
 namespace {
 

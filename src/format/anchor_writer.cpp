@@ -1,15 +1,14 @@
 // anchor.xml in the restricted dialect CubeLib's hand-written scanner accepts
 // (cube-format.md §3.1, §9.5): literal declaration and root tag, no self-closing text
 // elements, the five entities only, child elements in CubeW's order.
+#include "format/anchor_writer.hpp"
+
 #include <sstream>
 
-#include "cubekit/writer.hpp"
 #include "format/xml_escape.hpp"
 
-namespace cubekit {
+namespace cubekit::format {
 namespace {
-
-using format::xml_escape;
 
 class AnchorWriter {
  public:
@@ -83,7 +82,8 @@ void AnchorWriter::metric(Index i) {
         {"plus", &x.aggr_plus}, {"minus", &x.aggr_minus}, {"aggr", &x.aggr_aggr}};
     for (const auto& [kind, text] : aggr)
       if (!text->empty())
-        out_ << "<cubeplaggr cubeplaggrtype=" << kind << '>' << xml_escape(*text) << "</cubeplaggr>\n";
+        out_ << "<cubeplaggr cubeplaggrtype=" << kind << '>' << xml_escape(*text)
+             << "</cubeplaggr>\n";
   }
   attrs(x.attrs);
   for (Index k : x.children) metric(k);
@@ -192,4 +192,4 @@ std::string anchor_xml(const Model& model) {
   return AnchorWriter(model).write();
 }
 
-}  // namespace cubekit
+}  // namespace cubekit::format

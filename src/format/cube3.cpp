@@ -278,7 +278,7 @@ class SeverityReader {
   }
 
   // Of the scalar types a Cube 3 document holds, MIN/MAXDOUBLE are the ones whose identity is
-  // not 0 but ±DBL_MAX (the algebra table in calc/algebra.cpp).
+  // not 0 but ±DBL_MAX (the algebra table in core/algebra.cpp).
   static bool zero_is_identity(DataType type) {
     return type.is_integer() || type.kind() == TypeKind::kDouble;
   }

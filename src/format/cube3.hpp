@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "cubekit/report.hpp"
+#include "cubekit/source.hpp"
 
 namespace cubekit::format {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "cubekit/report.hpp"
+#include "cubekit/source.hpp"
 #include "format/mapped_file.hpp"
 #include "format/tar.hpp"
 
@@ -17,8 +17,8 @@ class CubexSource : public SeveritySource {
   std::vector<MemberInfo> members() const override;
   std::optional<std::string> member_content(const std::string& name) const override;
   bool has_data(const Model& model, Index metric) const override;
-  void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
-                  RowPlacement placement, RowShare share) const override;
+  void visit_rows(const Model& model, Index metric, const RowVisitor& visit, RowPlacement placement,
+                  RowShare share) const override;
 
   // The anchor text: a view of the mapped file, or of `inflated` when it was gzipped.
   // Throws FormatError when absent.

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cubekit/report.hpp"
 #include "cubekit/severity.hpp"
+#include "cubekit/source.hpp"
 #include "format/byte_order.hpp"
 
 namespace cubekit::format {

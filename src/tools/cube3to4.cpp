@@ -15,7 +15,7 @@
 #include "cubekit/remap.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/writer.hpp"
-#include "tools/tools.hpp"
+#include "tools.hpp"
 
 namespace cubekit::tools {
 namespace {

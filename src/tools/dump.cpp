@@ -7,23 +7,19 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
-#include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
-#include "cubekit/cubepl.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/flat_profile.hpp"
 #include "cubekit/parallel.hpp"
 #include "cubekit/report.hpp"
-#include "tools/dump_structure.hpp"
-#include "tools/tools.hpp"
-#include "tools/value_text.hpp"
+#include "cubekit/selection.hpp"
+#include "cubekit/structure.hpp"
+#include "cubekit/value_text.hpp"
+#include "tools.hpp"
 
 namespace cubekit::tools {
 namespace {
@@ -154,270 +150,6 @@ std::optional<Options> parse(int argc, char** argv) {
   for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
   if (o.files.empty()) wrong_arguments();
   return o;
-}
-
-// "0,3,5-10": ids in the order given; a range a-b expands to a..b.
-std::vector<uint64_t> parse_id_list(const std::string& text) {
-  std::vector<uint64_t> ids;
-  std::stringstream tokens(text);
-  std::string token;
-  while (std::getline(tokens, token, ',')) {
-    if (token.empty()) continue;
-    const size_t dash = token.find('-');
-    if (dash != std::string::npos) {
-      const long first = std::atol(token.substr(0, dash).c_str());
-      const long last = std::atol(token.substr(dash + 1).c_str());
-      for (long i = first; i <= last; ++i) ids.push_back(static_cast<uint64_t>(i));
-      continue;
-    }
-    std::istringstream in(token);
-    uint64_t v;
-    if (in >> v) ids.push_back(v);
-  }
-  return ids;
-}
-
-std::vector<Index> ordered_by_id(const Model& model) {
-  std::vector<Index> order(model.cnodes.size());
-  for (Index i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; });
-  return order;
-}
-
-size_t depth_of(const Model& model, Index c) {
-  size_t d = 0;
-  while (model.cnodes[c].parent != kNoIndex) c = model.cnodes[c].parent, ++d;
-  return d;
-}
-
-bool regex_search(const std::string& pattern, const std::string& subject, pcre2_code* code) {
-  (void)pattern;
-  pcre2_match_data* md = pcre2_match_data_create_from_pattern(code, nullptr);
-  const int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), 0,
-                             0, md, nullptr);
-  pcre2_match_data_free(md);
-  return rc >= 0;
-}
-
-// A CubePL program in a file (cube_dump -m <file>, -c <file>). CubeLib reads the file word by
-// word and joins the words without blanks, which breaks strings, regular expressions and
-// comments; we compile the text as written and fall back to the joined words only when the
-// text does not compile, so every file CubeLib accepts still works. nullopt when the file
-// cannot be read; a CubePLError (the error of the text as written) when neither compiles.
-std::optional<std::string> cubepl_from_file(const std::string& path,
-                                            const cubepl::CompileContext& context) {
-  std::ifstream file(path);
-  if (!file) return std::nullopt;
-  std::ostringstream text;
-  text << file.rdbuf();
-  std::string words;
-  std::istringstream in(text.str());
-  for (std::string word; in >> word;) words += word;
-  if (words.empty()) return std::string();
-  try {
-    (void)cubepl::compile(text.str(), context);
-    return text.str();
-  } catch (const CubePLError& as_written) {
-    try {
-      (void)cubepl::compile(words, context);
-      return words;
-    } catch (const CubePLError&) {
-      throw as_written;
-    }
-  }
-}
-
-// A context for checking an expression before the engine compiles it: the report's metric
-// names; ghost definitions in it are only syntax-checked here.
-cubepl::CompileContext checking_context(const Model& model, cubepl::VariableNames& names) {
-  cubepl::CompileContext context;
-  context.names = &names;
-  context.find_metric = [&model](std::string_view name) { return model.metric_by_uniq_name(name); };
-  return context;
-}
-
-// The call paths -c selects: a list, or a CubePL program from a file to be evaluated per call
-// path (then `cnodes` is empty until select_by_program runs).
-struct CnodeSelection {
-  std::vector<Index> cnodes;
-  std::string program;
-};
-CnodeSelection select_by_file(const Model& model, const std::string& path);
-
-// Call paths selected by -c, in the order they are printed.
-CnodeSelection select_cnodes(const Model& model, const std::string& spec) {
-  const std::vector<Index> by_id = ordered_by_id(model);
-  if (spec == "all") return {by_id, {}};
-  auto where = [&](auto predicate) {
-    CnodeSelection out;
-    for (Index c : by_id)
-      if (predicate(c)) out.cnodes.push_back(c);
-    return out;
-  };
-  if (spec == "roots") return where([&](Index c) { return model.cnodes[c].parent == kNoIndex; });
-  if (spec == "leafs") return where([&](Index c) { return model.cnodes[c].children.empty(); });
-  if (spec.rfind("level", 0) == 0 && spec.size() > 6 &&
-      (spec[5] == '<' || spec[5] == '=' || spec[5] == '>')) {
-    const size_t n = std::strtoul(spec.c_str() + 6, nullptr, 10);
-    const char op = spec[5];
-    return where([&](Index c) {
-      const size_t d = depth_of(model, c);
-      return op == '<' ? d < n : op == '=' ? d == n : d > n;
-    });
-  }
-  if (spec.rfind("name=/", 0) == 0 && spec.size() >= 7 && spec.back() == '/') {
-    const std::string pattern = spec.substr(6, spec.size() - 7);
-    int err = 0;
-    PCRE2_SIZE offset = 0;
-    pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
-                                     0, &err, &offset, nullptr);
-    if (code == nullptr)
-      throw LookupError("-c " + spec + ": invalid regular expression at offset " +
-                        std::to_string(offset));
-    auto out = where([&](Index c) {
-      return regex_search(pattern, model.regions[model.cnodes[c].region].name, code);
-    });
-    pcre2_code_free(code);
-    return out;
-  }
-  // Only digits, commas and dashes make an id list. (CubeLib takes the leading number of any
-  // word, so its -c my-sel.cubepl selects call paths 0 to 0 instead of reading the file.)
-  const bool id_list = spec.find_first_not_of("0123456789,-") == std::string::npos;
-  const std::vector<uint64_t> ids = id_list ? parse_id_list(spec) : std::vector<uint64_t>{};
-  if (ids.empty()) return select_by_file(model, spec);
-  CnodeSelection out;
-  for (uint64_t id : ids)
-    for (Index c : by_id)
-      if (model.cnodes[c].id == id) out.cnodes.push_back(c);
-  return out;
-}
-
-// -c <file>: a CubePL expression evaluated for every call path (tools guide §1.5.16).
-CnodeSelection select_by_file(const Model& model, const std::string& path) {
-  cubepl::VariableNames names;
-  std::optional<std::string> program;
-  try {
-    program = cubepl_from_file(path, checking_context(model, names));
-  } catch (const CubePLError& e) {
-    throw CubePLError("-c " + path + ": invalid CubePL expression in this file: " + e.what());
-  }
-  if (!program)
-    throw LookupError("-c " + path +
-                      ": neither a list of call path ids, nor all, leafs, roots, level<X, "
-                      "level=X, level>X, name=/regexp/, nor a readable file");
-  if (program->empty()) throw CubePLError("-c " + path + ": the file holds no CubePL expression");
-  return {{}, std::move(*program)};
-}
-
-// The call paths whose selection metric (POSTDERIVED, the -c file's expression) is > 0, metric
-// and call tree inclusive, whole system, in ascending id: CubeLib's cnodeSelection. (The tools
-// guide says "non-zero"; CubeLib's code tests > 0.)
-std::vector<Index> select_by_program(MetricEngine& engine, Index selection_metric) {
-  const Model& model = engine.report().model();
-  const Values v =
-      engine.aggregated_values(selection_metric, Flavour::kInclusive, Flavour::kInclusive);
-  std::vector<Index> out;
-  for (Index c : ordered_by_id(model))
-    if (v.scalar(c) > 0) out.push_back(c);
-  return out;
-}
-
-// -m: metrics by unique name, `all`, or new POSTDERIVED metrics (tools guide §1.5.16): a token
-// that is not a metric name is compiled as a CubePL expression named "New Metric<k>"; failing
-// that, "name:expression" names it; failing that, the token names a file whose words,
-// concatenated, are the expression (the metric is named after the file). Deviation: where
-// CubeLib prints "sorry we can not create metric ..." and carries on, we stop with the compile
-// error and exit 1.
-struct MetricSelection {
-  std::vector<Index> metrics;
-  std::vector<AdHocMetric> extra;  // indices model.metrics.size(), +1, ...
-};
-
-MetricSelection select_metrics(const Model& model, const std::string& spec) {
-  std::vector<std::string> names;
-  std::stringstream tokens(spec);
-  std::string token;
-  while (std::getline(tokens, token, ','))
-    if (!token.empty()) names.push_back(token);
-  bool all = false;
-  MetricSelection out;
-  cubepl::VariableNames variables;
-  cubepl::CompileContext context;
-  context.names = &variables;
-  context.find_metric = [&](std::string_view name) -> std::optional<Index> {
-    if (auto m = model.metric_by_uniq_name(name)) return m;
-    for (size_t i = 0; i < out.extra.size(); ++i)
-      if (out.extra[i].uniq_name == name) return static_cast<Index>(model.metrics.size() + i);
-    return std::nullopt;
-  };
-  auto valid = [&](const std::string& text, std::string* error) {
-    try {
-      (void)cubepl::compile(text, context);
-      return true;
-    } catch (const CubePLError& e) {
-      if (error) *error = e.what();
-      return false;
-    }
-  };
-  size_t created = 0;
-  auto define = [&](std::string name, std::string expression) {
-    out.metrics.push_back(static_cast<Index>(model.metrics.size() + out.extra.size()));
-    out.extra.push_back({std::move(name), std::move(expression)});
-  };
-  // CubeLib takes the list from its end: `-m a,b` prints b first.
-  for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    const std::string& t = *it;
-    if (t == "all") {
-      all = true;
-      continue;
-    }
-    if (const auto m = context.find_metric(t)) {
-      out.metrics.push_back(*m);
-      continue;
-    }
-    std::string error;
-    if (valid(t, &error)) {
-      define("New Metric" + std::to_string(++created), t);
-      continue;
-    }
-    const size_t colon = t.find(':');
-    if (colon != std::string::npos && colon > 0 && valid(t.substr(colon + 1), nullptr)) {
-      define(t.substr(0, colon), t.substr(colon + 1));
-      continue;
-    }
-    std::optional<std::string> text;
-    try {
-      text = cubepl_from_file(t, context);
-    } catch (const CubePLError& e) {
-      throw CubePLError("-m " + t + ": cannot create a metric from this file: " + e.what());
-    }
-    if (text && !text->empty()) {
-      define(t, *text);
-      continue;
-    }
-    throw CubePLError("-m " + t +
-                      ": neither a metric's unique name nor a valid CubePL expression: " + error);
-  }
-  if (!all) return out;
-  std::vector<Index> every;
-  for (Index m = 0; m < model.metrics.size(); ++m)
-    if (!model.metrics[m].ghost) every.push_back(m);
-  for (size_t i = 0; i < out.extra.size(); ++i)
-    every.push_back(static_cast<Index>(model.metrics.size() + i));
-  out.metrics = std::move(every);
-  return out;
-}
-
-// Locations by id (column order); -t picks some of them.
-std::vector<Index> select_locations(const Model& model, const std::string& spec) {
-  std::vector<Index> by_id(model.locations.size());
-  for (Index l = 0; l < model.locations.size(); ++l) by_id[model.locations[l].id] = l;
-  if (spec.empty()) return by_id;
-  std::vector<Index> out;
-  for (uint64_t id : parse_id_list(spec))
-    if (id < by_id.size()) out.push_back(by_id[id]);
-  return out;
 }
 
 std::string cnode_label(const Model& model, Index c) {
@@ -625,60 +357,38 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const Options& o, c
   }
 }
 
-// One value per region: the ⊕ over all cnodes calling it (cube-format.md §8.5).
-Values region_values(MetricEngine& engine, Index metric, Flavour metric_flavour,
-                     Flavour call_flavour) {
-  const Model& model = engine.report().model();
-  const Values per_cnode = engine.aggregated_values(metric, metric_flavour, call_flavour);
-  Values out(per_cnode.type(), model.regions.size());
-  for (Index c = 0; c < model.cnodes.size(); ++c)
-    plus_rows(out.type(), out.at(model.cnodes[c].region), per_cnode.at(c), 1);
-  return out;
-}
-
 // Flat profile (-r): per region, the exclusive value summed over its call paths, and what its
 // callees add ("Subroutines": inclusive minus exclusive).
 void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
-  std::vector<Index> regions(model.regions.size());
-  for (Index i = 0; i < regions.size(); ++i) regions[i] = i;
-  std::stable_sort(regions.begin(), regions.end(),
-                   [&](Index a, Index b) { return model.regions[a].id < model.regions[b].id; });
+  std::vector<FlatProfile> profiles;
+  for (Index m : s.metrics) profiles.push_back(flat_profile(engine, m, o.metric_flavour));
+  const std::vector<Index>& regions = profiles.front().regions;  // dump_file: s.metrics ≠ ∅
   auto label = [&](Index r) {
     return model.regions[r].name + "(id=" + std::to_string(model.regions[r].id) + ")";
   };
+  auto text = [](const Values& v, Index r) { return value_text(v.type(), v.at(r)); };
   size_t width = 0;
   for (Index r : regions) width = std::max(width, label(r).size());
-  const bool csv2 = o.format == Format::kCsv2;
-  if (!csv2) out << "\n\n =============== FLAT PROFILE ============= \n";
-  if (csv2) {
+  if (o.format == Format::kCsv2) {
     out << "Region ID";
     for (Index m : s.metrics) out << "," << engine.metric(m).uniq_name << ",Subroutines";
     out << "\n";
-  }
-  std::vector<Values> excl, sub;
-  for (Index m : s.metrics) {
-    excl.push_back(region_values(engine, m, o.metric_flavour, Flavour::kExclusive));
-    Values incl = region_values(engine, m, o.metric_flavour, Flavour::kInclusive);
-    minus_rows(incl.type(), incl.data(), excl.back().data(), incl.size());
-    sub.push_back(std::move(incl));
-  }
-  if (csv2) {
     for (Index r : regions) {
       out << model.regions[r].id;
-      for (size_t i = 0; i < s.metrics.size(); ++i)
-        out << "," << value_text(excl[i].type(), excl[i].at(r)) << ","
-            << value_text(sub[i].type(), sub[i].at(r));
+      for (const FlatProfile& p : profiles)
+        out << "," << text(p.exclusive, r) << "," << text(p.subroutines, r);
       out << "\n";
     }
     return;
   }
+  out << "\n\n =============== FLAT PROFILE ============= \n";
   for (size_t i = 0; i < s.metrics.size(); ++i) {
     out << "Print out the data of the metric " << engine.metric(s.metrics[i]).uniq_name << "\n\n";
     out << std::string(width + 1, ' ') << "All threads\n" << std::string(79, '-') << "\n";
     for (Index r : regions) {
-      out << pad(label(r), width + 1) << value_text(excl[i].type(), excl[i].at(r)) << "\n"
-          << pad("   Subroutines ", width + 1) << value_text(sub[i].type(), sub[i].at(r)) << "\n";
+      out << pad(label(r), width + 1) << text(profiles[i].exclusive, r) << "\n"
+          << pad("   Subroutines ", width + 1) << text(profiles[i].subroutines, r) << "\n";
     }
   }
 }
@@ -691,7 +401,7 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
   MetricSelection metrics = select_metrics(model, o.metrics);
   Selection s;
   s.metrics = std::move(metrics.metrics);
-  CnodeSelection cnodes = select_cnodes(model, o.cnodes);
+  CallPathSelection cnodes = select_call_paths(model, o.cnodes);
   s.cnodes = std::move(cnodes.cnodes);
   s.locations = select_locations(model, o.threads);
   if (s.metrics.empty()) return;
@@ -699,7 +409,7 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
   const Index selection_metric = static_cast<Index>(model.metrics.size() + metrics.extra.size());
   if (!cnodes.program.empty()) metrics.extra.push_back({"__cnode_selection", cnodes.program});
   MetricEngine engine(report, std::move(metrics.extra));
-  if (!cnodes.program.empty()) s.cnodes = select_by_program(engine, selection_metric);
+  if (!cnodes.program.empty()) s.cnodes = call_paths_where_positive(engine, selection_metric);
   if (o.flat) return print_flat(out, engine, o, s);
   switch (o.format) {
     case Format::kHuman:

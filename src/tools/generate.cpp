@@ -10,7 +10,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/generator.hpp"
-#include "tools/tools.hpp"
+#include "tools.hpp"
 
 namespace cubekit::tools {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
-#include "tools/tools.hpp"
+#include "tools.hpp"
 
 namespace cubekit::tools {
 namespace {

@@ -18,6 +18,7 @@
 #include "cubekit/generator.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/writer.hpp"
+#include "format/anchor_writer.hpp"
 #include "test_support.hpp"
 
 namespace cubekit {
@@ -124,7 +125,7 @@ TEST_F(Generator, DefinitionsOnlyWritesTheSameTreesAndNoRows) {
   o.definitions_only = true;
   const std::string path = write("empty.cubex", o);
   const Report empty = Report::open(path);
-  EXPECT_EQ(anchor_xml(empty.model()), anchor_xml(full.model()));
+  EXPECT_EQ(format::anchor_xml(empty.model()), format::anchor_xml(full.model()));
   for (Index m = 0; m < empty.model().metrics.size(); ++m) {
     const auto rows = empty.severities(m);
     for (Index c = 0; c < empty.model().cnodes.size(); ++c)

@@ -1,13 +1,12 @@
-#include "tools/dump_structure.hpp"
+#include "cubekit/structure.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "format/anchor.hpp"
+#include "cubekit/value_text.hpp"
 #include "format/xml_escape.hpp"
-#include "tools/value_text.hpp"
 
-namespace cubekit::tools {
+namespace cubekit {
 namespace {
 
 using format::xml_escape;
@@ -283,4 +282,4 @@ void print_structure(std::ostream& out, const Report& report, const StructureOpt
   }
 }
 
-}  // namespace cubekit::tools
+}  // namespace cubekit

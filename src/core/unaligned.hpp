@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstring>
 
-namespace cubekit::calc {
+namespace cubekit::core {
 
 // x[i] of a row of T at any address.
 template <class T>
@@ -20,4 +20,4 @@ void store_any(std::byte* p, T v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-}  // namespace cubekit::calc
+}  // namespace cubekit::core

@@ -7,7 +7,7 @@
 
 #include "cubekit/report.hpp"
 
-namespace cubekit::tools {
+namespace cubekit {
 
 struct StructureOptions {
   std::vector<std::string> sections;  // empty: all, with the blank lines between banners
@@ -21,4 +21,4 @@ bool is_structure_section(const std::string& name);
 
 void print_structure(std::ostream& out, const Report& report, const StructureOptions& options);
 
-}  // namespace cubekit::tools
+}  // namespace cubekit

@@ -6,6 +6,7 @@
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/writer.hpp"
+#include "format/anchor_writer.hpp"
 #include "format/byte_order.hpp"
 #include "format/metric_data.hpp"
 #include "format/tar_writer.hpp"
@@ -60,7 +61,7 @@ ReportWriter::ReportWriter(std::string path, std::shared_ptr<const Model> model,
   State& s = *state_;
   s.pre_position = inverse(pre_order(*s.model));
   s.children_first_position = inverse(children_first_order(*s.model));
-  std::string anchor = anchor_xml(*s.model);
+  std::string anchor = format::anchor_xml(*s.model);
   // A member of a multiple of 512 bytes meets CubeLib's extra-zero-block rule (§2.6); one more
   // newline keeps the anchor readable by both CubeLib and standard tar readers.
   if (anchor.size() % 512 == 0) anchor.push_back('\n');

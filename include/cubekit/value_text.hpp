@@ -6,7 +6,7 @@
 
 #include "cubekit/data_type.hpp"
 
-namespace cubekit::tools {
+namespace cubekit {
 
 // %g with `digits` significant digits, as a default-formatted std::ostream prints doubles.
 std::string format_double(double v, int digits = 6);
@@ -14,4 +14,4 @@ std::string format_double(double v, int digits = 6);
 // The text of one value in memory layout.
 std::string value_text(DataType type, const std::byte* value);
 
-}  // namespace cubekit::tools
+}  // namespace cubekit

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace cubekit::calc {
+namespace cubekit::core {
 
 struct ScaleTerm {
   double a = 0;
@@ -25,4 +25,4 @@ void scale_func_plus(std::byte* acc, const std::byte* x, double sign);
 // (0 without terms).
 double scale_func_asymptotic_key(const std::byte* slot);
 
-}  // namespace cubekit::calc
+}  // namespace cubekit::core

@@ -7,13 +7,13 @@
 #include <cstring>
 #include <vector>
 
-#include "calc/scale_func.hpp"
-#include "calc/unaligned.hpp"
+#include "core/scale_func.hpp"
+#include "core/unaligned.hpp"
 
 namespace cubekit {
 namespace {
 
-using calc::load_any;
+using core::load_any;
 
 // Integers wrap at their width (CubeLib computes in the type itself); unsigned arithmetic makes
 // that well defined for the signed types too.
@@ -255,7 +255,7 @@ void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
     }
     case TypeKind::kScaleFunc:
       for (size_t i = 0; i < n; ++i)
-        calc::scale_func_plus(acc + i * kScaleFuncSize, x + i * kScaleFuncSize, 1.0);
+        core::scale_func_plus(acc + i * kScaleFuncSize, x + i * kScaleFuncSize, 1.0);
       return;
     default:  // DOUBLE, COMPLEX, RATE, NDOUBLES: lane-wise sums
       return add_lanes(dbl(acc), dbl(x), n * type.lanes());
@@ -291,7 +291,7 @@ void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
       return;
     case TypeKind::kScaleFunc:
       for (size_t i = 0; i < n; ++i)
-        calc::scale_func_plus(acc + i * kScaleFuncSize, x + i * kScaleFuncSize, -1.0);
+        core::scale_func_plus(acc + i * kScaleFuncSize, x + i * kScaleFuncSize, -1.0);
       return;
     default:
       return sub_lanes(dbl(acc), dbl(x), n * type.lanes());
@@ -386,7 +386,7 @@ double scalar(DataType type, const std::byte* v) {
       return s;
     }
     case TypeKind::kScaleFunc:
-      return calc::scale_func_asymptotic_key(v);
+      return core::scale_func_asymptotic_key(v);
     default:
       return dbl(v)[0];
   }

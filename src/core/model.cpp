@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <unordered_set>
+#include <utility>
 
 #include "cubekit/error.hpp"
 

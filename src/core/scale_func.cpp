@@ -1,11 +1,11 @@
-#include "calc/scale_func.hpp"
+#include "core/scale_func.hpp"
 
 #include <algorithm>
 #include <cstring>
 
 #include "cubekit/data_type.hpp"
 
-namespace cubekit::calc {
+namespace cubekit::core {
 namespace {
 
 constexpr size_t kTermBytes = 20;
@@ -83,4 +83,4 @@ double scale_func_asymptotic_key(const std::byte* slot) {
   return exponent(dominant) * 1000 + dominant.d + dominant.a / 1000;
 }
 
-}  // namespace cubekit::calc
+}  // namespace cubekit::core

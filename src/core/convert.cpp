@@ -5,15 +5,15 @@
 #include <cstring>
 #include <utility>
 
-#include "calc/unaligned.hpp"
+#include "core/unaligned.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 
 namespace cubekit {
 namespace {
 
-using calc::load_any;
-using calc::store_any;
+using core::load_any;
+using core::store_any;
 
 bool is_signed(DataType t) {
   switch (t.kind()) {

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "cubekit/error.hpp"
-#include "model/generator_model.hpp"
+#include "io/generator_model.hpp"
 
 namespace cubekit::generator {
 

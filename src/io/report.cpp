@@ -79,33 +79,6 @@ std::shared_ptr<const SeverityMatrix> Report::severities(Index metric) const {
   return slot.values;
 }
 
-namespace {
-
-// The rows of `matrix` in `order` that fall into `share` (by position among the stored ones).
-void visit_share(const SeverityMatrix& matrix, const std::vector<Index>& order,
-                 const RowVisitor& visit, RowShare share) {
-  if (share.parts == 1) {
-    for (Index c : order)
-      if (const std::byte* row = matrix.row(c)) visit(c, row);
-    return;
-  }
-  std::vector<Index> stored;
-  for (Index c : order)
-    if (matrix.has_row(c)) stored.push_back(c);
-  const size_t begin = stored.size() * share.part / share.parts;
-  const size_t end = stored.size() * (share.part + 1) / share.parts;
-  for (size_t k = begin; k < end; ++k) visit(stored[k], matrix.row(stored[k]));
-}
-
-}  // namespace
-
-void SeveritySource::visit_rows(const Model& model, Index metric, const RowVisitor& visit,
-                                RowPlacement, RowShare share) const {
-  const auto matrix = load(model, metric);
-  if (matrix == nullptr) return;
-  visit_share(*matrix, storage_order(model, model.metrics[metric].kind), visit, share);
-}
-
 void Report::visit_rows(Index metric, const RowVisitor& visit, RowPlacement placement,
                         RowShare share) const {
   if (metric >= cache_->slots.size())
@@ -118,7 +91,7 @@ void Report::visit_rows(Index metric, const RowVisitor& visit, RowPlacement plac
     if (slot.loaded && cached == nullptr) return;  // known to have no data
   }
   if (cached == nullptr) return source_->visit_rows(*model_, metric, visit, placement, share);
-  visit_share(*cached, storage_order(*model_, model_->metrics[metric].kind), visit, share);
+  visit_stored_rows(*cached, storage_order(*model_, model_->metrics[metric].kind), visit, share);
 }
 
 void Report::drop(Index metric) const {

@@ -1,4 +1,4 @@
-#include "tools/value_text.hpp"
+#include "cubekit/value_text.hpp"
 
 #include <cfloat>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "calc/scale_func.hpp"
+#include "core/scale_func.hpp"
 
-namespace cubekit::tools {
+namespace cubekit {
 namespace {
 
 template <class T>
@@ -81,11 +81,11 @@ std::string exponent_text(double v) {
 }
 
 std::string scale_func_text(const std::byte* slot) {
-  const auto terms = calc::scale_func_terms(slot);
+  const auto terms = core::scale_func_terms(slot);
   if (terms.empty()) return "0";
   std::string s;
   for (size_t i = 0; i < terms.size() && i < 3; ++i) {
-    const calc::ScaleTerm& t = terms[i];
+    const core::ScaleTerm& t = terms[i];
     if (i > 0) s += " + ";
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2g", t.a);
@@ -151,4 +151,4 @@ std::string value_text(DataType type, const std::byte* v) {
   return {};
 }
 
-}  // namespace cubekit::tools
+}  // namespace cubekit

@@ -1,0 +1,29 @@
+# The layers of cubekit, lowest first. A file under src/<layer>/ and a public header of a layer
+# may include only its own layer and the layers before it in this list; the build has one
+# library target per layer (cubekit_<layer>, linking the one below it), and the tools see only
+# include/. cmake/check_layers.cmake enforces the order (ctest: layers.*).
+set(CUBEKIT_LAYERS core format io calc cubepl algebra query tools cli)
+# The layers that make up the library (tools and cli are the executable).
+set(CUBEKIT_LIBRARY_LAYERS core format io calc cubepl algebra query)
+
+# Every public header and the layer that implements it: the one table the checker reads.
+set(CUBEKIT_PUBLIC_HEADERS
+  algebra.hpp=core
+  data_type.hpp=core
+  error.hpp=core
+  model.hpp=core
+  parallel.hpp=core
+  severity.hpp=core
+  source.hpp=core
+  generator.hpp=io
+  report.hpp=io
+  writer.hpp=io
+  calc.hpp=calc
+  cubepl.hpp=cubepl
+  derived.hpp=cubepl
+  cube3_writer.hpp=algebra
+  remap.hpp=algebra
+  structure.hpp=query
+  value_text.hpp=query
+  selection.hpp=query
+  flat_profile.hpp=query)

@@ -650,6 +650,9 @@ size_t MetricEngine::metric_count() const {
 const Metric& MetricEngine::metric(Index metric) const {
   return impl_->metric(metric);
 }
+bool MetricEngine::is_void(Index metric) const {
+  return metric < impl_->inactive.size() && impl_->inactive[metric];
+}
 const std::vector<std::string>& MetricEngine::warnings() const {
   return impl_->warnings;
 }

@@ -24,7 +24,7 @@
 #include <sstream>
 #include <string>
 
-#include "cubekit/calc.hpp"
+#include "calc/kernels.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/generator.hpp"
 #include "cubekit/remap.hpp"

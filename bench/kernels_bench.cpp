@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "calc/kernels.hpp"
 #include "cubekit/algebra.hpp"
-#include "cubekit/calc.hpp"
 #include "cubekit/model.hpp"
 #include "cubekit/report.hpp"
 #include "format/byte_order.hpp"

@@ -1,10 +1,12 @@
-// Questions the library answers (cube-format.md §8): a metric's values along the call tree
-// (inclusive or exclusive, whatever the storage), along the metric tree, and aggregated over
-// locations or system tree entities, each with its type's algebra.
+// The values the library answers with (cube-format.md §8) and the arithmetic on them that holds
+// for every metric. Questions about a metric (inclusive / exclusive along the call and metric
+// trees, aggregated, per region) go to MetricEngine (derived.hpp), which answers stored and
+// derived metrics alike.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "cubekit/data_type.hpp"
@@ -27,6 +29,16 @@ class Values {
   const std::byte* data() const { return reinterpret_cast<const std::byte*>(words_.data()); }
   double scalar(size_t i) const;
 
+  // Typed reads of value i. Each throws LookupError when i >= size() and Error when the type
+  // does not hold such values.
+  int64_t int64(size_t i) const;    // INT8 … INT64
+  uint64_t uint64(size_t i) const;  // UINT8 … UINT64
+  // Any single-number type (integers converted, DOUBLE, MINDOUBLE, MAXDOUBLE).
+  double number(size_t i) const;
+  // The doubles of a value of a type kept as doubles (DOUBLE … NDOUBLES: see DataType::lanes,
+  // e.g. a COMPLEX value's real and imaginary parts); not integers, not SCALE_FUNC.
+  std::span<const double> lanes(size_t i) const;
+
  private:
   DataType type_;
   size_t n_;
@@ -34,18 +46,9 @@ class Values {
   std::vector<uint64_t> words_;
 };
 
-// Stored values (no tree arithmetic): the L values of a cnode, identity where it has no row.
+// Stored values (no tree arithmetic): the L values of a cnode, identity where it has no row or
+// the metric is derived. LookupError for a metric or cnode index out of range.
 Values stored_values(const Report& report, Index metric, Index cnode);
-
-// The L per-location values of (metric, cnode) with the given call-tree flavour and
-// metric-tree flavour. Derived metrics throw CubePLError: ask MetricEngine (derived.hpp).
-Values location_values(const Report& report, Index metric, Index cnode, Flavour metric_flavour,
-                       Flavour call_flavour);
-
-// One value per cnode (indexed like Model::cnodes), aggregated over all locations. Rows are
-// aggregated first, then the tree arithmetic runs on C numbers (C×L + C work, not C×L×depth).
-Values aggregated_values(const Report& report, Index metric, Flavour metric_flavour,
-                         Flavour call_flavour);
 
 // One value per system tree node and per location group (⊕ over the locations below), for
 // one cnode: `nodes` is indexed like Model::system_nodes, `groups` like Model::groups.
@@ -55,10 +58,6 @@ struct SystemValues {
 };
 SystemValues system_values(const Report& report, const Values& per_location);
 
-// Flat profile (§8.5): one value per region, the ⊕ over all cnodes calling it, aggregated over
-// all locations; `call_flavour` applies to each cnode before summing.
-Values region_values(const Report& report, Index metric, Flavour metric_flavour,
-                     Flavour call_flavour);
 // One value per region (indexed like Model::regions): the ⊕ of `per_cnode` (one value per
 // cnode, indexed like Model::cnodes) over the cnodes calling each region.
 Values region_sums(const Model& model, const Values& per_cnode);

@@ -50,9 +50,19 @@ class MetricEngine {
   // Compile-time warnings (unknown metric names, ...), in order.
   const std::vector<std::string>& warnings() const;
 
-  // As calc.hpp, for any metric.
+  // Every query takes metric indices below metric_count() and cnode indices into Model::cnodes
+  // (LookupError otherwise), and answers stored and derived metrics alike.
+  //
+  // The L per-location values of (metric, cnode) with the given metric-tree and call-tree
+  // flavours; one value per cnode (indexed like Model::cnodes) aggregated over all locations.
   Values location_values(Index metric, Index cnode, Flavour metric_flavour, Flavour call_flavour);
   Values aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour);
+  // Flat profile (cube-format.md §8.5): one value per region (indexed like Model::regions), the
+  // ⊕ over all cnodes calling it of their values aggregated over all locations.
+  Values region_values(Index metric, Flavour metric_flavour, Flavour call_flavour);
+  // The values as stored for one cnode, per location (no tree arithmetic); identity for
+  // derived metrics, which store nothing.
+  Values stored_values(Index metric, Index cnode);
   // Per system tree node and location group, for one cnode (as calc's system_values). A
   // POSTDERIVED metric is evaluated per node / group with every operand summed over its
   // locations first (time / visits of a node is its total time over its total visits);

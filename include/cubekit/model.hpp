@@ -138,6 +138,13 @@ class Model {
   std::vector<Index> cnode_roots() const;
   std::vector<Index> system_roots() const;
 
+  // Checked access by index (position in the vectors above): LookupError naming the index and
+  // how many there are, for callers holding indices from elsewhere (a server request, a script).
+  const Metric& metric(Index i) const;
+  const Region& region(Index i) const;
+  const Cnode& cnode(Index i) const;
+  const Location& location(Index i) const;
+
   // Lookups by the id written in the file; nullopt when absent.
   std::optional<Index> metric_by_uniq_name(std::string_view name) const;
   std::optional<Index> cnode_by_id(uint32_t id) const;

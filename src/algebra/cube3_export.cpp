@@ -16,7 +16,8 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "cubekit/calc.hpp"
+#include "calc/kernels.hpp"
+#include "core/tree_walk.hpp"
 #include "cubekit/error.hpp"
 #include "format/xml_escape.hpp"
 
@@ -271,29 +272,15 @@ void Cube3Writer::program() {
 }
 
 void Cube3Writer::cnode(Index root) {
-  // Iterative: call trees can be deeper than the stack.
-  struct Step {
-    Index c;
-    bool close;
+  auto open = [&](Index i) {
+    const Cnode& c = m_.cnodes[i];
+    std::string text = "<cnode id=\"" + std::to_string(c.id) + '"';
+    if (c.line != -1) text += " line=\"" + std::to_string(c.line) + '"';
+    if (!c.mod.empty()) text += " mod=\"" + xml_escape(c.mod) + '"';
+    text += " calleeId=\"" + std::to_string(m_.regions[c.region].id) + "\">\n";
+    out_.put(text);
   };
-  std::vector<Step> stack{{root, false}};
-  while (!stack.empty()) {
-    const Step s = stack.back();
-    stack.pop_back();
-    if (s.close) {
-      out_.put("</cnode>\n");
-      continue;
-    }
-    const Cnode& c = m_.cnodes[s.c];
-    std::string open = "<cnode id=\"" + std::to_string(c.id) + '"';
-    if (c.line != -1) open += " line=\"" + std::to_string(c.line) + '"';
-    if (!c.mod.empty()) open += " mod=\"" + xml_escape(c.mod) + '"';
-    open += " calleeId=\"" + std::to_string(m_.regions[c.region].id) + "\">\n";
-    out_.put(open);
-    stack.push_back({s.c, true});
-    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it)
-      stack.push_back({*it, false});
-  }
+  core::walk_nested(m_, root, open, [&](Index) { out_.put("</cnode>\n"); });
 }
 
 // Machines and nodes are numbered by position, as CubeLib renumbers system entities in document

@@ -2,8 +2,8 @@
 // (remap.hpp: mapped_report).
 #include <cstring>
 
+#include "calc/kernels.hpp"
 #include "cubekit/algebra.hpp"
-#include "cubekit/calc.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
 

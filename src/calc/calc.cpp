@@ -1,4 +1,4 @@
-#include "cubekit/calc.hpp"
+#include "calc/kernels.hpp"
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
@@ -17,12 +17,59 @@ double Values::scalar(size_t i) const {
 
 namespace {
 
+// Value i of `values`, after checking that it exists and that its type is one of `accepted`.
+const std::byte* checked_value(const Values& values, size_t i, bool accepted, const char* wanted) {
+  if (i >= values.size())
+    throw LookupError("no value at index " + std::to_string(i) + ": there are " +
+                      std::to_string(values.size()));
+  if (!accepted)
+    throw Error("a value of type " + std::string(values.type().base_name()) + " is not " + wanted);
+  return values.at(i);
+}
+
+bool is_signed_integer(LaneType lane) {
+  return lane == LaneType::kInt8 || lane == LaneType::kInt16 || lane == LaneType::kInt32 ||
+         lane == LaneType::kInt64;
+}
+
+}  // namespace
+
+// Integers widen exactly through the conversion table (cubekit/algebra.hpp).
+int64_t Values::int64(size_t i) const {
+  const std::byte* p =
+      checked_value(*this, i, is_signed_integer(type_.lane_type()), "a signed integer");
+  int64_t out = 0;
+  convert_values(type_, p, DataType(TypeKind::kInt64), reinterpret_cast<std::byte*>(&out), 1, "");
+  return out;
+}
+
+uint64_t Values::uint64(size_t i) const {
+  const std::byte* p = checked_value(
+      *this, i, type_.is_integer() && !is_signed_integer(type_.lane_type()), "an unsigned integer");
+  uint64_t out = 0;
+  convert_values(type_, p, DataType(TypeKind::kUInt64), reinterpret_cast<std::byte*>(&out), 1, "");
+  return out;
+}
+
+double Values::number(size_t i) const {
+  return cubekit::scalar(type_,
+                         checked_value(*this, i, type_.is_single_number(), "a single number"));
+}
+
+std::span<const double> Values::lanes(size_t i) const {
+  const std::byte* p =
+      checked_value(*this, i, type_.lane_type() == LaneType::kDouble, "a value kept as doubles");
+  return {reinterpret_cast<const double*>(p), type_.lanes()};
+}
+
+namespace {
+
 bool stored_inclusive(const Metric& m) {
   return m.kind == MetricKind::kInclusive || m.kind == MetricKind::kSimple;
 }
 
 void require_stored(const Report& report, Index metric) {
-  const Metric& m = report.model().metrics.at(metric);
+  const Metric& m = report.model().metric(metric);
   if (is_derived(m.kind))
     throw CubePLError(report.path() + ": metric '" + m.uniq_name + "' is " +
                       metric_kind_name(m.kind) +
@@ -153,13 +200,15 @@ Values call_aggregated(const Report& report, Index metric, Flavour call) {
 
 Values stored_values(const Report& report, Index metric, Index cnode) {
   const Model& model = report.model();
-  Values v(model.metrics.at(metric).dtype, model.locations.size());
+  (void)model.cnode(cnode);  // LookupError when out of range
+  Values v(model.metric(metric).dtype, model.locations.size());
   if (!is_derived(model.metrics[metric].kind)) add_row(report.severities(metric).get(), cnode, v);
   return v;
 }
 
 Values location_values(const Report& report, Index metric, Index cnode, Flavour metric_flavour,
                        Flavour call_flavour) {
+  (void)report.model().cnode(cnode);  // LookupError when out of range
   Values v = call_values(report, metric, cnode, call_flavour);
   if (metric_flavour == Flavour::kExclusive)
     for (Index k : stored_children(report.model(), metric)) {
@@ -182,6 +231,10 @@ Values aggregated_values(const Report& report, Index metric, Flavour metric_flav
 
 SystemValues system_values(const Report& report, const Values& per_location) {
   const Model& model = report.model();
+  if (per_location.size() != model.locations.size())
+    throw LookupError("system_values: " + std::to_string(per_location.size()) +
+                      " values given, the report has " + std::to_string(model.locations.size()) +
+                      " locations");
   SystemValues out{Values(per_location.type(), model.system_nodes.size()),
                    Values(per_location.type(), model.groups.size())};
   const DataType t = per_location.type();
@@ -204,6 +257,10 @@ Values region_values(const Report& report, Index metric, Flavour metric_flavour,
 }
 
 Values region_sums(const Model& model, const Values& per_cnode) {
+  if (per_cnode.size() != model.cnodes.size())
+    throw LookupError("region_sums: " + std::to_string(per_cnode.size()) +
+                      " values given, the report has " + std::to_string(model.cnodes.size()) +
+                      " call paths");
   Values out(per_cnode.type(), model.regions.size());
   for (Index c = 0; c < model.cnodes.size(); ++c)
     plus_rows(out.type(), out.at(model.cnodes[c].region), per_cnode.at(c), 1);

@@ -65,6 +65,31 @@ std::vector<Index> Model::system_roots() const {
   return roots_of(system_nodes);
 }
 
+namespace {
+
+template <class Entity>
+const Entity& checked(const std::vector<Entity>& all, Index i, const char* what) {
+  if (i >= all.size())
+    throw LookupError(std::string("no ") + what + " at index " + std::to_string(i) +
+                      ": the report has " + std::to_string(all.size()));
+  return all[i];
+}
+
+}  // namespace
+
+const Metric& Model::metric(Index i) const {
+  return checked(metrics, i, "metric");
+}
+const Region& Model::region(Index i) const {
+  return checked(regions, i, "region");
+}
+const Cnode& Model::cnode(Index i) const {
+  return checked(cnodes, i, "call path");
+}
+const Location& Model::location(Index i) const {
+  return checked(locations, i, "location");
+}
+
 std::optional<Index> Model::metric_by_uniq_name(std::string_view name) const {
   auto it = metric_by_name_.find(std::string(name));
   if (it == metric_by_name_.end()) return std::nullopt;

@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "calc/kernels.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/cubepl.hpp"
 #include "cubekit/error.hpp"
@@ -114,6 +115,8 @@ struct MetricEngine::Impl {
     return m < model.metrics.size() ? model.metrics[m] : extra[m - model.metrics.size()];
   }
   size_t count() const { return model.metrics.size() + extra.size(); }
+  // LookupError for a metric or cnode index this engine does not know (kNoIndex: no cnode).
+  void check(Index m, Index cnode = kNoIndex) const;
   std::optional<Index> find(std::string_view uniq_name) const;
   cubepl::Program compile(Index m, const std::string& text, const char* slot);
   void compile_all();
@@ -648,10 +651,18 @@ size_t MetricEngine::metric_count() const {
   return impl_->count();
 }
 const Metric& MetricEngine::metric(Index metric) const {
+  impl_->check(metric);
   return impl_->metric(metric);
 }
 bool MetricEngine::is_void(Index metric) const {
   return metric < impl_->inactive.size() && impl_->inactive[metric];
+}
+
+void MetricEngine::Impl::check(Index m, Index cnode) const {
+  if (m >= count())
+    throw LookupError(report.path() + ": no metric at index " + std::to_string(m) +
+                      ": the engine knows " + std::to_string(count()));
+  if (cnode != kNoIndex) (void)model.cnode(cnode);
 }
 const std::vector<std::string>& MetricEngine::warnings() const {
   return impl_->warnings;
@@ -681,7 +692,7 @@ Values MetricEngine::Impl::own_aggregated(Index m, Flavour call_flavour) {
 Values MetricEngine::location_values(Index metric, Index cnode, Flavour metric_flavour,
                                      Flavour call_flavour) {
   Impl& e = *impl_;
-  if (metric >= e.count()) throw LookupError("no metric with index " + std::to_string(metric));
+  e.check(metric, cnode);
   if (!e.needs_engine(metric, metric_flavour))
     return cubekit::location_values(e.report, metric, cnode, metric_flavour, call_flavour);
   std::lock_guard lock(e.mutex);
@@ -703,7 +714,7 @@ void MetricEngine::forget_values() {
 SystemValues MetricEngine::system_values(Index metric, Index cnode, Flavour metric_flavour,
                                          Flavour call_flavour) {
   Impl& e = *impl_;
-  if (metric >= e.count()) throw LookupError("no metric with index " + std::to_string(metric));
+  e.check(metric, cnode);
   if (!e.needs_engine(metric, metric_flavour))
     return cubekit::system_values(
         e.report, cubekit::location_values(e.report, metric, cnode, metric_flavour, call_flavour));
@@ -722,7 +733,7 @@ SystemValues MetricEngine::system_values(Index metric, Index cnode, Flavour metr
 
 Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour) {
   Impl& e = *impl_;
-  if (metric >= e.count()) throw LookupError("no metric with index " + std::to_string(metric));
+  e.check(metric);
   if (!e.needs_engine(metric, metric_flavour))
     return cubekit::aggregated_values(e.report, metric, metric_flavour, call_flavour);
   std::lock_guard lock(e.mutex);
@@ -731,6 +742,17 @@ Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Fla
     for (Index k : e.metric(metric).children)
       subtract(v, e.own_aggregated(k, call_flavour), e.either_derived(metric, k));
   return v;
+}
+
+Values MetricEngine::region_values(Index metric, Flavour metric_flavour, Flavour call_flavour) {
+  return region_sums(impl_->model, aggregated_values(metric, metric_flavour, call_flavour));
+}
+
+Values MetricEngine::stored_values(Index metric, Index cnode) {
+  Impl& e = *impl_;
+  e.check(metric, cnode);
+  if (metric < e.model.metrics.size()) return cubekit::stored_values(e.report, metric, cnode);
+  return Values(e.metric(metric).dtype, e.model.locations.size());  // ad hoc and ghost: derived
 }
 
 }  // namespace cubekit

@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "core/tree_walk.hpp"
 #include "format/xml_escape.hpp"
 
 namespace cubekit::format {
@@ -104,20 +105,8 @@ void AnchorWriter::region(const Region& r) {
 }
 
 void AnchorWriter::cnode(Index root) {
-  // Iterative: call trees can be deeper than the stack.
-  struct Step {
-    Index c;
-    bool close;
-  };
-  std::vector<Step> stack{{root, false}};
-  while (!stack.empty()) {
-    const Step s = stack.back();
-    stack.pop_back();
-    if (s.close) {
-      out_ << "</cnode>\n";
-      continue;
-    }
-    const Cnode& c = m_.cnodes[s.c];
+  auto open = [&](Index i) {
+    const Cnode& c = m_.cnodes[i];
     out_ << "<cnode id=\"" << c.id << "\" calleeId=\"" << m_.regions[c.region].id << '"';
     if (c.line != -1) out_ << " line=\"" << c.line << '"';
     if (!c.mod.empty()) out_ << " mod=\"" << xml_escape(c.mod) << '"';
@@ -126,10 +115,8 @@ void AnchorWriter::cnode(Index root) {
       out_ << "<parameter partype=\"" << xml_escape(p.type) << "\" parkey=\"" << xml_escape(p.key)
            << "\" parvalue=\"" << xml_escape(p.value) << "\"/>\n";
     attrs(c.attrs);
-    stack.push_back({s.c, true});
-    for (auto it = c.children.rbegin(); it != c.children.rend(); ++it)
-      stack.push_back({*it, false});
-  }
+  };
+  core::walk_nested(m_, root, open, [&](Index) { out_ << "</cnode>\n"; });
 }
 
 void AnchorWriter::system_node(Index i) {

@@ -44,16 +44,20 @@ bool CubexSource::has_data(const Model& model, Index metric) const {
          tar_.find(member_name(m, ".data")) != nullptr;
 }
 
+CubexSource::StoredMetric CubexSource::stored_metric(const Model& model, const Metric& m) const {
+  const std::string index_name = member_name(m, ".index");
+  return {decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
+                       file_->path() + ":" + index_name),
+          tar_.find(member_name(m, ".data")), file_->path() + ":" + member_name(m, ".data")};
+}
+
 std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Index metric) const {
   if (!has_data(model, metric)) return nullptr;
   const Metric& m = model.metrics[metric];
-  const std::string index_name = member_name(m, ".index");
-  const std::string data_name = member_name(m, ".data");
-  const MetricIndex index = decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
-                                         file_->path() + ":" + index_name);
-  const TarMember& data = *tar_.find(data_name);
-  auto matrix = decode_data(member_bytes(data), index, storage_order(model, m.kind), m.dtype,
-                            model.locations.size(), file_->path() + ":" + data_name);
+  const StoredMetric stored = stored_metric(model, m);
+  const TarMember& data = *stored.data;
+  auto matrix = decode_data(member_bytes(data), stored.index, storage_order(model, m.kind), m.dtype,
+                            model.locations.size(), stored.data_where);
   file_->release(data.offset, data.size);  // the decoded copy is what stays in memory
   return matrix;
 }
@@ -69,11 +73,9 @@ void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor&
                              RowPlacement placement, RowShare share) const {
   if (!has_data(model, metric)) return;
   const Metric& m = model.metrics[metric];
-  const std::string index_name = member_name(m, ".index");
-  const std::string data_name = member_name(m, ".data");
-  const MetricIndex index = decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
-                                         file_->path() + ":" + index_name);
-  const TarMember& data = *tar_.find(data_name);
+  const StoredMetric stored = stored_metric(model, m);
+  const MetricIndex& index = stored.index;
+  const TarMember& data = *stored.data;
   const auto bytes = member_bytes(data);
   // Rows are read front to back: give back the pages behind us every 16 MiB, so that streaming
   // keeps about one chunk of the file resident, not the whole member. A share of a plain member
@@ -93,7 +95,7 @@ void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor&
       released = below;
     };
   stream_data(bytes, index, storage_order(model, m.kind), m.dtype, model.locations.size(),
-              file_->path() + ":" + data_name, placement, visit, done_below, share);
+              stored.data_where, placement, visit, done_below, share);
   if (share.parts == 1) file_->release(data.offset, data.size);
 }
 

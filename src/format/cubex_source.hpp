@@ -6,6 +6,7 @@
 
 #include "cubekit/source.hpp"
 #include "format/mapped_file.hpp"
+#include "format/metric_data.hpp"
 #include "format/tar.hpp"
 
 namespace cubekit::format {
@@ -28,6 +29,14 @@ class CubexSource : public SeveritySource {
 
  private:
   std::string member_name(const Metric& m, const char* suffix) const;
+  // The decoded index of a metric that has data, its data member and that member's name for
+  // errors ("file:0.data").
+  struct StoredMetric {
+    MetricIndex index;
+    const TarMember* data;
+    std::string data_where;
+  };
+  StoredMetric stored_metric(const Model& model, const Metric& m) const;
   std::span<const std::byte> member_bytes(const TarMember& m) const;
   std::shared_ptr<const MappedFile> file_;
   TarIndex tar_;

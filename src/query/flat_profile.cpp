@@ -29,10 +29,8 @@ void add_to(std::optional<Values>& into, Values x) {
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour) {
   const Model& model = engine.report().model();
   std::vector<Index> regions = regions_by_id(model);
-  Values exclusive =
-      region_sums(model, engine.aggregated_values(metric, metric_flavour, Flavour::kExclusive));
-  Values inclusive =
-      region_sums(model, engine.aggregated_values(metric, metric_flavour, Flavour::kInclusive));
+  Values exclusive = engine.region_values(metric, metric_flavour, Flavour::kExclusive);
+  Values inclusive = engine.region_values(metric, metric_flavour, Flavour::kInclusive);
   minus_rows(inclusive.type(), inclusive.data(), exclusive.data(), inclusive.size());
   return {std::move(regions), std::move(exclusive), std::move(inclusive)};
 }

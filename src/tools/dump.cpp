@@ -178,7 +178,7 @@ class MetricValues {
   const Values& row(Index c) {
     if (!row_ || row_cnode_ != c) {
       const bool stored = options_.stored && !is_derived(engine_.metric(metric_).kind);
-      row_.emplace(stored ? stored_values(engine_.report(), metric_, c)
+      row_.emplace(stored ? engine_.stored_values(metric_, c)
                           : engine_.location_values(metric_, c, options_.metric_flavour,
                                                     options_.call_flavour));
       row_cnode_ = c;

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "calc/kernels.hpp"
 #include "cubekit/algebra.hpp"
-#include "cubekit/calc.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"
 

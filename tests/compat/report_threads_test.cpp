@@ -4,7 +4,7 @@
 #include <cstring>
 #include <thread>
 
-#include "cubekit/calc.hpp"
+#include "calc/kernels.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "cubekit/calc.hpp"
+#include "calc/kernels.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/remap.hpp"
 #include "test_support.hpp"

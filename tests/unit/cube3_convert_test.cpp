@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cubekit/calc.hpp"
+#include "calc/kernels.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"
 

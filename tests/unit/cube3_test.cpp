@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "cubekit/calc.hpp"
+#include "calc/kernels.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"

@@ -56,6 +56,9 @@ class MetricEngine {
   // The model's metrics, the extra ones, then ghost metrics defined by CubePL statements.
   size_t metric_count() const;
   const Metric& metric(Index metric) const;
+  // Whether the metric is VOID now: declared so, or set so by an init expression
+  // (cube::metric::set::<name>("value", "VOID")). VOID metrics answer zeros.
+  bool is_void(Index metric) const;
   // Compile-time warnings (unknown metric names, ...), in order.
   const std::vector<std::string>& warnings() const;
 

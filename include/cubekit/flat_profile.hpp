@@ -2,6 +2,7 @@
 // over every call path calling it, and what its callees add.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "cubekit/derived.hpp"
@@ -16,5 +17,16 @@ struct FlatProfile {
 
 // For any metric the engine knows (stored, derived, ad hoc), aggregated over all locations.
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour);
+
+// The same per location: for each region (indexed like Model::regions) the values of every
+// location (indexed by location id). Empty where CubeLib has no values at all: `exclusive` of a
+// region no call path calls, `subroutines` of a region none of whose call paths has callees.
+struct LocationFlatProfile {
+  std::vector<Index> regions;  // in ascending region id
+  std::vector<std::optional<Values>> exclusive, subroutines;
+};
+
+LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
+                                          Flavour metric_flavour);
 
 }  // namespace cubekit

@@ -1,7 +1,6 @@
 // cube_derive's operation (remap.hpp: derive_metric): one more metric, kept derived or computed.
 #include <algorithm>
 
-#include "algebra/members.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
@@ -75,8 +74,13 @@ void derive_metric(const Report& input, const NewMetric& request, const std::str
   Metric& written = output->metrics[added];
   written.kind = request.kind;
   if (!is_derived(written.kind)) written.expression.clear();
+  // CubeLib's cube_derive writes a copy of the input that has neither the attributes of
+  // regions and system-tree nodes nor misc members (remapping.spec, …): the reports must read
+  // alike (docs/cube_derive.md).
+  for (Region& r : output->regions) r.attrs.clear();
+  for (SystemNode& n : output->system_nodes) n.attrs.clear();
   stamp_cubelib_versions(*output);
-  write_evaluated(evaluated, output, path, options, algebra::misc_members(input, *output));
+  write_evaluated(evaluated, output, path, options, {});
 }
 
 }  // namespace cubekit

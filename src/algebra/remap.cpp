@@ -205,8 +205,16 @@ void remap_report(const Report& input, const RemapSpec* spec, const RemapOptions
   std::vector<Index> source;
   auto working = std::make_shared<Model>(working_model(input, spec, source, options));
   const Report mapped = mapped_report(input, working, source);
-  // Compiles every derived metric (and runs the init expressions): a bad spec stops here.
-  { const MetricEngine check(mapped); }
+  // Compiles every derived metric (and runs the init expressions): a bad spec stops here. A
+  // metric an init expression sets VOID is VOID in the output (CubeLib's metric::set).
+  {
+    const MetricEngine check(mapped);
+    for (Index m = 0; m < working->metrics.size(); ++m)
+      if (check.is_void(m) && !working->metrics[m].is_void) {
+        working->metrics[m].val = "VOID";
+        working->metrics[m].is_void = true;
+      }
+  }
   std::optional<Report> with_scalasca;
   if (options.scalasca_metrics) with_scalasca = algebra::add_scalasca_metrics(mapped, say);
   const Report& evaluated = with_scalasca ? *with_scalasca : mapped;

@@ -386,7 +386,7 @@ double scalar(DataType type, const std::byte* v) {
       return s;
     }
     case TypeKind::kScaleFunc:
-      return core::scale_func_dominant_coefficient(v);
+      return core::scale_func_asymptotic_key(v);
     default:
       return dbl(v)[0];
   }

@@ -76,9 +76,11 @@ void scale_func_plus(std::byte* acc, const std::byte* x, double sign) {
   for (uint32_t i = 0; i < n; ++i) write_term(acc + kTermsAt + i * kTermBytes, terms[i]);
 }
 
-double scale_func_dominant_coefficient(const std::byte* slot) {
+double scale_func_asymptotic_key(const std::byte* slot) {
   const auto terms = scale_func_terms(slot);
-  return terms.empty() ? 0.0 : terms.front().a;
+  if (terms.empty()) return 0.0;
+  const ScaleTerm& dominant = terms.front();
+  return exponent(dominant) * 1000 + dominant.d + dominant.a / 1000;
 }
 
 }  // namespace cubekit::core

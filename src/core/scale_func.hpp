@@ -20,7 +20,9 @@ std::vector<ScaleTerm> scale_func_terms(const std::byte* slot);
 // acc = acc + sign·x, merging like terms (same b/c and d); terms whose coefficient becomes 0
 // are dropped. Measurements of acc are kept.
 void scale_func_plus(std::byte* acc, const std::byte* x, double sign);
-// Coefficient of the dominant term (0 without terms).
-double scale_func_dominant_coefficient(const std::byte* slot);
+// The number CubeLib gives a scale function wherever it needs one (CubePL, sorting): a key of
+// its dominant term a·x^(b/c)·log2(x)^d that orders by growth first, 1000·b/c + d + a/1000
+// (0 without terms).
+double scale_func_asymptotic_key(const std::byte* slot);
 
 }  // namespace cubekit::core

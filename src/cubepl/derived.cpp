@@ -688,6 +688,9 @@ const Metric& MetricEngine::metric(Index metric) const {
   impl_->check(metric);
   return impl_->metric(metric);
 }
+bool MetricEngine::is_void(Index metric) const {
+  return metric < impl_->inactive.size() && impl_->inactive[metric];
+}
 
 void MetricEngine::Impl::check(Index m, Index cnode) const {
   if (m >= count())

@@ -103,10 +103,9 @@ uint32_t parse_id(const pugi::xml_node& node, const char* what, const Context& c
 void name_and_rank(const pugi::xml_node& node, const char* kind, const Context& ctx,
                    std::string& name, int64_t& rank) {
   if (node.child("rank")) rank = integer_of(text_of(node, "rank"), node, "rank", ctx);
-  if (node.child("name"))
-    name = text_of(node, "name");
-  else
-    name = std::string(kind) + " " + std::to_string(rank);
+  // An empty <name/> counts as none, as in CubeLib: "Process 3", "Thread 0".
+  name = text_of(node, "name");
+  if (name.empty()) name = std::string(kind) + " " + std::to_string(rank);
 }
 
 void parse_thread(const pugi::xml_node& node, Index group, Model& model, const Context& ctx) {

@@ -305,8 +305,4 @@ std::string encode_sparse_index(const std::vector<uint32_t>& positions) {
   return s;
 }
 
-std::string encode_dense_index() {
-  return index_header(3);
-}
-
 }  // namespace cubekit::format

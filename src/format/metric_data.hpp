@@ -54,8 +54,7 @@ void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t loca
 // Converts one row from memory layout to file layout in host byte order (the writer's order).
 void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t locations);
 
-// Index member bytes: sparse with the given positions, or dense (no positions), host order.
+// Index member bytes: sparse with the given positions, host order.
 std::string encode_sparse_index(const std::vector<uint32_t>& positions);
-std::string encode_dense_index();
 
 }  // namespace cubekit::format

@@ -131,10 +131,12 @@ void ReportWriter::write_row(Index cnode, const std::byte* values) {
     s.packed.resize(libdeflate_zlib_compress_bound(s.deflate.get(), s.disk_row));
     const size_t n = libdeflate_zlib_compress(s.deflate.get(), s.disk.data(), s.disk_row,
                                               s.packed.data(), s.packed.size());
+    // Entry k describes the k-th stored row, as CubeLib's reader finds it: through the sparse
+    // index (cnode → k), then by start_uncompressed = k · row size.
     const uint64_t base = 19 + uint64_t{s.model->cnodes.size()} * 24;
-    s.sub_index[3 * p] = uint64_t{p} * s.disk_row;
-    s.sub_index[3 * p + 1] = s.tar.member_size() - base;
-    s.sub_index[3 * p + 2] = n;
+    const size_t k = s.positions.size();
+    s.sub_index[3 * k + 1] = s.tar.member_size() - base;
+    s.sub_index[3 * k + 2] = n;
     s.tar.append(s.packed.data(), n);
   } else {
     s.tar.append(s.disk.data(), s.disk_row);
@@ -146,8 +148,12 @@ void ReportWriter::end_metric() {
   State& s = *state_;
   if (s.metric == kNoIndex) throw Error(s.tar.path() + ": end_metric without begin_metric");
   const Metric& m = s.model->metrics[s.metric];
-  if (s.options.compress)
+  if (s.options.compress) {
+    // Every entry, stored row or spare, keeps its own start_uncompressed: CubeLib keys a map by
+    // it, so spare entries sharing the key 0 would hide the first row (cube-format.md §6.3).
+    for (size_t k = 0; 3 * k < s.sub_index.size(); ++k) s.sub_index[3 * k] = k * s.disk_row;
     s.tar.patch(19, s.sub_index.data(), s.sub_index.size() * 8);  // host order, like the probe
+  }
   // A data member of a multiple of 512 bytes gets one spare byte: readers ignore bytes after the
   // last row, and no reader then meets a lone zero block (cube-format.md §2.6).
   if (s.tar.member_size() % 512 == 0) {
@@ -155,10 +161,7 @@ void ReportWriter::end_metric() {
     s.tar.append(&spare, 1);
   }
   s.tar.end_member();
-  // ZCUBEX rows are addressed by position through the sub-index: its index is dense.
-  s.tar.add(member_stem(m) + ".index", s.options.compress
-                                           ? format::encode_dense_index()
-                                           : format::encode_sparse_index(s.positions));
+  s.tar.add(member_stem(m) + ".index", format::encode_sparse_index(s.positions));
   s.metric = kNoIndex;
 }
 

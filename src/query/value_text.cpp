@@ -61,11 +61,11 @@ std::string join_doubles(const double* v, size_t n) {
 }
 
 std::string tau_text(const double* t) {
+  // CubeLib prints min and max as MINDOUBLE / MAXDOUBLE values: "-" while they are the
+  // identity, as in a row without data (N = 0): "(0,-,-):-,-".
   const uint32_t n = static_cast<uint32_t>(t[0]);
-  const double min = n == 0 ? 0.0 : t[1];
-  const double max = n == 0 ? 0.0 : t[2];
-  std::string s =
-      "(" + std::to_string(n) + "," + format_double(min) + "," + format_double(max) + "):";
+  std::string s = "(" + std::to_string(n) + "," + min_max_text(t[1], DBL_MAX) + "," +
+                  min_max_text(t[2], -DBL_MAX) + "):";
   if (n == 0) return s + "-,-";
   const double mean = t[3] / n;
   double stddev = std::sqrt((t[4] - t[3] * t[3] / n) / n);

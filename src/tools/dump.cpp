@@ -357,19 +357,52 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const Options& o, c
   }
 }
 
+// Flat profile with one column per location, headed by its name. CubeLib prints "0." where it
+// has no values at all (when every location is shown).
+void print_flat_per_location(std::ostream& out, MetricEngine& engine, const Options& o,
+                             const Selection& s, size_t width) {
+  const Model& model = engine.report().model();
+  const bool all_locations = o.threads.empty();
+  auto column = [&](const std::optional<Values>& v, Index l) {
+    const std::string text =
+        !v ? (all_locations ? "0." : "0") : value_text(v->type(), v->at(model.locations[l].id));
+    return pad(text, model.locations[l].name.size() + 12);
+  };
+  for (Index m : s.metrics) {
+    const LocationFlatProfile p = location_flat_profile(engine, m, o.metric_flavour);
+    out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
+    out << std::string(width + 1, ' ');
+    for (Index l : s.locations) out << model.locations[l].name << std::string(22, ' ');
+    out << "\n" << std::string(79, '-') << "\n";
+    for (Index r : p.regions) {
+      out << pad(model.regions[r].name + "(id=" + std::to_string(model.regions[r].id) + ")",
+                 width + 1);
+      for (Index l : s.locations) out << column(p.exclusive[r], l);
+      out << "\n" << pad("   Subroutines ", width + 1);
+      for (Index l : s.locations) out << column(p.subroutines[r], l);
+      out << "\n";
+    }
+    drop(engine, m);
+  }
+}
+
 // Flat profile (-r): per region, the exclusive value summed over its call paths, and what its
 // callees add ("Subroutines": inclusive minus exclusive).
 void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
-  std::vector<FlatProfile> profiles;
-  for (Index m : s.metrics) profiles.push_back(flat_profile(engine, m, o.metric_flavour));
-  const std::vector<Index>& regions = profiles.front().regions;  // dump_file: s.metrics ≠ ∅
   auto label = [&](Index r) {
     return model.regions[r].name + "(id=" + std::to_string(model.regions[r].id) + ")";
   };
-  auto text = [](const Values& v, Index r) { return value_text(v.type(), v.at(r)); };
   size_t width = 0;
-  for (Index r : regions) width = std::max(width, label(r).size());
+  for (Index r = 0; r < model.regions.size(); ++r) width = std::max(width, label(r).size());
+  if (o.format != Format::kCsv2 && !o.aggregate) {
+    out << "\n\n =============== FLAT PROFILE ============= \n";
+    return print_flat_per_location(out, engine, o, s, width);
+  }
+  std::vector<FlatProfile> profiles;
+  for (Index m : s.metrics) profiles.push_back(flat_profile(engine, m, o.metric_flavour));
+  const std::vector<Index>& regions = profiles.front().regions;  // dump_file: s.metrics ≠ ∅
+  auto text = [](const Values& v, Index r) { return value_text(v.type(), v.at(r)); };
   if (o.format == Format::kCsv2) {
     out << "Region ID";
     for (Index m : s.metrics) out << "," << engine.metric(m).uniq_name << ",Subroutines";

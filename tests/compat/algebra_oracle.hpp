@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,6 +24,7 @@ namespace fs = std::filesystem;
 // cubex", "vendor/cubelib/examples/tools/ReMap2/scorep.spec (cube4 snapshot)"); empty if none.
 inline fs::path algebra_input(const std::string& origin) {
   const fs::path real = shared_dir() / "data" / "real";
+  if (origin.rfind("data/real/", 0) == 0) return shared_dir() / origin;
   const std::string single = "extrap__single_parameter__";
   if (origin.rfind(single, 0) == 0) {
     std::string d = origin.substr(single.size());
@@ -59,24 +61,38 @@ inline std::map<std::string, fs::path> algebra_inputs(const fs::path& case_dir) 
   for (std::string line; std::getline(in, line);) {
     const size_t arrow = line.find(" <- ");
     if (arrow == std::string::npos) continue;
-    const fs::path p = algebra_input(line.substr(arrow + 4));
-    if (!p.empty()) out[line.substr(0, arrow)] = p;
+    std::string origin = line.substr(arrow + 4);
+    origin = origin.substr(0, origin.find(" ("));
+    // "a.spec, b.spec <- data/real/…/ (…)": several files of one folder.
+    std::istringstream names(line.substr(0, arrow));
+    for (std::string name; std::getline(names >> std::ws, name, ',');) {
+      const fs::path p = algebra_input(origin.back() == '/' ? origin + name : origin);
+      if (!p.empty()) out[name] = p;
+    }
   }
   return out;
 }
 
-// A .cmd line split into words, with the shell's backslash escapes and single quotes removed.
+// A .cmd line split into words as bash does it: backslash escapes, '…' and "…" quoting.
 inline std::vector<std::string> command_words(const std::string& cmd) {
   std::vector<std::string> words;
   std::string word;
   bool in_word = false;
+  char quote = 0;  // the open quote character, 0 outside quotes
   for (size_t i = 0; i < cmd.size(); ++i) {
     const char c = cmd[i];
-    if (c == '\'') {  // a single-quoted name (oracle MORE-STEPS.txt), taken literally
-      const size_t end = cmd.find('\'', i + 1);
-      word += cmd.substr(i + 1, end == std::string::npos ? std::string::npos : end - i - 1);
+    if (quote == '\'' && c != '\'') {
+      word += c;
+    } else if (quote == '"' && c == '\\' && i + 1 < cmd.size() &&
+               std::string("\"\\$`").find(cmd[i + 1]) != std::string::npos) {
+      word += cmd[++i];
+    } else if (quote == '"' && c != '"') {
+      word += c;
+    } else if (quote) {
+      quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
       in_word = true;
-      i = end == std::string::npos ? cmd.size() : end;
     } else if (c == '\\' && i + 1 < cmd.size()) {
       word += cmd[++i];
       in_word = true;
@@ -91,6 +107,29 @@ inline std::vector<std::string> command_words(const std::string& cmd) {
   }
   if (in_word) words.push_back(word);
   return words;
+}
+
+// Runs the words of a .cmd with the working directory `dir`, as the oracle was made; a leading
+// `env NAME=value …` sets those variables for the tool only.
+inline RunResult run_in(const fs::path& dir, std::vector<std::string> words) {
+  std::vector<std::string> set_variables;
+  if (!words.empty() && words.front() == "env") {
+    words.erase(words.begin());
+    while (!words.empty() && words.front().find('=') != std::string::npos) {
+      const std::string& assignment = words.front();
+      const size_t eq = assignment.find('=');
+      set_variables.push_back(assignment.substr(0, eq));
+      ::setenv(set_variables.back().c_str(), assignment.c_str() + eq + 1, 1);
+      words.erase(words.begin());
+    }
+  }
+  const fs::path back = fs::current_path();
+  fs::current_path(dir);
+  const RunResult r =
+      run_tool(words.front(), std::vector<std::string>(words.begin() + 1, words.end()));
+  fs::current_path(back);
+  for (const std::string& name : set_variables) ::unsetenv(name.c_str());
+  return r;
 }
 
 // A fresh temporary directory, removed with the object.

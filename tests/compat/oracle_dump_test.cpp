@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "test_support.hpp"
+#include "algebra_oracle.hpp"
 
 namespace fs = std::filesystem;
 using cubekit::test::first_difference;

@@ -50,16 +50,6 @@ const char* known_difference(const std::string& name) {
   return nullptr;
 }
 
-// Runs `args` of a .cmd with the working directory `dir` (as the oracle was made).
-RunResult run_in(const fs::path& dir, const std::vector<std::string>& words) {
-  const fs::path back = fs::current_path();
-  fs::current_path(dir);
-  const RunResult r =
-      run_tool(words.front(), std::vector<std::string>(words.begin() + 1, words.end()));
-  fs::current_path(back);
-  return r;
-}
-
 // "File n: …" lines of a dump -w, without those naming `skip_ids` members, renumbered.
 std::string files_without(const std::string& dump, int first_skipped, int last_skipped) {
   std::istringstream in(dump);

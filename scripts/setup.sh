@@ -6,7 +6,12 @@ packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
   libgtest-dev libbenchmark-dev time
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pandas python3-setuptools
   python3-pip python3-build python3-venv
-  libcpp-httplib-dev nlohmann-json3-dev chromium nodejs npm)
+  libcpp-httplib-dev nlohmann-json3-dev chromium)
+# Node.js and npm run the viewer's browser test. A machine may already have them from elsewhere
+# (NodeSource's nodejs bundles npm, and Debian's npm package then cannot be installed beside it:
+# apt reports "held broken packages"), so they are only installed when the commands are missing.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

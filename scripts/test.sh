@@ -42,11 +42,11 @@ ctest_in_fresh_tmpdir build-asan env ASAN_OPTIONS=detect_leaks=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 if [ -f tests/fuzz/run_fuzzers.sh ]; then
-  echo "== fuzz the readers (${CUBEKIT_FUZZ_SECONDS:-30} s each)"
+  echo "== fuzz the readers (${CUBEKIT_FUZZ_SECONDS:-100} s each)"
   CXX=clang++ CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCUBEKIT_FUZZ=ON -DCUBEKIT_SANITIZE=ON -DCUBEKIT_TESTS=OFF -DCUBEKIT_BENCH=OFF >/dev/null
   ninja -C build-fuzz
-  bash tests/fuzz/run_fuzzers.sh build-fuzz "${CUBEKIT_FUZZ_SECONDS:-30}"
+  bash tests/fuzz/run_fuzzers.sh build-fuzz "${CUBEKIT_FUZZ_SECONDS:-100}"
 fi
 
 # One closing line for whoever reads the log (the fuzzers' statistics come last otherwise).

@@ -56,10 +56,7 @@ RunResult run_in(const fs::path& dir, const std::vector<std::string>& words) {
 class AlgebraOracle : public ::testing::TestWithParam<Step> {};
 
 TEST_P(AlgebraOracle, PrintsAndWritesLikeOriginal) {
-  if (shared_dir().empty()) {
-    if (std::getenv("CI") && std::string(std::getenv("CI")) == "true") FAIL() << "../shared absent";
-    GTEST_SKIP() << "../shared absent";
-  }
+  CUBEKIT_REQUIRE_SHARED();
   const Step& s = GetParam();
   const fs::path dir = shared_dir() / "oracle" / "_algebra" / s.case_name;
   TempDir tmp("algebra");
@@ -94,7 +91,7 @@ std::pair<fs::path, fs::path> two_profiles() {
 
 TEST(AlgebraRoundTrip, MeanOfAReportWithItselfEqualsIt) {
   const auto [a, b] = two_profiles();
-  if (a.empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir tmp("algebra-rt");
   // time is DOUBLE: (a/2 + a/2) is exactly a; integer metrics would truncate each half.
   const fs::path out = tmp.path() / "m";
@@ -106,7 +103,7 @@ TEST(AlgebraRoundTrip, MeanOfAReportWithItselfEqualsIt) {
 
 TEST(AlgebraRoundTrip, DiffOfAReportWithItselfIsZeroAndCmpSaysEqual) {
   const auto [a, b] = two_profiles();
-  if (a.empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir tmp("algebra-rt");
   const fs::path out = tmp.path() / "d";
   ASSERT_EQ(run_tool("cube_diff", {"-o", out.string(), b.string(), b.string()}).exit_code, 0);
@@ -129,7 +126,7 @@ TEST(AlgebraRoundTrip, DiffOfAReportWithItselfIsZeroAndCmpSaysEqual) {
 
 TEST(AlgebraBadInput, UnreadableInputAndOutputOverInputAreRefusedWithoutOutput) {
   const auto [a, b] = two_profiles();
-  if (a.empty()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   TempDir tmp("algebra-bad");
   const fs::path out = tmp.path() / "x";
   const RunResult missing = run_tool(

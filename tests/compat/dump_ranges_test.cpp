@@ -14,7 +14,7 @@ namespace {
 class DumpRanges : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (shared_dir().empty()) GTEST_SKIP() << "../shared not found: real profiles unavailable";
+    CUBEKIT_REQUIRE_SHARED();
     report_ = (shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex").string();
   }
   cubekit::test::RunResult dump(const std::string& option, const std::string& ids) {

@@ -99,7 +99,7 @@ void check_hierarchy(PopModel model, const PopResult& r, const std::string& wher
 }
 
 TEST(PopReal, HierarchyIdentitiesAndRangesOnEveryRealProfile) {
-  if (!need_shared()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   size_t computed = 0;
   for (const fs::path& path : real_profiles()) {
     const Report report = Report::open(path.string());
@@ -122,7 +122,7 @@ TEST(PopReal, HierarchyIdentitiesAndRangesOnEveryRealProfile) {
 
 // The Cube 3 trace analysis has Scalasca's wait states: serialisation and transfer computed.
 TEST(PopReal, WaitStatesOfAScalascaTraceAnalysisAreUsed) {
-  if (!need_shared()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const Report report =
       Report::open((test::shared_dir() / "data/real/cubelib/test16/trace.cube").string());
   const PopResult r = pop_metrics({&report}, {}).at(0);
@@ -138,7 +138,7 @@ TEST(PopReal, WaitStatesOfAScalascaTraceAnalysisAreUsed) {
 // first report's computation over each one's, and GE = PE × CompE (it may exceed 1 here: the
 // problem grows, a scaling series in the POP sense keeps it fixed).
 TEST(PopReal, ScalingSeriesOfRealProfiles) {
-  if (!need_shared()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const fs::path dir = test::shared_dir() / "data/real/extrap/single_parameter";
   std::vector<Report> reports;
   for (const char* x : {"1", "10", "100"})
@@ -157,7 +157,7 @@ TEST(PopReal, ScalingSeriesOfRealProfiles) {
 // Extra-P's synthetic threaded examples mark every region as MPI: no computation at all,
 // which is said, not guessed.
 TEST(PopReal, NoComputationIsSaid) {
-  if (!need_shared()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const Report report = Report::open(
       (test::shared_dir() / "data/real/extrap/simple_threaded/cube-example1.cubex").string());
   const PopResult r = pop_metrics({&report}, {}).at(0);
@@ -167,7 +167,7 @@ TEST(PopReal, NoComputationIsSaid) {
 }
 
 TEST(PopTool, JsonCsvAndTableOnTheScalascaSummary) {
-  if (!need_shared()) GTEST_SKIP() << "../shared absent";
+  CUBEKIT_REQUIRE_SHARED();
   const std::string summary =
       (test::shared_dir() / "data/real/cubelib/examples/summary.cubex").string();
   auto json = test::run_tool("cube_pop_metrics", {"-s", "json", summary});

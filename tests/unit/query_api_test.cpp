@@ -90,8 +90,7 @@ TEST(ModelLookup, IndicesOutOfRangeAreLookupErrors) {
 class EngineOnCallTree : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (test::shared_dir().empty())
-      GTEST_SKIP() << "../shared not found: real profiles unavailable";
+    CUBEKIT_REQUIRE_SHARED();
     path_ =
         (test::shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex").string();
     report_.emplace(Report::open(path_));

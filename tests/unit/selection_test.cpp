@@ -59,8 +59,7 @@ TEST(IdRanges, MalformedItemsAndOverflowAreErrors) {
 class SelectionOnCallTree : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (test::shared_dir().empty())
-      GTEST_SKIP() << "../shared not found: real profiles unavailable";
+    CUBEKIT_REQUIRE_SHARED();
     report_.emplace(Report::open(
         (test::shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex").string()));
   }

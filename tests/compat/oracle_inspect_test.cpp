@@ -28,9 +28,8 @@ struct ToolSteps {
   const char* tool;
 };
 constexpr ToolSteps kToolSteps[] = {
-    {"calltree_", "cube_calltree"},
-    {"stat_", "cube_stat"},
-    {"is_empty", "cube_is_empty"},
+    {"calltree_", "cube_calltree"}, {"stat_", "cube_stat"}, {"is_empty", "cube_is_empty"},
+    {"nodeview", "cube_nodeview"},  {"rank", "cube_rank"},
 };
 
 struct Case {
@@ -74,7 +73,41 @@ constexpr KnownDifference kKnownDifferences[] = {
      "variance of time over 64 locations: the one-pass formula (Σx² − (Σx)²/n)/(n−1) cancels "
      "14 digits, so the last printed digits follow the rounding of each location's value "
      "(8.74024e-06 vs 8.74015e-06); every other field matches"},
+    {"cubelib__examples__cube__summary.cubex/rank_m",
+     "the same lines, but scores equal to 4 decimals come in another order: exclusive times "
+     "of inclusive-stored call paths differ from CubeLib's in the last bits"},
+    {"pycubexr__blast.p64.r1__profile.cubex/rank_m",
+     "the same lines, two with equal printed scores in the other order (last-bit differences "
+     "of exclusive times)"},
+    {"pycubexr__bt-mz_sum.p2.r1__cube4.8_with_checksum_bug.cubex/rank_m",
+     "exclusive times that are rounding residues (|x| < 1e-14 s, parent minus children) are "
+     "positive for 702 pairs here and 695 in CubeLib, so the gaps and scores shift"},
+    {"cubelib__test__test16__profile.cube/rank_m",
+     "rounding residues of exclusive times (Cube 3 file): CubeLib keeps 4 pairs more"},
 };
+
+// Steps where the original crashes and cubekit answers right, with cubekit's exit code.
+struct RightWhereOriginalFails {
+  const char* input_prefix;
+  const char* step;
+  int exit_code;
+  const char* reason;
+};
+constexpr RightWhereOriginalFails kRightWhereOriginalFails[] = {
+    {"", "rank", 1,
+     "cube_rank's default metric visits is missing: the original aborts (rc 134, "
+     "std::length_error); cubekit names file and metric, exit 1"},
+};
+
+// The exit code cubekit must give: the original's unless it crashed (134, 139).
+int expected_exit_code(const Case& c, int original) {
+  if (original != 134 && original != 139) return original;
+  const std::string step = c.step.filename();
+  const std::string input = c.step.parent_path().filename();
+  for (const RightWhereOriginalFails& r : kRightWhereOriginalFails)
+    if (step == r.step && input.rfind(r.input_prefix, 0) == 0) return r.exit_code;
+  return original;
+}
 
 const char* known_difference(const Case& c) {
   for (const KnownDifference& k : kKnownDifferences)
@@ -97,8 +130,10 @@ TEST_P(OracleInspect, OutputAndExitCodeEqualOriginal) {
                     theirs = "./" + c.step.parent_path().filename().string();
   for (size_t at; (at = result.out.find(ours)) != std::string::npos;)
     result.out.replace(at, ours.size(), theirs);
-  EXPECT_EQ(result.exit_code, std::stoi(read_file(c.step.string() + ".rc"))) << result.err;
+  const int original = std::stoi(read_file(c.step.string() + ".rc"));
+  EXPECT_EQ(result.exit_code, expected_exit_code(c, original)) << result.err;
   if (const char* reason = known_difference(c)) GTEST_SKIP() << "known difference: " << reason;
+  if (original == 134 || original == 139) return;  // the original's output is no reference
   const std::string expected = read_file(c.step.string() + ".out");
   if (result.out != expected) ADD_FAILURE() << first_difference(result.out, expected);
 }
@@ -117,9 +152,9 @@ TEST(OracleInspectSetup, SharedDirectoryPresent) {
     if (shared_required()) FAIL() << "CI=true but ../shared is missing";
     GTEST_SKIP() << "../shared not found beside the clone: oracle comparisons skipped";
   }
-  // 6 calltree, 6 stat and 1 is_empty steps on 28 inputs; calltree_time_i_p and stat_p_time on
-  // the 21 with a metric time.
-  EXPECT_GE(inspect_cases().size(), 392u);
+  // 6 calltree, 6 stat, 1 is_empty, 3 nodeview and 3 rank steps on 28 inputs;
+  // calltree_time_i_p and stat_p_time on the 21 with a metric time.
+  EXPECT_GE(inspect_cases().size(), 560u);
 }
 
 // mm.x25: main calls init_mat, zero_mat, mat_mul; visits 1, 2, 1, 1 (inclusive main: 5), as

@@ -307,3 +307,50 @@ TEST(CubeStat, BadArgumentsAndNames) {
 }
 
 }  // namespace
+
+namespace {
+
+// cube_nodeview and cube_rank beyond the oracle's steps. mm.x25 (oracle dump_all_excl_aggr):
+// one node, one thread; exclusive visits main 1, init_mat 2, zero_mat 1, mat_mul 1 (total 5);
+// bytes_put is 0 everywhere.
+TEST(CubeNodeview, SeveralReportsOneHeader) {
+  REQUIRE_SHARED();
+  const std::string f = small_profile().string();
+  const auto r = run_tool("cube_nodeview", {"-m", "visits", f, f});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // 1 node, 1 thread, 7 regions, 4 call paths; every per-node statistic is the total 5.
+  const std::string line =
+      "       1       1        1.00       7       4      visits            5.00            5.00"
+      "            5.00            0.00 " +
+      f + "\n";
+  EXPECT_EQ(r.out,
+            "   Nodes   Total    Per node Regions  Cnodes      Metric             Max             "
+            "Min             Avg         Std_dev Cubefile\n"
+            "         Threads     Threads\n" +
+                line + line);
+  auto bad = run_tool("cube_nodeview", {"-m", "no_such_metric", f});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("no_such_metric"), std::string::npos) << bad.err;
+  bad = run_tool("cube_nodeview", {"/nonexistent/r.cubex"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("/nonexistent/r.cubex"), std::string::npos) << bad.err;
+}
+
+TEST(CubeRank, OptionsAndInputsTheOracleLacks) {
+  REQUIRE_SHARED();
+  const std::string f = small_profile().string();
+  // -p is accepted and changes nothing.
+  EXPECT_EQ(run_tool("cube_rank", {"-p", f}).out, run_tool("cube_rank", {f}).out);
+  // No non-zero value: nothing to rank, exit 0, no scores.
+  auto r = run_tool("cube_rank", {"-m", "bytes_put", f});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("nothing to rank"), std::string::npos) << r.err;
+  r = run_tool("cube_rank", {"-m", "no_such_metric", f});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no metric 'no_such_metric'"), std::string::npos) << r.err;
+  EXPECT_EQ(run_tool("cube_rank", {}).exit_code, 1);
+  EXPECT_EQ(run_tool("cube_rank", {"/nonexistent/r.cubex"}).exit_code, 1);
+}
+
+}  // namespace

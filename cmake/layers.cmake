@@ -19,6 +19,7 @@ set(CUBEKIT_PUBLIC_HEADERS
   generator.hpp=io
   report.hpp=io
   writer.hpp=io
+  tau_profile.hpp=io
   calc.hpp=calc
   cubepl.hpp=cubepl
   derived.hpp=cubepl
@@ -32,4 +33,7 @@ set(CUBEKIT_PUBLIC_HEADERS
   pop.hpp=query
   call_tree_view.hpp=query
   statistics.hpp=query
+  node_view.hpp=query
+  rank.hpp=query
+  topology.hpp=query
   server.hpp=server)

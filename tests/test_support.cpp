@@ -62,7 +62,8 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
     argv.push_back(const_cast<char*>(argv0.c_str()));
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    if (!std::freopen(out_path.c_str(), "w", stdout) ||
+    // Standard input is empty: a tool that asks (cube_topoassist) must not wait on a terminal.
+    if (!std::freopen("/dev/null", "r", stdin) || !std::freopen(out_path.c_str(), "w", stdout) ||
         !std::freopen(err_path.c_str(), "w", stderr))
       ::_exit(127);
     if (limits.stack_bytes > 0) {

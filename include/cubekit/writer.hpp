@@ -52,5 +52,9 @@ class ReportWriter {
 // Writes a whole report (e.g. one just read) to `path`, keeping its stored rows and misc
 // members. Refuses to overwrite the report's own file.
 void write_report(const Report& report, const std::string& path, WriteOptions options = {});
+// The same with other definitions: `model` must have the report's metrics, call paths and
+// locations (in the same order); names, attributes and topologies may differ.
+void write_report(const Report& report, std::shared_ptr<const Model> model, const std::string& path,
+                  WriteOptions options = {});
 
 }  // namespace cubekit

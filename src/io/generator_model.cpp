@@ -21,6 +21,21 @@ bool moves_bytes(RegionKind kind) {
          kind == RegionKind::kMpiCollective;
 }
 
+Index add_metric(Model& m, std::string uniq, std::string disp, DataType type, MetricKind kind,
+                 std::string uom, std::string descr) {
+  Metric x;
+  x.id = static_cast<uint32_t>(m.metrics.size());
+  x.uniq_name = std::move(uniq);
+  x.disp_name = std::move(disp);
+  x.dtype = type;
+  x.dtype_text = type.dtype_text();
+  x.kind = kind;
+  x.uom = std::move(uom);
+  x.descr = std::move(descr);
+  m.metrics.push_back(std::move(x));
+  return static_cast<Index>(m.metrics.size() - 1);
+}
+
 namespace {
 
 constexpr size_t kMaxCallPaths = 10'000'000;
@@ -74,21 +89,6 @@ void check(const GeneratorOptions& o) {
 }
 
 // ---- metrics -------------------------------------------------------------------------------
-
-Index add_metric(Model& m, std::string uniq, std::string disp, DataType type, MetricKind kind,
-                 std::string uom, std::string descr) {
-  Metric x;
-  x.id = static_cast<uint32_t>(m.metrics.size());
-  x.uniq_name = std::move(uniq);
-  x.disp_name = std::move(disp);
-  x.dtype = type;
-  x.dtype_text = type.dtype_text();
-  x.kind = kind;
-  x.uom = std::move(uom);
-  x.descr = std::move(descr);
-  m.metrics.push_back(std::move(x));
-  return static_cast<Index>(m.metrics.size() - 1);
-}
 
 void add_metrics(const GeneratorOptions& o, Definitions& d) {
   Model& m = *d.model;

@@ -193,9 +193,17 @@ bool written_member(const Report& report, const std::string& name) {
 }  // namespace
 
 void write_report(const Report& report, const std::string& path, WriteOptions options) {
+  write_report(report, std::make_shared<const Model>(report.model()), path, options);
+}
+
+void write_report(const Report& report, std::shared_ptr<const Model> model, const std::string& path,
+                  WriteOptions options) {
   if (same_file(report.path(), path))
     throw IoError(path + ": refusing to overwrite the report being read");
-  auto model = std::make_shared<const Model>(report.model());
+  const Model& in = report.model();
+  if (model->metrics.size() != in.metrics.size() || model->cnodes.size() != in.cnodes.size() ||
+      model->locations.size() != in.locations.size())
+    throw Error(path + ": the definitions do not fit the values of " + report.path());
   ReportWriter writer(path, model, options);
   for (const MemberInfo& member : report.members())
     if (!written_member(report, member.name))

@@ -18,5 +18,9 @@ int cmp_main(int argc, char** argv);
 int calltree_main(int argc, char** argv);
 int stat_main(int argc, char** argv);
 int is_empty_main(int argc, char** argv);
+int nodeview_main(int argc, char** argv);
+int rank_main(int argc, char** argv);
+int tau2cube_main(int argc, char** argv);
+int topoassist_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

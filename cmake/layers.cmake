@@ -32,4 +32,5 @@ set(CUBEKIT_PUBLIC_HEADERS
   pop.hpp=query
   call_tree_view.hpp=query
   statistics.hpp=query
+  info_tree.hpp=query
   server.hpp=server)

@@ -38,6 +38,8 @@ constexpr Tool kTools[] = {
      "summarise a routine and its callees, or the top regions"},
     {"is_empty", "cube_is_empty", cubekit::tools::is_empty_main,
      "exit 0 when every value of a report is zero"},
+    {"info", "cube_info", cubekit::tools::info_main,
+     "print the call tree with metric columns, abridged by thresholds"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
     {"serve", "cube_serve", cubekit::tools::serve_main,

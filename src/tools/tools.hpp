@@ -18,5 +18,6 @@ int cmp_main(int argc, char** argv);
 int calltree_main(int argc, char** argv);
 int stat_main(int argc, char** argv);
 int is_empty_main(int argc, char** argv);
+int info_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

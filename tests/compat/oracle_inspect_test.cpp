@@ -295,53 +295,49 @@ fs::path values_example() {
   return shared_dir() / "data/real/pycubexr/test_only_files/cube-values_example.cubex";
 }
 
+// cube_info with these arguments exits 0 and prints exactly `expected`.
+void expect_info_output(const std::vector<std::string>& args, const std::string& expected) {
+  const auto r = run_tool("cube_info", args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, expected);
+}
+
 TEST(CubeInfo, ReportWithHistogramMetric) {
   REQUIRE_SHARED();
-  auto r = run_tool("cube_info", {"-m", "INT16", values_example()});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "|           INT16 | Diff-Calltree\n"
-            "|              10 |  * main\n"
-            "|              26 |  |  * foo\n"
-            "|              42 |  |  * bar\n");
+  expect_info_output({"-m", "INT16", values_example()},
+                     "|           INT16 | Diff-Calltree\n"
+                     "|              10 |  * main\n"
+                     "|              26 |  |  * foo\n"
+                     "|              42 |  |  * bar\n");
   // Process rank 0: locations 0 and 2 (1+3, 5+7, 9+11); its thread at position 1 of process
   // 1 is Thread 3 (4, 8, 12).
-  r = run_tool("cube_info", {"-m", "INT16::0", "-m", "INT16:incl:1.1", values_example()});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "|       INT16 (0) |     INT16 (1.3) | Diff-Calltree\n"
-            "|               4 |               4 |  * main\n"
-            "|              12 |               8 |  |  * foo\n"
-            "|              20 |              12 |  |  * bar\n");
-  r = run_tool("cube_info", {"-l", values_example()});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "INT8\nUINT8\nINT16\nUINT16\nINT32\nUINT32\nINT64\nUINT64\nDOUBLE\nMINDOUBLE\n"
-            "MAXDOUBLE\nRATE\nTAU_ATOMIC\nHISTOGRAM5\nNDOUBLES10\nSCALE_FUNC3\nCOMPLEX\n"
-            "TAU_ATOMIC2\n");
+  expect_info_output({"-m", "INT16::0", "-m", "INT16:incl:1.1", values_example()},
+                     "|       INT16 (0) |     INT16 (1.3) | Diff-Calltree\n"
+                     "|               4 |               4 |  * main\n"
+                     "|              12 |               8 |  |  * foo\n"
+                     "|              20 |              12 |  |  * bar\n");
+  expect_info_output({"-l", values_example()},
+                     "INT8\nUINT8\nINT16\nUINT16\nINT32\nUINT32\nINT64\nUINT64\nDOUBLE\nMINDOUBLE\n"
+                     "MAXDOUBLE\nRATE\nTAU_ATOMIC\nHISTOGRAM5\nNDOUBLES10\nSCALE_FUNC3\nCOMPLEX\n"
+                     "TAU_ATOMIC2\n");
   // One node (Athena) with no system node below it, two processes, no metric time.
-  r = run_tool("cube_info", {"-b", values_example()});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "Number of nodes    : 1\nProcesses per node : 0\nNumber of processes: 2\n"
-            "Wallclock time     : -1\n");
+  expect_info_output({"-b", values_example()},
+                     "Number of nodes    : 1\nProcesses per node : 0\nNumber of processes: 2\n"
+                     "Wallclock time     : -1\n");
 }
 
 TEST(CubeInfo, AbridgedChildrenAreSummed) {
   REQUIRE_SHARED();
   // -x INT16,0.5 at main (10, two children): keep k children with k × 10 ≥ 0.5 × 20, so foo
   // stays and bar (inclusive 42, no children) is summed in the Aggregated line.
-  auto r = run_tool("cube_info", {"-m", "INT16", "-x", "INT16,0.5", values_example()});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out,
-            "|           INT16 | Diff-Calltree\n"
-            "|              10 |  * main\n"
-            "|              42 |  |  * ***** Aggregated 1 siblings (+0 children) within main\n"
-            "|              26 |  |  * foo\n");
+  expect_info_output(
+      {"-m", "INT16", "-x", "INT16,0.5", values_example()},
+      "|           INT16 | Diff-Calltree\n"
+      "|              10 |  * main\n"
+      "|              42 |  |  * ***** Aggregated 1 siblings (+0 children) within main\n"
+      "|              26 |  |  * foo\n");
   // -a INT16,30: main (10) is at most 30, so its whole tree goes.
-  r = run_tool("cube_info", {"-a", "INT16,30", values_example()});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "Diff-Calltree\n");
+  expect_info_output({"-a", "INT16,30", values_example()}, "Diff-Calltree\n");
 }
 
 TEST(CubeInfo, BasicsWithoutNodes) {

@@ -94,11 +94,11 @@ InfoColumn info_visitors_column(const Model& model) {
 
 namespace {
 
-// The shown sub-forest and how to print it. Values are computed once per column and call
-// path, on demand.
+// The shown sub-forest and how to print it. Values are computed when asked: each call path's
+// a few times at most (abridging, its line, its parent's "Aggregated" line).
 class InfoTree {
  public:
-  InfoTree(MetricEngine& engine) : engine_(engine), model_(engine.report().model()) {
+  explicit InfoTree(MetricEngine& engine) : engine_(engine), model_(engine.report().model()) {
     shown_children_.resize(model_.cnodes.size());
     for (Index c = 0; c < model_.cnodes.size(); ++c) shown_children_[c] = model_.cnodes[c].children;
     roots_ = model_.cnode_roots();
@@ -130,13 +130,11 @@ class InfoTree {
     if (column.kind == InfoColumn::Kind::kVisitors)
       return static_cast<double>(
           std::count_if(row.begin(), row.end(), [](double v) { return v > 0; }));
-    if (column.locations.empty()) {
-      double sum = 0;
+    double sum = 0;  // in location order, as the original adds them
+    if (column.locations.empty())
       for (double v : row) sum += v;
-      return sum;
-    }
-    double sum = 0;
-    for (Index l : column.locations) sum += row[l];
+    else
+      for (Index l : column.locations) sum += row[l];
     return sum;
   }
 

@@ -36,4 +36,5 @@ set(CUBEKIT_PUBLIC_HEADERS
   node_view.hpp=query
   rank.hpp=query
   topology.hpp=query
+  info_tree.hpp=query
   server.hpp=server)

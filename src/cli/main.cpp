@@ -45,6 +45,8 @@ constexpr Tool kTools[] = {
      "write a TAU profile directory as a report"},
     {"topoassist", "cube_topoassist", cubekit::tools::topoassist_main,
      "add, generate, rename or remove topologies (dialogue)"},
+    {"info", "cube_info", cubekit::tools::info_main,
+     "print the call tree with metric columns, abridged by thresholds"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
     {"serve", "cube_serve", cubekit::tools::serve_main,

@@ -22,5 +22,6 @@ int nodeview_main(int argc, char** argv);
 int rank_main(int argc, char** argv);
 int tau2cube_main(int argc, char** argv);
 int topoassist_main(int argc, char** argv);
+int info_main(int argc, char** argv);
 
 }  // namespace cubekit::tools

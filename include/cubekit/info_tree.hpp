@@ -1,0 +1,65 @@
+// The call tree as `cube_info` shows it (tools guide §1.5): columns of metric values
+// aggregated over all locations, one process or one thread, call paths abridged by threshold
+// rules, and children left out summarised in one "Aggregated" line per parent. Also the
+// report's basic figures (`cube_info -b`).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cubekit/derived.hpp"
+
+namespace cubekit {
+
+// One value column. A metric column answers the metric's (metric-inclusive) value of a call
+// path, inclusive or exclusive, summed over the chosen locations; a visitors column counts the
+// locations whose exclusive visits are above zero.
+struct InfoColumn {
+  enum class Kind : uint8_t { kMetric, kVisitors };
+  Kind kind = Kind::kMetric;
+  Index metric = kNoIndex;
+  Flavour call_flavour = Flavour::kInclusive;
+  std::vector<Index> locations;  // model positions; empty: every location
+  std::string header;            // e.g. "Time (E,0)": display name and what was chosen
+  bool fractional = false;       // dtype FLOAT: printed with 4 significant decimals
+};
+
+// "unique_name[:incl|excl[:rank[.thread]]]" (the name may contain ':'; the mode is case
+// insensitive, also "inclusive" / "exclusive"; rank "*" means every process; the thread is
+// the position in its process). Error naming what is wrong when the metric, the mode or the
+// process does not exist.
+InfoColumn info_metric_column(const Model& model, const std::string& descriptor);
+// The number of locations that visited each call path (needs a metric "visits").
+InfoColumn info_visitors_column(const Model& model);
+// A value as the column prints it, 15 wide: FLOAT metrics with 4 decimals (fewer above 1000),
+// everything else as a whole number; "N/A" for NaN.
+std::string info_value_text(const InfoColumn& column, double value);
+
+enum class InfoAbridge : uint8_t {
+  kAbsolute,      // leave out call paths whose value is at most the threshold
+  kRootRelative,  // ... at most threshold × the value of their root
+  kCumulative,    // keep the children that add up to (1 − threshold) of the parent's share
+};
+
+struct InfoAbridgeRule {
+  InfoColumn column;
+  double threshold = 0;
+  InfoAbridge kind = InfoAbridge::kAbsolute;
+};
+
+// The whole listing: header line, then one line per shown call path (depth first) and one
+// "***** Aggregated ..." line under every parent some of whose children were left out.
+std::string info_tree_text(MetricEngine& engine, const std::vector<InfoColumn>& columns,
+                           const std::vector<InfoAbridgeRule>& rules);
+
+struct InfoBasics {
+  size_t nodes = 0;                   // system tree nodes of class "node"
+  size_t children_of_first_node = 0;  // system tree nodes below the first of them
+  size_t processes = 0;               // location groups
+  std::optional<double> wallclock;    // Σ over call paths of the largest exclusive time of a
+                                      // location; none without a metric "time"
+};
+InfoBasics info_basics(MetricEngine& engine);
+
+}  // namespace cubekit

@@ -1,0 +1,282 @@
+#include "cubekit/info_tree.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+
+#include "cubekit/error.hpp"
+#include "cubekit/statistics.hpp"
+
+namespace cubekit {
+namespace {
+
+constexpr int kColumnWidth = 15;  // CubeLib's column: 15 wide, headers cut to 13
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The longest-known prefix rule of the original: the name ends at the first ':' after which
+// the text before it names a metric; without one, the whole descriptor is the name.
+size_t metric_name_end(const Model& model, const std::string& d) {
+  for (size_t colon = d.find(':'); colon != std::string::npos; colon = d.find(':', colon + 1))
+    if (model.metric_by_uniq_name(d.substr(0, colon))) return colon;
+  return d.size();
+}
+
+// The process `rank` (first location group with that rank) and, with a thread, its location
+// at that position; fills `column.locations` and returns the header suffix text ("0", "0.1").
+std::string choose_locations(const Model& model, const std::string& where, InfoColumn& column) {
+  const size_t dot = where.find('.');
+  const std::string rank_text = where.substr(0, dot);
+  const std::string thread_text = dot == std::string::npos ? "" : where.substr(dot + 1);
+  const long rank = std::atol(rank_text.c_str());
+  auto group = std::find_if(model.groups.begin(), model.groups.end(),
+                            [&](const LocationGroup& g) { return g.rank == rank; });
+  if (group == model.groups.end()) throw LookupError("there is no process with rank " + rank_text);
+  if (thread_text.empty() || thread_text == "*") {
+    column.locations = group->locations;
+    return std::to_string(group->rank);
+  }
+  const long thread = std::atol(thread_text.c_str());
+  if (thread < 0 || static_cast<size_t>(thread) >= group->locations.size())
+    throw LookupError("process " + rank_text + " has no thread " + thread_text);
+  const Index location = group->locations[static_cast<size_t>(thread)];
+  column.locations = {location};
+  return std::to_string(group->rank) + "." + std::to_string(model.locations[location].rank);
+}
+
+}  // namespace
+
+InfoColumn info_metric_column(const Model& model, const std::string& descriptor) {
+  const size_t name_end = metric_name_end(model, descriptor);
+  const std::string name = descriptor.substr(0, name_end);
+  const auto metric = model.metric_by_uniq_name(name);
+  if (!metric) throw LookupError("no metric '" + name + "'");
+  InfoColumn column;
+  column.metric = *metric;
+  column.fractional = model.metrics[*metric].dtype_text == "FLOAT";
+  const std::string rest = name_end < descriptor.size() ? descriptor.substr(name_end + 1) : "";
+  const size_t colon = rest.find(':');
+  const std::string mode = lower(rest.substr(0, colon));
+  const std::string where = colon == std::string::npos ? "" : rest.substr(colon + 1);
+  if (mode == "excl" || mode == "exclusive")
+    column.call_flavour = Flavour::kExclusive;
+  else if (!mode.empty() && mode != "incl" && mode != "inclusive")
+    throw LookupError("unknown mode '" + mode + "' in '" + descriptor + "' (incl or excl)");
+  std::string suffix;
+  if (column.call_flavour == Flavour::kExclusive) suffix = "E";
+  const size_t where_dot = where.find('.');
+  if (!where.empty() && where.substr(0, where_dot) != "*")
+    suffix += (suffix.empty() ? "" : ",") + choose_locations(model, where, column);
+  if (!suffix.empty()) suffix = " (" + suffix + ")";
+  const std::string& display = model.metrics[*metric].disp_name;
+  const size_t room = suffix.size() >= kColumnWidth - 2 ? 0 : kColumnWidth - 2 - suffix.size();
+  column.header = display.substr(0, room) + suffix;
+  return column;
+}
+
+InfoColumn info_visitors_column(const Model& model) {
+  const auto visits = model.metric_by_uniq_name("visits");
+  if (!visits) throw LookupError("no metric 'visits' to count visitors with");
+  InfoColumn column;
+  column.kind = InfoColumn::Kind::kVisitors;
+  column.metric = *visits;
+  column.call_flavour = Flavour::kExclusive;
+  column.header = "Visitors";
+  return column;
+}
+
+namespace {
+
+// The shown sub-forest and how to print it. Values are computed when asked: each call path's
+// a few times at most (abridging, its line, its parent's "Aggregated" line).
+class InfoTree {
+ public:
+  explicit InfoTree(MetricEngine& engine) : engine_(engine), model_(engine.report().model()) {
+    shown_children_.resize(model_.cnodes.size());
+    for (Index c = 0; c < model_.cnodes.size(); ++c) shown_children_[c] = model_.cnodes[c].children;
+    roots_ = model_.cnode_roots();
+  }
+
+  void abridge(const InfoAbridgeRule& rule) {
+    std::vector<Index> kept_roots;
+    for (Index root : roots_) {
+      double threshold = rule.threshold;
+      if (rule.kind == InfoAbridge::kRootRelative) threshold *= value(rule.column, root);
+      if (!abridged_away(rule, threshold, root)) kept_roots.push_back(root);
+    }
+    roots_ = kept_roots;
+  }
+
+  std::string text(const std::vector<InfoColumn>& columns) {
+    std::ostringstream out;
+    if (!columns.empty()) out << "| ";
+    for (const InfoColumn& c : columns) out << std::setw(kColumnWidth) << c.header << " | ";
+    out << "Diff-Calltree\n";
+    for (Index root : roots_) print(out, columns, root, 0);
+    return out.str();
+  }
+
+ private:
+  double value(const InfoColumn& column, Index cnode) {
+    const std::vector<double> row =
+        per_location(engine_, column.metric, cnode, column.call_flavour);
+    if (column.kind == InfoColumn::Kind::kVisitors)
+      return static_cast<double>(
+          std::count_if(row.begin(), row.end(), [](double v) { return v > 0; }));
+    double sum = 0;  // in location order, as the original adds them
+    if (column.locations.empty())
+      for (double v : row) sum += v;
+    else
+      for (Index l : column.locations) sum += row[l];
+    return sum;
+  }
+
+  // Preorder: a call path at or below the threshold goes with its subtree (true); the
+  // cumulative rule instead trims each parent's children.
+  bool abridged_away(const InfoAbridgeRule& rule, double threshold, Index cnode) {
+    std::vector<Index>& children = shown_children_[cnode];
+    if (rule.kind == InfoAbridge::kCumulative) {
+      keep_cumulative_share(rule, cnode);
+    } else if (!(value(rule.column, cnode) > threshold)) {
+      return true;
+    }
+    std::vector<Index> kept;
+    for (Index child : children)
+      if (!abridged_away(rule, threshold, child)) kept.push_back(child);
+    children = kept;
+    return false;
+  }
+
+  // CubeLib 4.6 ranks the children by the parent's own value (the same for each), so its
+  // stable ranking keeps them in order, and it keeps the first k with k × value ≥
+  // (1 − threshold) × n × value: about half of them for 0.5, none when the value is zero. The
+  // oracle shows this (info_x); it is reproduced, sums formed in the same order.
+  void keep_cumulative_share(const InfoAbridgeRule& rule, Index cnode) {
+    std::vector<Index>& children = shown_children_[cnode];
+    const double parent = value(rule.column, cnode);
+    double total = 0, cumulative = 0;
+    for (size_t i = 0; i < children.size(); ++i) total += parent;
+    size_t keep = 0;
+    while (cumulative < (1 - rule.threshold) * total && keep < children.size()) {
+      cumulative += parent;
+      ++keep;
+    }
+    children.resize(keep);
+  }
+
+  static std::string indent(unsigned depth) {
+    std::string s;
+    for (unsigned d = 0; d < depth; ++d) s += " | ";
+    return s + " * ";
+  }
+
+  void print_values(std::ostringstream& out, const std::vector<InfoColumn>& columns,
+                    const std::vector<double>& values) {
+    if (!columns.empty()) out << "| ";
+    for (size_t i = 0; i < columns.size(); ++i)
+      out << std::setw(kColumnWidth) << info_value_text(columns[i], values[i]) << " | ";
+  }
+
+  size_t descendants(Index cnode) const {
+    size_t n = 0;
+    for (Index child : model_.cnodes[cnode].children) n += 1 + descendants(child);
+    return n;
+  }
+
+  void print(std::ostringstream& out, const std::vector<InfoColumn>& columns, Index cnode,
+             unsigned depth) {
+    std::vector<double> values;
+    for (const InfoColumn& c : columns) values.push_back(value(c, cnode));
+    print_values(out, columns, values);
+    out << indent(depth) << model_.regions[model_.cnodes[cnode].region].name << '\n';
+    const std::vector<Index>& shown = shown_children_[cnode];
+    const std::vector<Index>& all = model_.cnodes[cnode].children;
+    if (shown.size() != all.size()) print_left_out(out, columns, cnode, depth);
+    for (Index child : shown) print(out, columns, child, depth + 1);
+  }
+
+  // The children left out, summed: inclusive values even for exclusive columns (a left-out
+  // child stands for its whole subtree).
+  void print_left_out(std::ostringstream& out, const std::vector<InfoColumn>& columns, Index cnode,
+                      unsigned depth) {
+    const std::vector<Index>& shown = shown_children_[cnode];
+    std::vector<double> sums(columns.size(), 0.0);
+    size_t left_out = 0, their_descendants = 0;
+    for (Index child : model_.cnodes[cnode].children) {
+      if (std::find(shown.begin(), shown.end(), child) != shown.end()) continue;
+      ++left_out;
+      their_descendants += descendants(child);
+      for (size_t i = 0; i < columns.size(); ++i) {
+        InfoColumn inclusive = columns[i];
+        if (inclusive.kind == InfoColumn::Kind::kMetric)
+          inclusive.call_flavour = Flavour::kInclusive;
+        sums[i] += value(inclusive, child);
+      }
+    }
+    print_values(out, columns, sums);
+    out << indent(depth + 1) << "***** Aggregated " << left_out << " siblings (+"
+        << their_descendants << " children) within "
+        << model_.regions[model_.cnodes[cnode].region].name << '\n';
+  }
+
+  MetricEngine& engine_;
+  const Model& model_;
+  std::vector<std::vector<Index>> shown_children_;
+  std::vector<Index> roots_;
+};
+
+}  // namespace
+
+std::string info_value_text(const InfoColumn& column, double v) {
+  std::ostringstream s;
+  if (std::isnan(v)) {
+    s << std::setw(kColumnWidth) << "N/A";
+  } else if (column.kind == InfoColumn::Kind::kMetric && column.fractional) {
+    int precision = 4;  // four decimals, one fewer per decade above 1000
+    if (v > 1000) precision -= static_cast<int>(std::log10(v / 1000));
+    s << std::setw(kColumnWidth) << std::fixed << std::setprecision(std::max(precision, 0)) << v;
+  } else {
+    // Whole numbers as an unsigned long, as the original casts them (negative ones wrap).
+    const uint64_t whole =
+        v < 0 ? static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
+    s << std::setw(kColumnWidth) << whole;
+  }
+  return s.str();
+}
+
+std::string info_tree_text(MetricEngine& engine, const std::vector<InfoColumn>& columns,
+                           const std::vector<InfoAbridgeRule>& rules) {
+  InfoTree tree(engine);
+  for (const InfoAbridgeRule& rule : rules) tree.abridge(rule);
+  return tree.text(columns);
+}
+
+InfoBasics info_basics(MetricEngine& engine) {
+  const Model& model = engine.report().model();
+  InfoBasics b;
+  for (const SystemNode& node : model.system_nodes) {
+    if (node.class_name != "node") continue;
+    if (b.nodes++ == 0) b.children_of_first_node = node.children.size();
+  }
+  b.processes = model.groups.size();
+  if (const auto time = model.metric_by_uniq_name("time")) {
+    double total = 0;
+    for (Index c = 0; c < model.cnodes.size(); ++c) {
+      double largest = 0;
+      for (double v : per_location(engine, *time, c, Flavour::kExclusive))
+        largest = std::max(largest, v);
+      total += largest;
+    }
+    b.wallclock = total;
+  }
+  return b;
+}
+
+}  // namespace cubekit

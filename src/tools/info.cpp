@@ -1,0 +1,134 @@
+// cube_info: a report's call tree with chosen metric columns, abridged by thresholds, its
+// metric list or its basic figures; option-compatible with CubeLib 4.6's tool (tools guide
+// §1.5). Options act in the order given, as the original's do: -l and -b print and stop.
+#include <getopt.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cubekit/error.hpp"
+#include "cubekit/info_tree.hpp"
+#include "cubekit/report.hpp"
+#include "tools.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+constexpr const char* kOptions = "m:a:r:x:bhltvw";
+
+constexpr const char* kUsage =
+    "usage: cube_info [-h] [-t] [-v] [-w] [-m met]... [-l] [-b] [-a met,thrh] [-r met,thrh]\n"
+    "                 [-x met,thrh] <report>\n"
+    "  -t           column: inclusive time over every location\n"
+    "  -v           column: exclusive visits over every location\n"
+    "  -w           column: number of locations that visited the call path\n"
+    "  -m met       column: the metric described by met (see below)\n"
+    "  -l           list the metrics' unique names and stop\n"
+    "  -b           number of nodes, processes per node, processes, wallclock time; stop\n"
+    "  -a met,thrh  leave out call paths whose value is at most thrh (and their subtrees)\n"
+    "  -r met,thrh  the same with thrh times the root's value\n"
+    "  -x met,thrh  keep the children of each call path that make up 1-thrh of it\n"
+    "  Left-out children are summed in one \"Aggregated\" line under their parent.\n"
+    "met: unique_metric_name[:incl|excl[:process_rank[.thread]]], e.g. time or time:excl:2\n";
+
+void print_basics(MetricEngine& engine) {
+  const InfoBasics b = info_basics(engine);
+  std::cout << "Number of nodes    : " << b.nodes << '\n'
+            << "Processes per node : " << b.children_of_first_node << '\n'
+            << "Number of processes: " << b.processes << '\n'
+            << "Wallclock time     : " << (b.wallclock ? *b.wallclock : -1.0) << '\n';
+}
+
+// -a / -r / -x: "met,thrh".
+InfoAbridgeRule abridge_rule(const Model& model, char option, const std::string& arg) {
+  const size_t comma = arg.find(',');
+  if (comma == std::string::npos)
+    throw LookupError("-" + std::string(1, option) + " " + arg + ": expected met,threshold");
+  InfoAbridgeRule rule;
+  rule.column = info_metric_column(model, arg.substr(0, comma));
+  rule.threshold = std::atof(arg.substr(comma + 1).c_str());
+  rule.kind = option == 'a'   ? InfoAbridge::kAbsolute
+              : option == 'r' ? InfoAbridge::kRootRelative
+                              : InfoAbridge::kCumulative;
+  return rule;
+}
+
+// The second pass over the options, with the report open. Returns whether to print the tree.
+bool apply_options(int argc, char** argv, MetricEngine& engine, std::vector<InfoColumn>& columns,
+                   std::vector<InfoAbridgeRule>& rules) {
+  const Model& model = engine.report().model();
+  optind = 1;
+  opterr = 0;
+  for (int c; (c = getopt(argc, argv, kOptions)) != -1;) {
+    const std::string arg = optarg ? optarg : "";
+    switch (c) {
+      case 'b':
+        print_basics(engine);
+        return false;
+      case 'l':
+        for (const Metric& m : model.metrics) std::cout << m.uniq_name << '\n';
+        return false;
+      case 'm':
+        columns.push_back(info_metric_column(model, arg));
+        break;
+      case 't':
+        columns.push_back(info_metric_column(model, "time"));
+        break;
+      case 'v':
+        columns.push_back(info_metric_column(model, "visits:excl"));
+        break;
+      case 'w':
+        columns.push_back(info_visitors_column(model));
+        break;
+      default:  // a, r, x
+        rules.push_back(abridge_rule(model, static_cast<char>(c), arg));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int info_main(int argc, char** argv) {
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, kOptions)) != -1;) {
+    if (c == 'h') {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (c == '?') {
+      std::cerr << kUsage;
+      return 1;
+    }
+  }
+  if (argc - optind != 1) {
+    std::cerr << kUsage
+              << (argc == optind ? "cube_info: a report expected\n"
+                                 : "cube_info: comparing several reports is not supported; "
+                                   "give one report\n");
+    return 1;
+  }
+  const std::string file = argv[optind];
+  try {
+    const Report report = Report::open(file);
+    MetricEngine engine(report);
+    std::vector<InfoColumn> columns;
+    std::vector<InfoAbridgeRule> rules;
+    try {
+      if (!apply_options(argc, argv, engine, columns, rules)) return 0;
+    } catch (const LookupError& e) {
+      std::cerr << "cube_info: " << file << ": " << e.what() << '\n';
+      return 1;
+    }
+    std::cout << info_tree_text(engine, columns, rules);
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "cube_info: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace cubekit::tools

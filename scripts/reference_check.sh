@@ -110,7 +110,7 @@ for entry in "${cases[@]}"; do
         echo "FAILED   $name $tag: CubeLib's cube_dump exits $ref_rc: $(head -c 200 "$base.ref.err")"
         failed=$((failed + 1))
       elif [ $our_rc -ne 0 ] || ! cmp -s "$base.ref" "$base.our"; then
-        echo "DIFFERS  $name $tag ($(diff "$base.ref" "$base.our" | grep -c '^[<>]') lines; rc $our_rc)"
+        echo "DIFFERS  $name $tag ($(diff -a "$base.ref" "$base.our" | grep -c '^[<>]') lines; rc $our_rc)"
         differ=$((differ + 1))
       else
         echo "same     $name $tag"

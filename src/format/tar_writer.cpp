@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -129,6 +130,26 @@ void TarWriter::append(const void* bytes, size_t n) {
 
 void TarWriter::patch(uint64_t offset, const void* bytes, size_t n) {
   write_at(content_start_ + offset, bytes, n);
+}
+
+void TarWriter::erase(uint64_t offset, uint64_t n) {
+  if (n == 0) return;
+  if (std::fflush(file_) != 0) fail("flush failed (disk full?)");
+  const int fd = ::fileno(file_);
+  std::vector<char> chunk(1 << 20);
+  for (uint64_t from = content_start_ + offset + n; from < written_;) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk.size(), written_ - from));
+    if (::pread(fd, chunk.data(), want, static_cast<off_t>(from)) != static_cast<ssize_t>(want))
+      fail("read back failed");
+    if (::pwrite(fd, chunk.data(), want, static_cast<off_t>(from - n)) !=
+        static_cast<ssize_t>(want))
+      fail("write failed (disk full?)");
+    from += want;
+  }
+  written_ -= n;
+  // The bytes beyond the new end are stale: cut them off, later writes continue from there.
+  if (::ftruncate(fd, static_cast<off_t>(written_)) != 0) fail("truncate failed");
+  if (::fseeko(file_, static_cast<off_t>(written_), SEEK_SET) != 0) fail("seek failed");
 }
 
 void TarWriter::end_member() {

@@ -31,6 +31,8 @@ class TarWriter {
   uint64_t member_size() const { return written_ - content_start_; }
   // Overwrites bytes already appended (at `offset` into the member's content).
   void patch(uint64_t offset, const void* bytes, size_t n);
+  // Removes `n` bytes at `offset` into the current member's content; later bytes move forward.
+  void erase(uint64_t offset, uint64_t n);
   void end_member();
 
   // Writes the end-of-archive blocks, syncs, renames to the final name.

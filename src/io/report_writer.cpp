@@ -43,7 +43,23 @@ struct ReportWriter::State {
 
   State(std::string path, std::shared_ptr<const Model> m, WriteOptions o)
       : model(std::move(m)), options(o), tar(std::move(path), o.mtime) {}
+  void finish_sub_index();
 };
+
+// The sub-index as CubeLib's writer leaves it (cube-format.md §6.3): one entry per stored row,
+// entry k with start_uncompressed = k · row size, right before the blocks. Room was reserved for
+// every cnode; the unused entries are cut out, which moves the blocks but not their offsets
+// (start_compressed counts from the end of the sub-index). pyCubexR reads the blocks in
+// sub-index order from there, ignoring start_compressed, so no gap may remain.
+void ReportWriter::State::finish_sub_index() {
+  const uint64_t rows = positions.size();
+  for (uint64_t k = 0; k < rows; ++k) sub_index[3 * k] = k * disk_row;
+  std::byte count[8];
+  format::store<uint64_t>(count, rows, format::kHostOrder);  // host order, like the probe
+  tar.patch(11, count, 8);
+  tar.patch(19, sub_index.data(), rows * 3 * 8);
+  tar.erase(19 + rows * 24, (sub_index.size() / 3 - rows) * 24);
+}
 
 namespace {
 
@@ -148,12 +164,7 @@ void ReportWriter::end_metric() {
   State& s = *state_;
   if (s.metric == kNoIndex) throw Error(s.tar.path() + ": end_metric without begin_metric");
   const Metric& m = s.model->metrics[s.metric];
-  if (s.options.compress) {
-    // Every entry, stored row or spare, keeps its own start_uncompressed: CubeLib keys a map by
-    // it, so spare entries sharing the key 0 would hide the first row (cube-format.md §6.3).
-    for (size_t k = 0; 3 * k < s.sub_index.size(); ++k) s.sub_index[3 * k] = k * s.disk_row;
-    s.tar.patch(19, s.sub_index.data(), s.sub_index.size() * 8);  // host order, like the probe
-  }
+  if (s.options.compress) s.finish_sub_index();
   // A data member of a multiple of 512 bytes gets one spare byte: readers ignore bytes after the
   // last row, and no reader then meets a lone zero block (cube-format.md §2.6).
   if (s.tar.member_size() % 512 == 0) {

@@ -77,8 +77,10 @@ class MetricEngine {
   Values stored_values(Index metric, Index cnode);
   // Per system tree node and location group, for one cnode (as calc's system_values). A
   // POSTDERIVED metric is evaluated per node / group with every operand summed over its
-  // locations first (time / visits of a node is its total time over its total visits);
-  // other metrics are their per-location values summed.
+  // locations first (time / visits of a node is its total time over its total visits), and
+  // references with the system modifier e give 0 there (nodes and groups own no data); other
+  // metrics are their per-location values summed. A derived metric with its own aggr operator
+  // folds the per-location values of the locations below each node / group with it instead.
   SystemValues system_values(Index metric, Index cnode, Flavour metric_flavour,
                              Flavour call_flavour);
 

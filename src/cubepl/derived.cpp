@@ -124,6 +124,8 @@ struct MetricEngine::Impl {
   double at_system(Index m, Index c, Flavour f, int64_t sysid, Flavour system);
   // Own values of metric m at cnode c per system node, then per location group (doubles).
   Row system_row(Index m, Index c, Flavour f);
+  // Per-location values folded with m's aggr operator over each system node, then each group.
+  Row aggr_over_entities(Index m, const Row& per_location);
 
   Row evaluate(const cubepl::Program& p, Context ctx, Index m, Index c, Flavour f);
   const Row& point(Index m, Index c);
@@ -148,7 +150,10 @@ struct MetricEngine::Impl {
   cubepl::CubeVariables variables;
   std::vector<Index> column_location;       // location column → index into Model::locations
   std::vector<std::vector<Index>> subtree;  // cnode → itself and its descendants, pre-order
-  std::vector<bool> inactive;               // cube::metric::set::M("value", "VOID")
+  // System node, then group (the lanes of system_row) → the locations below it, ascending.
+  // Built when a custom aggr operator first needs it.
+  std::vector<std::vector<Index>> entity_locations;
+  std::vector<bool> inactive;  // cube::metric::set::M("value", "VOID")
   std::map<std::pair<Index, int>, Row> aggregated_cache;
   std::map<Index, std::vector<std::optional<Row>>> points;
   std::recursive_mutex mutex;
@@ -172,6 +177,8 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
     }
     const Flavour f = apply(ref.call, flavour_);
     if (ctx_ == Context::kSystem && !(ref.form == MetricRef::Form::kFixed && ref.given < 2)) {
+      // The queried nodes and groups are inclusive; exclusively they own no data (§8.1).
+      if (apply(ref.system, Flavour::kInclusive) == Flavour::kExclusive) return;
       const Row v = e_.system_row(ref.metric, cnode_, f);
       std::copy(v.begin(), v.end(), out.begin());
       return;
@@ -625,12 +632,15 @@ double MetricEngine::Impl::program_total(Index m) {
 
 // A postderived metric is evaluated once per system entity with its operands aggregated over
 // that entity's locations (a ratio of sums, as CubeLib computes it for a selected node), every
-// other metric is its per-location values summed up the system tree.
+// other metric is its per-location values summed up the system tree. A derived metric with its
+// own aggr operator folds its per-location values with it instead (§9.2, §9.3, §9.5).
 Row MetricEngine::Impl::system_row(Index m, Index c, Flavour f) {
   const size_t width = model.system_nodes.size() + model.groups.size();
   if (inactive[m]) return Row(width, 0.0);
-  if (metric(m).kind == MetricKind::kPostDerived)
+  const bool own_aggr = is_derived(metric(m).kind) && !programs[m].aggr.empty();
+  if (metric(m).kind == MetricKind::kPostDerived && !own_aggr)
     return evaluate(programs[m].main, Context::kSystem, m, c, f);
+  if (own_aggr) return aggr_over_entities(m, row(m, c, f));
   const Values per_location = is_derived(metric(m).kind)
                                   ? to_values(row(m, c, f))
                                   : cubekit::location_values(report, m, c, Flavour::kInclusive, f);
@@ -642,30 +652,39 @@ Row MetricEngine::Impl::system_row(Index m, Index c, Flavour f) {
   return out;
 }
 
+Row MetricEngine::Impl::aggr_over_entities(Index m, const Row& per_location) {
+  const size_t nodes = model.system_nodes.size(), groups = model.groups.size();
+  if (entity_locations.empty()) {
+    entity_locations.resize(nodes + groups);
+    for (Index g = 0; g < groups; ++g) entity_locations[nodes + g] = model.groups[g].locations;
+    // Nodes are in pre-order: children come after parents, so walk backwards.
+    for (Index n = static_cast<Index>(nodes); n-- > 0;) {
+      std::vector<Index>& below = entity_locations[n];
+      for (Index g : model.system_nodes[n].groups)
+        below.insert(below.end(), model.groups[g].locations.begin(),
+                     model.groups[g].locations.end());
+      for (Index k : model.system_nodes[n].children)
+        below.insert(below.end(), entity_locations[k].begin(), entity_locations[k].end());
+    }
+    for (auto& below : entity_locations) std::sort(below.begin(), below.end());
+  }
+  Row out(nodes + groups, 0.0);
+  for (size_t e = 0; e < out.size(); ++e)
+    for (Index l : entity_locations[e])
+      out[e] = fold1(programs[m].aggr, false, out[e], per_location[model.locations[l].id]);
+  return out;
+}
+
+// metric::call::M(c, f, sysid, system): a location's value, or a node's or group's value as a
+// system query answers it (exclusively they own no data).
 double MetricEngine::Impl::at_system(Index m, Index c, Flavour f, int64_t sysid, Flavour system) {
-  const Row r = row(m, c, f);
   const int64_t nodes = static_cast<int64_t>(model.system_nodes.size());
   const int64_t groups = static_cast<int64_t>(model.groups.size());
   const int64_t locations = static_cast<int64_t>(model.locations.size());
   if (sysid < 0 || sysid >= nodes + groups + locations) return 0;
-  if (sysid >= nodes + groups) return r[model.locations[sysid - nodes - groups].id];
-  if (system == Flavour::kExclusive) return 0;  // nodes and groups own no data
-  double sum = 0;
-  auto add_group = [&](Index g) {
-    for (Index l : model.groups[g].locations) sum += r[model.locations[l].id];
-  };
-  if (sysid >= nodes) {
-    add_group(static_cast<Index>(sysid - nodes));
-    return sum;
-  }
-  std::vector<Index> stack{static_cast<Index>(sysid)};
-  while (!stack.empty()) {
-    const Index n = stack.back();
-    stack.pop_back();
-    for (Index g : model.system_nodes[n].groups) add_group(g);
-    for (Index k : model.system_nodes[n].children) stack.push_back(k);
-  }
-  return sum;
+  if (sysid >= nodes + groups) return row(m, c, f)[model.locations[sysid - nodes - groups].id];
+  if (system == Flavour::kExclusive) return 0;
+  return system_row(m, c, f)[static_cast<size_t>(sysid)];
 }
 
 bool cubepl_env_switch() {

@@ -59,27 +59,28 @@ std::vector<NodePtr> one(NodePtr a) {
   return v;
 }
 
-Op relation_op(Tok t) {
-  switch (t) {
-    case Tok::kEq:
-      return Op::kEq;
-    case Tok::kNe:
-      return Op::kNe;
-    case Tok::kLt:
-      return Op::kLt;
-    case Tok::kLe:
-      return Op::kLe;
-    case Tok::kGt:
-      return Op::kGt;
-    case Tok::kGe:
-      return Op::kGe;
-    case Tok::kStrEq:
-      return Op::kStrEq;
-    case Tok::kStrSeq:
-      return Op::kStrSeq;
-    default:
-      return Op::kNop;
-  }
+// Tokens that stand for one operation: the relations, and the functions of one or two
+// arguments written `name(...)`.
+struct TokenOp {
+  Tok token;
+  Op op;
+};
+constexpr TokenOp kRelations[] = {
+    {Tok::kEq, Op::kEq},       {Tok::kNe, Op::kNe},         {Tok::kLt, Op::kLt},
+    {Tok::kLe, Op::kLe},       {Tok::kGt, Op::kGt},         {Tok::kGe, Op::kGe},
+    {Tok::kStrEq, Op::kStrEq}, {Tok::kStrSeq, Op::kStrSeq},
+};
+constexpr TokenOp kFunctions[] = {
+    {Tok::kFunc1, Op::kFunc},      {Tok::kMin, Op::kMin},         {Tok::kMax, Op::kMax},
+    {Tok::kLowercase, Op::kLower}, {Tok::kUppercase, Op::kUpper}, {Tok::kEnv, Op::kEnv},
+};
+
+// The operation `t` stands for in `table`; Op::kNop if none.
+template <size_t N>
+Op op_of(Tok t, const TokenOp (&table)[N]) {
+  for (const TokenOp& entry : table)
+    if (entry.token == t) return entry.op;
+  return Op::kNop;
 }
 
 // Deeper nesting than any real expression; keeps recursive descent far from the stack limit.
@@ -278,44 +279,22 @@ NodePtr Parser::paren(bool* cond) {
 
 NodePtr Parser::function() {
   const Token t = cur_;
-  Op op = Op::kNop;
-  switch (t.kind) {
-    case Tok::kFunc1:
-      op = Op::kFunc;
-      break;
-    case Tok::kMin:
-      op = Op::kMin;
-      break;
-    case Tok::kMax:
-      op = Op::kMax;
-      break;
-    case Tok::kLowercase:
-      op = Op::kLower;
-      break;
-    case Tok::kUppercase:
-      op = Op::kUpper;
-      break;
-    case Tok::kEnv:
-      op = Op::kEnv;
-      if (!ctx_.read_environment && !env_warned_) {
-        env_warned_ = true;
-        warn(location(src_, t.begin) +
-             ": env() gives \"\" here: expressions stored in a report do not read the "
-             "environment unless CUBEKIT_CUBEPL_ENV=1");
-      }
-      break;
-    case Tok::kSizeof:
-    case Tok::kDefined: {
-      const Token name = lex_.paren_name();
-      auto n = make(t.kind == Tok::kSizeof ? Op::kSizeof : Op::kDefined);
-      n->text = name.text;
-      if (t.kind == Tok::kSizeof) n->var = bind(name.text);
-      if (t.kind == Tok::kDefined) defined_.push_back(n.get());
-      advance();
-      return n;
-    }
-    default:
-      fail_expected(kValueStart);
+  if (t.kind == Tok::kSizeof || t.kind == Tok::kDefined) {
+    const Token name = lex_.paren_name();
+    auto n = make(t.kind == Tok::kSizeof ? Op::kSizeof : Op::kDefined);
+    n->text = name.text;
+    if (t.kind == Tok::kSizeof) n->var = bind(name.text);
+    if (t.kind == Tok::kDefined) defined_.push_back(n.get());
+    advance();
+    return n;
+  }
+  const Op op = op_of(t.kind, kFunctions);
+  if (op == Op::kNop) fail_expected(kValueStart);
+  if (op == Op::kEnv && !ctx_.read_environment && !env_warned_) {
+    env_warned_ = true;
+    warn(location(src_, t.begin) +
+         ": env() gives \"\" here: expressions stored in a report do not read the "
+         "environment unless CUBEKIT_CUBEPL_ENV=1");
   }
   advance();
   // lowercase/uppercase/env tolerate white space before `(`; the other functions do not.
@@ -533,7 +512,7 @@ NodePtr Parser::relation(bool* cond) {
     *cond = true;
     return n;
   }
-  const Op op = relation_op(cur_.kind);
+  const Op op = op_of(cur_.kind, kRelations);
   if (op == Op::kNop) return left;
   advance();
   *cond = true;

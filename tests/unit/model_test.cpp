@@ -68,7 +68,12 @@ TEST(MetricKinds, NamesRoundTrip) {
 TEST(ModelRules, DuplicateCnodeIdIsRejected) {
   Model m = example_forest();
   m.cnodes[6].id = 5;
-  EXPECT_THROW(m.finalize("x.cubex:anchor.xml"), FormatError);
+  try {
+    m.finalize("x.cubex:anchor.xml");
+    FAIL() << "expected FormatError";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()), "x.cubex:anchor.xml: cnode id 5 declared twice");
+  }
 }
 
 TEST(ModelRules, LocationIdsMustBeDense) {
@@ -80,8 +85,8 @@ TEST(ModelRules, LocationIdsMustBeDense) {
     m.finalize("x.cubex:anchor.xml");
     FAIL() << "expected FormatError";
   } catch (const FormatError& e) {
-    EXPECT_NE(std::string(e.what()).find("location id 2 out of range"), std::string::npos)
-        << e.what();
+    EXPECT_EQ(std::string(e.what()),
+              "x.cubex:anchor.xml: location id 2 out of range: the 2 locations must have ids 0..1");
   }
 }
 

@@ -1,5 +1,8 @@
 // The flat profile (cube-format.md §8.5, `cube_dump -r`): per region, the exclusive value summed
-// over every call path calling it, and what its callees add.
+// over every call path calling it, and what its callees add ("Subroutines": the ⊕ of the
+// exclusive values of every call path below one of the region's own that belongs to another
+// region, each once, as CubeLib computes it; for sums, inclusive minus exclusive without
+// recursion counted twice).
 #pragma once
 
 #include <optional>
@@ -12,7 +15,7 @@ namespace cubekit {
 struct FlatProfile {
   std::vector<Index> regions;  // indices into Model::regions, in ascending region id
   Values exclusive;    // per region (indexed like Model::regions): ⊕ of call-exclusive values
-  Values subroutines;  // per region: inclusive − exclusive ("Subroutines")
+  Values subroutines;  // per region: ⊕ of the call paths below it of other regions
 };
 
 // For any metric the engine knows (stored, derived, ad hoc), aggregated over all locations.
@@ -20,7 +23,8 @@ FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flav
 
 // The same per location: for each region (indexed like Model::regions) the values of every
 // location (indexed by location id). Empty where CubeLib has no values at all: `exclusive` of a
-// region no call path calls, `subroutines` of a region none of whose call paths has callees.
+// region no call path calls, `subroutines` of a region with no call path of another region below
+// it.
 struct LocationFlatProfile {
   std::vector<Index> regions;  // in ascending region id
   std::vector<std::optional<Values>> exclusive, subroutines;

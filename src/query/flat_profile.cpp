@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cubekit/algebra.hpp"
+#include "cubekit/calc.hpp"
 
 namespace cubekit {
 
@@ -17,22 +18,50 @@ std::vector<Index> regions_by_id(const Model& model) {
 }
 
 // into = into ⊕ x, or x when into is still empty.
-void add_to(std::optional<Values>& into, Values x) {
+void add_to(std::optional<Values>& into, const Values& x) {
   if (!into)
-    into.emplace(std::move(x));
+    into.emplace(x);
   else
     plus_rows(x.type(), into->data(), x.data(), x.size());
+}
+
+// CubeLib adds up, as a region's "Subroutines", the exclusive values of every call path below one
+// of the region's own call paths that belongs to another region, each call path once: so a call
+// path counts for every region on the path above it other than its own. Adding values, never
+// subtracting exclusive from inclusive ones, keeps MIN/MAX types and recursion right (a region
+// calling itself would count its callees twice) and leaves no rounding residues.
+//
+// Calls visit(cnode, regions) for every call path in document pre-order (Model's order), with
+// the regions of the call paths above it, each once.
+template <class Visit>
+void walk_with_regions_above(const Model& model, Visit visit) {
+  std::vector<uint32_t> on_path(model.regions.size(), 0);  // call paths of each region on it
+  std::vector<Index> path;                                 // the current path's call paths
+  std::vector<Index> path_regions;  // its regions, each once, in the order they came on it
+  for (Index c = 0; c < model.cnodes.size(); ++c) {
+    while (!path.empty() && path.back() != model.cnodes[c].parent) {
+      // The deepest occurrence leaves first, so a region leaving for good is the last one come.
+      if (--on_path[model.cnodes[path.back()].region] == 0) path_regions.pop_back();
+      path.pop_back();
+    }
+    visit(c, path_regions);
+    path.push_back(c);
+    if (on_path[model.cnodes[c].region]++ == 0) path_regions.push_back(model.cnodes[c].region);
+  }
 }
 
 }  // namespace
 
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour) {
   const Model& model = engine.report().model();
-  std::vector<Index> regions = regions_by_id(model);
-  Values exclusive = engine.region_values(metric, metric_flavour, Flavour::kExclusive);
-  Values inclusive = engine.region_values(metric, metric_flavour, Flavour::kInclusive);
-  minus_rows(inclusive.type(), inclusive.data(), exclusive.data(), inclusive.size());
-  return {std::move(regions), std::move(exclusive), std::move(inclusive)};
+  const Values per_cnode = engine.aggregated_values(metric, metric_flavour, Flavour::kExclusive);
+  Values subroutines(per_cnode.type(), model.regions.size());
+  walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
+    for (Index r : above)
+      if (r != model.cnodes[c].region)
+        plus_rows(per_cnode.type(), subroutines.at(r), per_cnode.at(c), 1);
+  });
+  return {regions_by_id(model), region_sums(model, per_cnode), std::move(subroutines)};
 }
 
 LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
@@ -42,16 +71,13 @@ LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
   out.regions = regions_by_id(model);
   out.exclusive.resize(model.regions.size());
   out.subroutines.resize(model.regions.size());
-  for (Index c = 0; c < model.cnodes.size(); ++c) {
-    const Index r = model.cnodes[c].region;
+  walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
+    const Index region = model.cnodes[c].region;
     const Values excl = engine.location_values(metric, c, metric_flavour, Flavour::kExclusive);
-    if (!model.cnodes[c].children.empty()) {
-      Values callees = engine.location_values(metric, c, metric_flavour, Flavour::kInclusive);
-      minus_rows(callees.type(), callees.data(), excl.data(), callees.size());
-      add_to(out.subroutines[r], std::move(callees));
-    }
-    add_to(out.exclusive[r], excl);
-  }
+    for (Index r : above)
+      if (r != region) add_to(out.subroutines[r], excl);
+    add_to(out.exclusive[region], excl);
+  });
   return out;
 }
 

@@ -266,7 +266,7 @@ std::string Api::values(const Params& p) {
 }
 
 // Flat profile: per region the exclusive value over all its call paths and what its callees
-// add ("subroutines" = inclusive − exclusive), as cube_dump -r.
+// add ("subroutines", as cube_dump -r; "incl" is their sum).
 std::string Api::flat(const Params& p) {
   const auto report = open(p);
   const Model& m = report->model();
@@ -277,8 +277,8 @@ std::string Api::flat(const Params& p) {
     regions.push_back({{"id", m.regions[r].id},
                        {"name", m.regions[r].name},
                        {"excl", v.exclusive[r]},
-                       {"incl", v.inclusive[r]},
-                       {"subroutines", v.inclusive[r] - v.exclusive[r]}});
+                       {"incl", v.exclusive[r] + v.subroutines[r]},
+                       {"subroutines", v.subroutines[r]}});
   return json{{"metric", report->metric_name(q.metric)}, {"regions", regions}}.dump();
 }
 

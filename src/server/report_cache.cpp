@@ -137,9 +137,7 @@ OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
   const Target t = target(q.metric);
   const DecodeBudget::Claim claimed = claim(t);
   const FlatProfile p = flat_profile(*t.engine, t.metric, q.metric_flavour);
-  RegionValues out{as_doubles(p.exclusive), as_doubles(p.subroutines)};
-  for (size_t r = 0; r < out.exclusive.size(); ++r) out.inclusive[r] += out.exclusive[r];
-  return out;
+  return {as_doubles(p.exclusive), as_doubles(p.subroutines)};
 }
 
 std::shared_ptr<OpenReport> ReportCache::get(const std::filesystem::path& file,

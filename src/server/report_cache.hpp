@@ -66,7 +66,7 @@ class OpenReport {
   // Flat profile: per region (indexed like Model::regions) the exclusive and inclusive values
   // (cubekit/flat_profile.hpp).
   struct RegionValues {
-    std::vector<double> exclusive, inclusive;
+    std::vector<double> exclusive, subroutines;
   };
   RegionValues flat(const MetricQuery& q);
   // Display name of the metric a query names (the expression itself for expressions).

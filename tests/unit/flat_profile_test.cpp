@@ -1,0 +1,135 @@
+// The flat profile's "Subroutines" as CubeLib defines them (cube_dump -r): the ⊕ of the
+// exclusive values of every call path below one of the region's own that belongs to another
+// region, each once. A recursive tree and a MAXDOUBLE metric tell this apart from "inclusive
+// minus exclusive", which counts a recursion's callees twice and cannot subtract maxima.
+#include "cubekit/flat_profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cubekit/writer.hpp"
+#include "unit/tar_builder.hpp"
+
+namespace cubekit {
+namespace {
+
+// Regions A (id 0), B (1), C (2); call paths 0 A → 1 B → 2 A → 3 C, and 0 A → 4 C; two
+// locations (one process, two threads). Exclusive values per call path [location 0, 1]:
+//   time (DOUBLE):    A [1, 2]  B [2, 1]  A [4, 0]  C [8, 3]  C [16, 5]
+//   peak (MAXDOUBLE): A [1, 9]  B [2, 1]  A [7, 0]  C [3, 4]  C [5, 2]
+// Subroutines of A: call paths 1, 3, 4 (2 is A itself; 3 counts once although both A's are
+// above it); of B: 2 and 3; of C: none.
+const std::vector<std::vector<double>> kTime = {{1, 2}, {2, 1}, {4, 0}, {8, 3}, {16, 5}};
+const std::vector<std::vector<double>> kPeak = {{1, 9}, {2, 1}, {7, 0}, {3, 4}, {5, 2}};
+
+Report recursive_report(const std::string& path) {
+  auto model = std::make_shared<Model>();
+  const char* types[] = {"DOUBLE", "MAXDOUBLE"};
+  const char* names[] = {"time", "peak"};
+  for (uint32_t m = 0; m < 2; ++m) {
+    Metric metric;
+    metric.id = m;
+    metric.uniq_name = metric.disp_name = names[m];
+    metric.dtype_text = types[m];
+    metric.dtype = DataType::parse(types[m]);
+    metric.kind = MetricKind::kExclusive;
+    model->metrics.push_back(metric);
+  }
+  for (uint32_t r = 0; r < 3; ++r) {
+    Region region;
+    region.id = r;
+    region.name = region.mangled_name = std::string(1, static_cast<char>('A' + r));
+    model->regions.push_back(region);
+  }
+  const Index region_of[] = {0, 1, 0, 2, 2};
+  const Index parent_of[] = {kNoIndex, 0, 1, 2, 0};
+  for (uint32_t c = 0; c < 5; ++c) {
+    Cnode cnode;
+    cnode.id = c;
+    cnode.region = region_of[c];
+    cnode.parent = parent_of[c];
+    model->cnodes.push_back(cnode);
+    if (cnode.parent != kNoIndex) model->cnodes[cnode.parent].children.push_back(c);
+  }
+  SystemNode node;
+  node.name = node.class_name = "machine";
+  node.groups.push_back(0);
+  LocationGroup group;
+  group.name = "rank 0";
+  group.node = 0;
+  for (uint32_t t = 0; t < 2; ++t) {
+    Location loc;
+    loc.id = t;
+    loc.name = "thread " + std::to_string(t);
+    loc.rank = t;
+    loc.group = 0;
+    group.locations.push_back(t);
+    model->locations.push_back(loc);
+  }
+  model->groups.push_back(group);
+  model->system_nodes.push_back(node);
+  model->finalize("flat_profile_test");
+  ReportWriter writer(path, model);
+  for (Index m = 0; m < 2; ++m) {
+    const auto& values = m == 0 ? kTime : kPeak;
+    writer.begin_metric(m);
+    for (Index c : storage_order(*model, MetricKind::kExclusive))
+      writer.write_row(c, reinterpret_cast<const std::byte*>(values[c].data()));
+    writer.end_metric();
+  }
+  writer.finish();
+  return Report::open(path);
+}
+
+class FlatProfileOfRecursion : public ::testing::Test {
+ protected:
+  test::TempDir dir_{"flat_profile"};
+  Report report_ = recursive_report((dir_.path() / "recursive.cubex").string());
+  MetricEngine engine_{report_};
+};
+
+TEST_F(FlatProfileOfRecursion, SumsCountEachCalleeOnce) {
+  const FlatProfile p = flat_profile(engine_, 0, Flavour::kInclusive);
+  EXPECT_EQ(p.regions, (std::vector<Index>{0, 1, 2}));
+  EXPECT_EQ(p.exclusive.scalar(0), 1 + 2 + 4 + 0);
+  EXPECT_EQ(p.subroutines.scalar(0), 3 + 11 + 21);  // B, the inner C, the outer C
+  EXPECT_EQ(p.exclusive.scalar(1), 3);
+  EXPECT_EQ(p.subroutines.scalar(1), 4 + 11);  // the inner A and C
+  EXPECT_EQ(p.exclusive.scalar(2), 11 + 21);
+  EXPECT_EQ(p.subroutines.scalar(2), 0);
+}
+
+TEST_F(FlatProfileOfRecursion, SumsPerLocation) {
+  const LocationFlatProfile p = location_flat_profile(engine_, 0, Flavour::kInclusive);
+  auto at = [](const std::optional<Values>& v, Index l) { return v->scalar(l); };
+  ASSERT_TRUE(p.subroutines[0] && p.subroutines[1] && p.exclusive[2]);
+  EXPECT_EQ(at(p.exclusive[0], 0), 5);
+  EXPECT_EQ(at(p.exclusive[0], 1), 2);
+  EXPECT_EQ(at(p.subroutines[0], 0), 2 + 8 + 16);
+  EXPECT_EQ(at(p.subroutines[0], 1), 1 + 3 + 5);
+  EXPECT_EQ(at(p.subroutines[1], 0), 4 + 8);
+  EXPECT_EQ(at(p.subroutines[1], 1), 0 + 3);
+  EXPECT_EQ(at(p.exclusive[2], 0), 24);
+  EXPECT_FALSE(p.subroutines[2]);  // CubeLib prints "0." where no call path adds anything
+}
+
+TEST_F(FlatProfileOfRecursion, MaximaOfTheCallees) {
+  const LocationFlatProfile p = location_flat_profile(engine_, 1, Flavour::kInclusive);
+  ASSERT_TRUE(p.subroutines[0] && p.subroutines[1]);
+  EXPECT_EQ(p.exclusive[0]->scalar(0), 7);    // max(1, 7)
+  EXPECT_EQ(p.exclusive[0]->scalar(1), 9);    // max(9, 0)
+  EXPECT_EQ(p.subroutines[0]->scalar(0), 5);  // max(2, 3, 5)
+  EXPECT_EQ(p.subroutines[0]->scalar(1), 4);  // max(1, 4, 2)
+  EXPECT_EQ(p.subroutines[1]->scalar(0), 7);  // max(7, 3)
+  EXPECT_EQ(p.subroutines[1]->scalar(1), 4);  // max(0, 4)
+  const FlatProfile all = flat_profile(engine_, 1, Flavour::kInclusive);
+  EXPECT_EQ(all.exclusive.scalar(0), 9);
+  EXPECT_EQ(all.subroutines.scalar(0), 5);  // call paths' maxima over locations: 2, 4, 5
+  EXPECT_EQ(all.subroutines.scalar(1), 7);
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -43,11 +43,18 @@ class UnifiedDefinitions {
   void add_metrics(const Model& input, InputMapping& map, bool signed_integers = false);
   // Call paths by identity; regions by name, module and lines.
   void add_call_tree(const Model& input, InputMapping& map);
+  // cube_cut: copies of the call trees rooted at every call path of region `root` (empty: the
+  // input's roots), with the call paths of regions in `prunes`, and all below them, inlined into
+  // their caller (mapped onto it). Returns false when no call path of `root` exists.
+  bool add_cut_call_tree(const Model& input, InputMapping& map, const std::string& root,
+                         const std::vector<std::string>& prunes);
   // Returns false when the system trees cannot be unified under `mode` (kStrict only).
   bool add_system_tree(const Model& input, InputMapping& map, SystemUnification mode);
   // Topologies of `input` whose coordinates name mapped locations are kept.
   void add_topologies(const Model& input, const InputMapping& map);
   void add_mirrors(const Model& input);
+  void add_mirror(const std::string& url);
+  void set_attribute(const std::string& key, const std::string& value);
   // Finalizes and hands out the definitions (CubeLib's version attributes stamped).
   std::shared_ptr<const Model> finish();
   const Model& model() const { return *model_; }
@@ -61,6 +68,7 @@ enum class Combination {
   kMerge,  // a metric's values come from the last input that has it
   kMean,   // Σ (value × 1/n), each term cast to the metric's type (integers truncate)
   kDiff,   // first input ⊕ (−second input), per the type's algebra (min/max for MIN/MAXDOUBLE)
+  kSum,    // ⊕ of the call-exclusive values mapped onto each call path (cube_cut's inlining)
 };
 
 // Writes the combination of `inputs` (already unified into `definitions` with `maps`) to
@@ -69,6 +77,82 @@ void write_combination(const std::vector<const Report*>& inputs,
                        const std::vector<InputMapping>& maps,
                        std::shared_ptr<const Model> definitions, Combination how,
                        const std::string& path, const WriteOptions& options = {});
+
+// ---- cube_exclusify / cube_inclusify -------------------------------------------------------
+
+struct CallFlavourOptions {
+  // MetricKind::kExclusive (cube_exclusify) or kInclusive (cube_inclusify).
+  MetricKind stored_as = MetricKind::kExclusive;
+  SystemUnification system = SystemUnification::kStrict;  // -c: kReduce, -C: kCollapse
+  // Told about metrics kept EXCLUSIVE because their type has no inclusive storage.
+  std::function<void(const std::string&)> note;
+};
+
+// Writes `input` with every metric stored as `options.stored_as`: call-exclusive values for
+// EXCLUSIVE, call-inclusive ones for INCLUSIVE, per location and metric-inclusive; derived
+// metrics are evaluated and stored like the others (their expressions are dropped), as CubeLib
+// 4.6 does. MIN/MAXDOUBLE metrics cannot be stored inclusive (an inclusive value minus its
+// children's is no exclusive value for min/max): CubeLib crashes on them, here they stay
+// EXCLUSIVE and `note` says so. Throws cubekit::Error.
+void write_call_flavoured(const Report& input, const CallFlavourOptions& options,
+                          const std::string& path, const WriteOptions& write_options = {});
+
+// ---- cube_cut / cube_clean ---------------------------------------------------------------
+
+// Where the tools print CubeLib's progress lines ("INFO::Merging metric dimension..." before the
+// step, " done.\n" after it); may be empty.
+using Progress = std::function<void(const std::string&)>;
+
+struct CutOptions {
+  std::string root;                 // -r: region whose call paths become the roots; empty: none
+  std::vector<std::string> prunes;  // -p: regions inlined into their callers
+  SystemUnification system = SystemUnification::kStrict;
+  Progress progress;
+  // Told about each pruned region that no call path calls (CubeLib's warning, not an error).
+  std::function<void(const std::string&)> warning;
+};
+
+// Writes the cut of `input` (tools guide: cube_cut): re-rooted at `root`, pruned regions'
+// values added into their callers' exclusive values; derived metrics stay derived. Throws
+// LookupError with CubeLib's message when `root` names no region of a call path, before anything
+// is written.
+void write_cut(const Report& input, const CutOptions& options, const std::string& path,
+               const WriteOptions& write_options = {});
+
+// Writes `input` unified with nothing (cube_clean): regions, call paths and system entities no
+// call path or location uses are gone, ids renumbered, CubeLib's attributes.
+void write_clean(const Report& input, SystemUnification system, const Progress& progress,
+                 const std::string& path, const WriteOptions& write_options = {});
+
+// ---- cube_part ----------------------------------------------------------------------------
+
+// The ranks named by a CubeLib rank list ("0-3,7,13-": ranges, "-b" from 0, "a-" to the last)
+// among `count`; a range that ends before it starts is skipped and `warning` told.
+std::vector<bool> select_ranks(const std::string& ranks, size_t count,
+                               const std::function<void(const std::string&)>& warning = {});
+
+// Writes `input` with the process groups g where !kept_groups[g] renamed "<name> <VOID>" and
+// the values of their locations zeroed for every stored metric but visits (an `imbalance`
+// metric becomes VOID, `warning` told). Returns how many groups were voided; writes nothing
+// when that is none or all of them. Throws cubekit::Error.
+size_t write_part(const Report& input, const std::vector<bool>& kept_groups,
+                  const std::function<void(const std::string&)>& warning, const std::string& path,
+                  const WriteOptions& write_options = {});
+
+// ---- cube_canonize ------------------------------------------------------------------------
+
+struct CanonizeOptions {
+  bool pdt = false;                  // -p: PDT names, the last word before "(" first
+  size_t max_length = 0;             // -m: names cut to this length (0: not cut)
+  bool lower_case = false;           // -c
+  bool remove_file_names = false;    // -f: regions' modules emptied
+  bool remove_line_numbers = false;  // -l: regions' lines set to 0
+};
+
+// Writes `input` with canonical region names: from the first letter or digit on (CubeLib's
+// reading, see same_shape.cpp), then cut and lower-cased as asked. Throws cubekit::Error.
+void write_canonized(const Report& input, const CanonizeOptions& options, const std::string& path,
+                     const WriteOptions& write_options = {});
 
 // ---- cube_cmp ---------------------------------------------------------------------------
 

@@ -21,17 +21,25 @@ bool stored_inclusive(MetricKind k) {
 
 // The rows of input metric `metric` with call-tree flavour `flavour` (per location,
 // metric-inclusive as stored), in the input's type. Stored rows are streamed as they lie;
-// another flavour is computed per call path.
+// another flavour, and a derived metric stored in the result, is computed per call path.
 void visit_flavoured(const Report& input, Index metric, Flavour flavour, const RowVisitor& visit) {
-  if (!input.has_data(metric)) return;
-  const bool inclusive = stored_inclusive(input.model().metrics[metric].kind);
-  if (inclusive == (flavour == Flavour::kInclusive)) return input.visit_rows(metric, visit);
+  const Metric& m = input.model().metrics[metric];
+  const bool derived = is_derived(m.kind);
+  if (!derived && !input.has_data(metric)) return;
+  if (!derived && stored_inclusive(m.kind) == (flavour == Flavour::kInclusive))
+    return input.visit_rows(metric, visit);
   MetricEngine engine(input);
+  const size_t n = input.model().locations.size();
+  std::vector<uint64_t> buffer((m.dtype.memory_size() * n + 7) / 8);
+  std::byte* row = reinterpret_cast<std::byte*>(buffer.data());
   for (Index c = 0; c < input.model().cnodes.size(); ++c) {
     const Values v = engine.location_values(metric, c, Flavour::kInclusive, flavour);
-    visit(c, v.data());
+    // The engine answers derived metrics in DOUBLE or their integer type.
+    convert_values(v.type(), v.data(), m.dtype, row, n,
+                   input.path() + ": metric '" + m.uniq_name + "'");
+    visit(c, row);
   }
-  input.drop(metric);
+  if (!derived) input.drop(metric);
 }
 
 // One metric's values for every unified cnode and location, identity-initialised.
@@ -174,11 +182,12 @@ void write_combination(const std::vector<const Report*>& inputs,
     const Metric& metric = out.metrics[m];
     if (is_derived(metric.kind) || metric.is_void) continue;
     const std::string what = path + ": metric '" + metric.uniq_name + "'";
-    // Mean adds call-exclusive values (each term truncated for integers); merge and diff take
-    // the flavour the metric stores.
+    // Mean and sum add call-exclusive values (mean truncates each term for integers); merge and
+    // diff take the flavour the metric stores.
     const bool inclusive = stored_inclusive(metric.kind);
+    const bool exclusive_terms = how == Combination::kMean || how == Combination::kSum;
     const Flavour flavour =
-        inclusive && how != Combination::kMean ? Flavour::kInclusive : Flavour::kExclusive;
+        inclusive && !exclusive_terms ? Flavour::kInclusive : Flavour::kExclusive;
     Accumulator acc(metric.dtype, out.cnodes.size(), out.locations.size());
     for (const Term& t : terms_of(inputs, maps, m, how))
       accumulate(acc, t, flavour, how == Combination::kMerge, what);

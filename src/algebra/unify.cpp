@@ -123,6 +123,23 @@ Index region_in(Model& out, const Region& r) {
   return static_cast<Index>(out.regions.size() - 1);
 }
 
+// A new cnode below `out_parent` (kNoIndex: a root) with the identity of `in_cnode`.
+Index copy_cnode(Model& out, const Model& in, Index in_cnode, Index out_parent) {
+  const Cnode& c = in.cnodes[in_cnode];
+  Cnode copy;
+  copy.id = static_cast<uint32_t>(out.cnodes.size());
+  copy.region = region_in(out, in.regions[c.region]);
+  copy.line = c.line;
+  copy.mod = c.mod;
+  copy.parameters = c.parameters;
+  copy.attrs = c.attrs;
+  copy.parent = out_parent;
+  const Index target = static_cast<Index>(out.cnodes.size());
+  out.cnodes.push_back(std::move(copy));
+  if (out_parent != kNoIndex) out.cnodes[out_parent].children.push_back(target);
+  return target;
+}
+
 void merge_cnode_tree(Model& out, const Model& in, Index in_cnode, Index out_parent,
                       InputMapping& map) {
   const Cnode& c = in.cnodes[in_cnode];
@@ -138,21 +155,28 @@ void merge_cnode_tree(Model& out, const Model& in, Index in_cnode, Index out_par
       break;
     }
   }
-  if (target == kNoIndex) {
-    Cnode copy;
-    copy.id = static_cast<uint32_t>(out.cnodes.size());
-    copy.region = region_in(out, region);
-    copy.line = c.line;
-    copy.mod = c.mod;
-    copy.parameters = c.parameters;
-    copy.attrs = c.attrs;
-    copy.parent = out_parent;
-    target = static_cast<Index>(out.cnodes.size());
-    out.cnodes.push_back(std::move(copy));
-    if (out_parent != kNoIndex) out.cnodes[out_parent].children.push_back(target);
-  }
+  if (target == kNoIndex) target = copy_cnode(out, in, in_cnode, out_parent);
   map.cnode[in_cnode] = target;
   for (Index child : c.children) merge_cnode_tree(out, in, child, target, map);
+}
+
+bool is_pruned(const std::vector<std::string>& prunes, const std::string& region) {
+  return std::find(prunes.begin(), prunes.end(), region) != prunes.end();
+}
+
+// The children of `in_cnode` (copied as `out_cnode`) below `out_cnode`, except that a child
+// whose region is pruned, and everything below it, is inlined: mapped onto its caller.
+void copy_pruned_tree(Model& out, const Model& in, Index in_cnode, Index out_cnode,
+                      const std::vector<std::string>& prunes, InputMapping& map) {
+  // out_cnode stands for an inlined in_cnode when their regions differ.
+  const bool inlined =
+      out.regions[out.cnodes[out_cnode].region].name != in.regions[in.cnodes[in_cnode].region].name;
+  for (Index child : in.cnodes[in_cnode].children) {
+    const bool prune = inlined || is_pruned(prunes, in.regions[in.cnodes[child].region].name);
+    const Index target = prune ? out_cnode : copy_cnode(out, in, child, out_cnode);
+    map.cnode[child] = target;
+    copy_pruned_tree(out, in, child, target, prunes, map);
+  }
 }
 
 // ---- system tree ---------------------------------------------------------------------------
@@ -356,6 +380,33 @@ void UnifiedDefinitions::add_call_tree(const Model& input, InputMapping& map) {
   for (Index root : input.cnode_roots()) merge_cnode_tree(*model_, input, root, kNoIndex, map);
 }
 
+bool UnifiedDefinitions::add_cut_call_tree(const Model& input, InputMapping& map,
+                                           const std::string& root,
+                                           const std::vector<std::string>& prunes) {
+  map.cnode.assign(input.cnodes.size(), kNoIndex);
+  if (model_->program_title.empty()) model_->program_title = input.program_title;
+  std::vector<Index> roots = input.cnode_roots();
+  if (!root.empty()) {
+    roots.clear();
+    for (Index c = 0; c < input.cnodes.size(); ++c)
+      if (input.regions[input.cnodes[c].region].name == root) roots.push_back(c);
+  }
+  for (Index c : roots) {
+    map.cnode[c] = copy_cnode(*model_, input, c, kNoIndex);
+    copy_pruned_tree(*model_, input, c, map.cnode[c], prunes, map);
+  }
+  return !roots.empty();
+}
+
+void UnifiedDefinitions::add_mirror(const std::string& url) {
+  if (std::find(model_->mirrors.begin(), model_->mirrors.end(), url) == model_->mirrors.end())
+    model_->mirrors.push_back(url);
+}
+
+void UnifiedDefinitions::set_attribute(const std::string& key, const std::string& value) {
+  set_attrs(model_->attrs, {{key, value}});
+}
+
 bool UnifiedDefinitions::add_system_tree(const Model& input, InputMapping& map,
                                          SystemUnification mode) {
   map.location.assign(input.locations.size(), kNoIndex);
@@ -401,9 +452,7 @@ void UnifiedDefinitions::add_topologies(const Model& input, const InputMapping& 
 }
 
 void UnifiedDefinitions::add_mirrors(const Model& input) {
-  for (const std::string& m : input.mirrors)
-    if (std::find(model_->mirrors.begin(), model_->mirrors.end(), m) == model_->mirrors.end())
-      model_->mirrors.push_back(m);
+  for (const std::string& m : input.mirrors) add_mirror(m);
 }
 
 std::shared_ptr<const Model> UnifiedDefinitions::finish() {

@@ -13,6 +13,26 @@
 #include "tools.hpp"
 
 namespace cubekit::tools {
+
+std::string report_name(const std::string& output) {
+  const std::string suffix = ".cubex";
+  if (output.size() > suffix.size() &&
+      output.compare(output.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return output;
+  return output + suffix;
+}
+
+void say(const std::string& text) {
+  std::cout << text << std::flush;
+}
+
+Report read_report(const std::string& path, bool announce) {
+  if (announce) say("Reading " + path + " ... ");
+  Report r = Report::open(path);
+  if (announce) say("done.\n");
+  return r;
+}
+
 namespace {
 
 constexpr const char* kBugs = "Report bugs to <scalasca@fz-juelich.de>\n";
@@ -65,25 +85,6 @@ int parse(int argc, char** argv, const std::string& usage_text, AlgebraOptions& 
 SystemUnification unification(bool reduce, bool collapse) {
   if (collapse) return SystemUnification::kCollapse;
   return reduce ? SystemUnification::kReduce : SystemUnification::kStrict;
-}
-
-std::string report_name(const std::string& output) {
-  const std::string suffix = ".cubex";
-  if (output.size() > suffix.size() &&
-      output.compare(output.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return output;
-  return output + suffix;
-}
-
-void say(const std::string& text) {
-  std::cout << text << std::flush;
-}
-
-Report read_report(const std::string& path, bool announce) {
-  if (announce) say("Reading " + path + " ... ");
-  Report r = Report::open(path);
-  if (announce) say("done.\n");
-  return r;
 }
 
 // What CubeLib throws when system trees do not fit (printed as "Runtime Error: " + it).

@@ -35,6 +35,18 @@ bool is_part_a_step(const std::string& step) {
          step == "derive_pre_excl";
 }
 
+// PART B steps of a profile's folder for the transformation tools cubekit has (the dumps of
+// the reports they wrote are run with them).
+bool is_part_b_transform_step(const std::string& step) {
+  return (starts_with(step, "exclusify") || starts_with(step, "inclusify") ||
+          starts_with(step, "canonize")) &&
+         step.find(".cubex") == std::string::npos;
+}
+
+bool is_part_a_or_b_step(const std::string& step) {
+  return is_part_a_step(step) || is_part_b_transform_step(step);
+}
+
 // I_visible_more steps of the tools cubekit has.
 bool is_algebra_tool_step(const std::string& step) {
   return (starts_with(step, "remap_") || starts_with(step, "derive_")) &&
@@ -56,7 +68,7 @@ std::vector<Step> oracle_steps() {
   };
   for (const auto& dir : fs::directory_iterator(oracle))
     if (dir.is_directory() && dir.path().filename() != "_algebra")
-      add_steps_of(dir.path(), is_part_a_step);
+      add_steps_of(dir.path(), is_part_a_or_b_step);
   add_steps_of(oracle / "_algebra" / "I_visible_more", is_algebra_tool_step);
   std::sort(steps.begin(), steps.end(),
             [](const Step& a, const Step& b) { return a.name < b.name; });
@@ -99,6 +111,38 @@ std::string dumps_difference(const fs::path& dir, const fs::path& report) {
     differences += step_difference(dir, f.path().stem(), report.parent_path());
   }
   return differences;
+}
+
+// cube_inclusify crashes (rc 139) on reports with MIN/MAXDOUBLE metrics after its notes; ours
+// keeps those metrics EXCLUSIVE and writes the report, whose values must then be the input's
+// own: CubeLib's dumps of the input (dump_all_incl_aggr, dump_all_excl_aggr) are the
+// expectation. "" when all holds, otherwise what differs.
+std::string fixed_inclusify_crash_difference(const fs::path& dir, const std::string& step,
+                                             const fs::path& tmp) {
+  const RunResult r = run_in(tmp, command_words(read_file(dir / (step + ".cmd"))));
+  if (r.exit_code != 0) return step + ": exit code " + std::to_string(r.exit_code) + "\n" + r.err;
+  if (r.err.find("cannot be declared as an inclusive metric") == std::string::npos)
+    return step + ": no note on the metrics kept EXCLUSIVE: " + r.err;
+  std::string differences;
+  int reports = 0;
+  for (const auto& f : fs::directory_iterator(tmp)) {
+    if (f.is_symlink() || f.path().extension() != ".cubex") continue;
+    ++reports;
+    for (const char* flavour : {"incl", "excl"}) {
+      const RunResult dump =
+          run_tool("cube_dump", {"-m", "all", "-z", flavour, "-t", "aggr", f.path().string()});
+      const std::string expected =
+          read_file(dir / (std::string("dump_all_") + flavour + "_aggr.out"));
+      if (dump.out != expected)
+        differences += step + " " + flavour + ": " + first_difference(dump.out, expected) + "\n";
+    }
+  }
+  return reports == 1 ? differences : step + ": " + std::to_string(reports) + " reports written";
+}
+
+bool is_fixed_inclusify_crash(const Step& s) {
+  return starts_with(s.step, "inclusify") &&
+         read_file(s.dir / (s.step + ".rc")).rfind("139", 0) == 0;
 }
 
 // Steps whose output still differs from the original's, each with the reason (deliberate ones
@@ -171,9 +215,13 @@ TEST_P(OracleSteps, OutputEqualsOriginal) {
   const Step& s = GetParam();
   TempDir tmp("oracle-step");
   place_inputs(s.dir, tmp.path());
+  if (is_fixed_inclusify_crash(s)) {
+    EXPECT_EQ(fixed_inclusify_crash_difference(s.dir, s.step, tmp.path()), "");
+    return;
+  }
   std::string differences = step_difference(s.dir, s.step, tmp.path());
   if (!s.after.empty()) differences += step_difference(s.dir, s.after, tmp.path());
-  if (s.dir.parent_path().filename() == "_algebra") {
+  if (s.dir.parent_path().filename() == "_algebra" || is_part_b_transform_step(s.step)) {
     // Reports the step wrote, dumped as CubeLib dumped its own.
     for (const auto& f : fs::directory_iterator(tmp.path()))
       if (!f.is_symlink() && f.path().extension() == ".cubex")

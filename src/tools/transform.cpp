@@ -1,0 +1,337 @@
+// cube_cut, cube_clean, cube_part, cube_canonize, cube_exclusify and cube_inclusify (tools guide
+// §1.2), option- and output-compatible with CubeLib 4.6: each input is written on its own as
+// `<input stem>_excl.cubex` /
+// `<input stem>_incl.cubex` in the working directory, or `<o>_excl.cubex`, `<o>1_excl.cubex`, ...
+// with -o; cube_cut and cube_clean write `<o>.cubex` (default cut / clean). Unlike CubeLib,
+// cube_inclusify does not crash on MIN/MAXDOUBLE metrics: they stay EXCLUSIVE
+// (docs/algebra_tools.md).
+#include <getopt.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cubekit/error.hpp"
+#include "cubekit/report_algebra.hpp"
+#include "tools.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+// The name without its Cube extension (CubeLib's get_cube4_name).
+std::string cube4_stem(std::string name) {
+  for (const char* ext : {".cubex", ".cube.gz", ".cube"})
+    if (const size_t at = name.rfind(ext); at != std::string::npos) {
+      name.resize(at);
+      break;
+    }
+  return name;
+}
+
+// CubeLib's default output stem: the file name without its folder and Cube extension.
+std::string default_stem(const std::string& input) {
+  std::string stem = cube4_stem(input);
+  if (const size_t slash = stem.rfind('/'); slash != std::string::npos) stem.erase(0, slash + 1);
+  return stem;
+}
+
+SystemUnification system_mode(bool reduce, bool collapse) {
+  if (collapse) return SystemUnification::kCollapse;
+  return reduce ? SystemUnification::kReduce : SystemUnification::kStrict;
+}
+
+int call_flavour_main(int argc, char** argv, MetricKind kind) {
+  const bool inclusive = kind == MetricKind::kInclusive;
+  const std::string usage =
+      std::string("Usage: ") + argv[0] +
+      (inclusive ? " [-h] [-c|-C]  <cube1> <cube2> ...\n" : " [-h] [-c|-C] <cube1> <cube2> ...\n") +
+      "  -o     Name of the output file.\n"
+      "  -c     Reduce system dimension. \n"
+      "  -C     Collapse system dimension! Overrides option -c.\n"
+      "  -h     Help; Output a brief help message.\n\n"
+      "Report bugs to <scalasca@fz-juelich.de>\n";
+  CallFlavourOptions options;
+  options.stored_as = kind;
+  options.note = [](const std::string& text) { std::cerr << text << std::endl; };
+  bool reduce = false, collapse = false;
+  std::string output;
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "o:cCh?")) != -1;) {
+    if (c == 'o') {
+      output = optarg;
+    } else if (c == 'c') {
+      reduce = true;
+    } else if (c == 'C') {
+      collapse = true;
+    } else {
+      std::cerr << usage << std::endl;
+      return 0;
+    }
+  }
+  if (optind >= argc) {
+    std::cerr << usage << "Error: At least one file is required.\n\n";
+    return 1;
+  }
+  options.system = system_mode(reduce, collapse);
+  const char* tool = inclusive ? "cube_inclusify" : "cube_exclusify";
+  for (int i = optind; i < argc; ++i) {
+    const std::string input = argv[i];
+    say("Reading " + input + " ... ");
+    std::string name = output.empty() ? default_stem(input) : output;
+    if (!output.empty() && i > optind) name += std::to_string(i - optind);
+    try {
+      const Report report = Report::open(input);
+      write_call_flavoured(report, options, name + (inclusive ? "_incl.cubex" : "_excl.cubex"));
+    } catch (const Error& e) {
+      std::cout << std::flush;
+      std::cerr << tool << ": " << e.what() << std::endl;
+      return 1;
+    }
+    say("done.\n");
+  }
+  return 0;
+}
+
+std::string cut_usage(const char* argv0) {
+  return std::string("Usage: ") + argv0 +
+         " [-h] [-c|-C] [-r nodename] [-p nodename] [-o output] <cube experiment>\n"
+         "  -r     Re-root calltree at named node\n"
+         "  -p     Prune calltree from named node (== \"inline\")\n"
+         "  -o     Name of the output file (default: cut)\n"
+         "  -c     Reduce system dimension, if experiments are incompatible. \n"
+         "  -C     Collapse system dimension! Overrides option -c.\n"
+         "  -h     Help; Show this brief help message and exit.\n\n"
+         "Report bugs to <scalasca@fz-juelich.de>\n";
+}
+
+}  // namespace
+
+int cut_main(int argc, char** argv) {
+  const std::string usage = cut_usage(argv[0]);
+  CutOptions options;
+  std::string output = "cut";
+  bool reduce = false, collapse = false;
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "cCr:p:o:h")) != -1;) {
+    switch (c) {
+      case 'o':
+        output = optarg;
+        break;
+      case 'p':
+        options.prunes.push_back(optarg);
+        break;
+      case 'r':
+        options.root = optarg;  // CubeLib keeps the last -r
+        break;
+      case 'c':
+        reduce = true;
+        break;
+      case 'C':
+        collapse = true;
+        break;
+      default:
+        std::cerr << usage << std::endl;
+        return 0;
+    }
+  }
+  if (argc - optind != 1) {
+    std::cerr << usage << "\nError: Wrong arguments.\n";
+    return 1;
+  }
+  if (options.root.empty() && options.prunes.empty()) {
+    std::cerr << "Must specify new root node and/or node(s) to prune" << std::endl;
+    return 1;
+  }
+  for (const std::string& prune : options.prunes)
+    if (prune == options.root) {
+      std::cerr << "Can't both reroot and prune node '" << prune << "'" << std::endl;
+      return 1;
+    }
+  options.system = system_mode(reduce, collapse);
+  options.progress = say;
+  options.warning = [](const std::string& text) { std::cerr << "WARNING: " << text << std::endl; };
+  try {
+    const Report input = read_report(argv[optind], true);
+    say("++++++++++++ Cut operation begins ++++++++++++++++++++++++++\n");
+    write_cut(input, options, report_name(output));
+  } catch (const LookupError& e) {
+    std::cout << std::flush;
+    std::cerr << "ERROR: " << e.what();  // CubeLib ends without a newline
+    return 1;
+  } catch (const Error& e) {
+    std::cout << std::flush;
+    std::cerr << "cube_cut: " << e.what() << std::endl;
+    return 1;
+  }
+  say("++++++++++++ Cut operation ends successfully ++++++++++++++++\n");
+  say("Writing " + output + " ... done.\n");
+  return 0;
+}
+
+int clean_main(int argc, char** argv) {
+  const std::string usage = std::string("Usage: ") + argv[0] +
+                            " [-o output] [-c|-C] [-h] <cube experiment>\n"
+                            "  -o     Name of the output file (default: clean)\n"
+                            "  -c     Reduce system dimension, if experiments are incompatible. \n"
+                            "  -C     Collapse system dimension! Overrides option -c.\n"
+                            "  -h     Help; Output a brief help message.\n\n"
+                            "Report bugs to <scalasca@fz-juelich.de>\n";
+  std::string output = "clean";
+  bool reduce = false, collapse = false;
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "cCo:h?")) != -1;) {
+    if (c == 'o') {
+      output = optarg;
+    } else if (c == 'c') {
+      reduce = true;
+    } else if (c == 'C') {
+      collapse = true;
+    } else {
+      std::cerr << usage << std::endl;
+      return 0;
+    }
+  }
+  if (argc - optind != 1) {
+    std::cerr << usage << "\nError: Wrong arguments.\n";
+    return 1;
+  }
+  say("++++++++++++ Clean operation begins ++++++++++++++++++++++++++\n");
+  say(std::string("Reading ") + argv[optind] + " ... \n");
+  try {
+    const Report input = Report::open(argv[optind]);
+    say("done.\n");
+    write_clean(input, system_mode(reduce, collapse), say, report_name(output));
+  } catch (const Error& e) {
+    std::cout << std::flush;
+    std::cerr << "cube_clean: " << e.what() << std::endl;
+    return 1;
+  }
+  say("++++++++++++ Clean operation ends successfully ++++++++++++++++\n");
+  say("Writing " + output + " done.\n");
+  return 0;
+}
+
+int part_main(int argc, char** argv) {
+  const std::string usage = std::string(
+                                "Partition some of system tree (processes) and void the remainder\n"
+                                "Usage: ") +
+                            argv[0] +
+                            " [-h] [-I] [-R ranks] [-o output] <cubefile>\n"
+                            "  -I     Invert sense of partition\n"
+                            "  -R     List of process ranks for partition (e.g., \"0-3,7,13-\")\n"
+                            "  -o     Name of the output file (default: part)\n"
+                            "  -h     Help; Show this brief help message and exit.\n\n"
+                            "Report bugs to <scalasca@fz-juelich.de>\n";
+  bool invert = false;
+  std::string ranks, output = "part";
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "IR:o:h")) != -1;) {
+    if (c == 'I') {
+      invert = true;
+    } else if (c == 'R') {
+      ranks = optarg;
+    } else if (c == 'o') {
+      output = optarg;
+    } else {
+      std::cerr << usage << std::endl;
+      return 0;
+    }
+  }
+  if (argc - optind != 1) {
+    std::cerr << usage << "\nError: Wrong arguments.\n";
+    return 1;
+  }
+  if (ranks.empty()) {
+    std::cerr << "Must specify partition criteria" << std::endl;
+    return 1;
+  }
+  const auto to_stderr = [](const std::string& text) { std::cerr << text << std::endl; };
+  try {
+    say(std::string("Open the cube ") + argv[optind] + "...");
+    const Report input = Report::open(argv[optind]);
+    say("done.\nCopy the  cube object...done.\n");
+    say("++++++++++++ Part operation begins ++++++++++++++++++++++++++\n");
+    const size_t groups = input.model().groups.size();
+    std::vector<bool> kept = select_ranks(ranks, groups, to_stderr);
+    if (invert) kept.flip();
+    const size_t voided = write_part(input, kept, to_stderr, report_name(output));
+    if (voided == groups || voided == 0) {
+      std::cerr << "Error: partition contains " << (voided == 0 ? "all" : "none") << " of the "
+                << groups << " processes." << std::endl;
+      return 1;
+    }
+    say("Voiding " + std::to_string(voided) + " of " + std::to_string(groups) +
+        " processes.\n++++++++++++ Part operation ends successfully ++++++++++++++++\n");
+    say("Writing " + output + " ... done.\n");
+  } catch (const Error& e) {
+    std::cout << std::flush;
+    std::cerr << "cube_part: " << e.what() << std::endl;
+    return 1;
+  }
+  return 0;
+}
+
+int canonize_main(int argc, char** argv) {
+  const std::string usage = std::string("Usage: ") + argv[0] +
+                            " [ flags ] <input> <output>\n"
+                            "where flags is any combination of the following:\n"
+                            "   -h         Print this help\n"
+                            "   -p         Use PDT format\n"
+                            "   -m <num>   Maximum length\n"
+                            "   -c         Lower case\n"
+                            "   -f         Remove file names\n"
+                            "   -l         Remove line numbers\n\n"
+                            "Report bugs to <scalasca@fz-juelich.de>\n";
+  CanonizeOptions options;
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "m:flhpc?")) != -1;) {
+    switch (c) {
+      case 'c':
+        options.lower_case = true;
+        break;
+      case 'm':
+        options.max_length = static_cast<size_t>(std::max(0, std::atoi(optarg)));
+        break;
+      case 'f':
+        options.remove_file_names = true;
+        break;
+      case 'l':
+        options.remove_line_numbers = true;
+        break;
+      case 'p':
+        options.pdt = true;
+        break;
+      default:
+        std::cout << usage << std::endl;
+        return 0;
+    }
+  }
+  if (argc - optind != 2) {
+    std::cerr << "Please provide an input and an output cube file!\n" << usage << std::endl;
+    return 2;
+  }
+  try {
+    const Report input = Report::open(argv[optind]);
+    write_canonized(input, options, cube4_stem(argv[optind + 1]) + ".cubex");
+  } catch (const Error& e) {
+    std::cerr << "cube_canonize: " << e.what() << std::endl;
+    return 255;  // CubeLib returns -1
+  }
+  return 0;
+}
+
+int exclusify_main(int argc, char** argv) {
+  return call_flavour_main(argc, argv, MetricKind::kExclusive);
+}
+int inclusify_main(int argc, char** argv) {
+  return call_flavour_main(argc, argv, MetricKind::kInclusive);
+}
+
+}  // namespace cubekit::tools

@@ -108,15 +108,6 @@ int parse(int argc, char** argv, Options& o) {
   return -1;
 }
 
-// CubeLib writes <name>.cubex; a name that already ends so is not extended twice.
-std::string report_name(const std::string& output) {
-  const std::string suffix = ".cubex";
-  if (output.size() > suffix.size() &&
-      output.compare(output.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return output;
-  return output + suffix;
-}
-
 }  // namespace
 
 int derive_main(int argc, char** argv) {

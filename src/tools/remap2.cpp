@@ -72,14 +72,6 @@ int parse(int argc, char** argv, Options& o) {
   return -1;
 }
 
-std::string report_name(const std::string& output) {
-  const std::string suffix = ".cubex";
-  if (output.size() > suffix.size() &&
-      output.compare(output.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return output;
-  return output + suffix;
-}
-
 // The specification: the file given with -r, or the report's remapping.spec member.
 RemapSpec load_spec(const Options& o, const Report& input) {
   if (!o.spec_file.empty()) {

@@ -26,6 +26,15 @@ enum class SystemUnification {
   kCollapse,  // one "Virtual machine" / "Virtual node" holding every process group (-C)
 };
 
+// The types of the metrics a unification defines. CubeLib's algebra tools define each metric
+// anew under its type's canonical name (FLOAT is written DOUBLE); the tools that copy a report
+// (exclusify, inclusify, canonize, commoncalltree) keep the name as written.
+enum class MetricTypes {
+  kCanonical,  // the type as read, under its canonical name
+  kSigned,     // unsigned integer types become the signed type of the same width (cube_diff)
+  kAsWritten,  // the type and its name as the input wrote them
+};
+
 // Where the entities of one input went in the unified definitions (kNoIndex: nowhere).
 struct InputMapping {
   std::vector<Index> metric;    // input metric → unified metric
@@ -38,9 +47,9 @@ struct InputMapping {
 class UnifiedDefinitions {
  public:
   UnifiedDefinitions();
-  // Metrics by unique name; a new metric copies its definition. `signed_integers`: unsigned
-  // integer types become the signed type of the same width (cube_diff).
-  void add_metrics(const Model& input, InputMapping& map, bool signed_integers = false);
+  // Metrics by unique name; a new metric copies its definition, its type as `types` says.
+  void add_metrics(const Model& input, InputMapping& map,
+                   MetricTypes types = MetricTypes::kCanonical);
   // Call paths by identity; regions by name, module and lines.
   void add_call_tree(const Model& input, InputMapping& map);
   // cube_cut: copies of the call trees rooted at every call path of region `root` (empty: the

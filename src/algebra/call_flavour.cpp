@@ -48,7 +48,7 @@ void write_call_flavoured(const Report& input, const CallFlavourOptions& options
   UnifiedDefinitions defs;
   std::vector<InputMapping> maps(1);
   defs.add_mirrors(in);
-  defs.add_metrics(restated_metrics(in, options), maps[0]);
+  defs.add_metrics(restated_metrics(in, options), maps[0], MetricTypes::kAsWritten);
   defs.add_call_tree(in, maps[0]);
   if (!defs.add_system_tree(in, maps[0], options.system))
     throw Error(input.path() + ": the system tree cannot be unified");

@@ -41,13 +41,13 @@ DataType signed_type(DataType t) {
 
 // ---- metrics -------------------------------------------------------------------------------
 
-Index new_metric(Model& out, const Metric& from, Index parent, bool signed_integers, uint32_t id) {
+Index new_metric(Model& out, const Metric& from, Index parent, MetricTypes types, uint32_t id) {
   Metric m;
   m.id = id;
   m.disp_name = from.disp_name;
   m.uniq_name = from.uniq_name;
-  m.dtype = signed_integers ? signed_type(from.dtype) : from.dtype;
-  m.dtype_text = m.dtype.dtype_text();
+  m.dtype = types == MetricTypes::kSigned ? signed_type(from.dtype) : from.dtype;
+  m.dtype_text = types == MetricTypes::kAsWritten ? from.dtype_text : m.dtype.dtype_text();
   m.uom = from.uom;
   m.val = from.val;
   m.url = from.url;
@@ -75,7 +75,7 @@ size_t subtree_size(const Model& in, Index metric) {
 }
 
 void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_parent,
-                       InputMapping& map, bool signed_integers, uint32_t& next_id) {
+                       InputMapping& map, MetricTypes types, uint32_t& next_id) {
   const Metric& m = in.metrics[in_metric];
   const std::vector<Index> siblings =
       out_parent == kNoIndex ? out.metric_roots() : out.metrics[out_parent].children;
@@ -90,12 +90,12 @@ void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_p
     return;
   }
   if (target == kNoIndex)
-    target = new_metric(out, m, out_parent, signed_integers, next_id++);
+    target = new_metric(out, m, out_parent, types, next_id++);
   else
     set_attrs(out.metrics[target].attrs, m.attrs);
   map.metric[in_metric] = target;
   for (Index child : m.children)
-    merge_metric_tree(out, in, child, target, map, signed_integers, next_id);
+    merge_metric_tree(out, in, child, target, map, types, next_id);
 }
 
 // ---- call tree -----------------------------------------------------------------------------
@@ -367,11 +367,11 @@ void merge_collapsed(Model& out, const Model& in, InputMapping& map) {
 
 UnifiedDefinitions::UnifiedDefinitions() : model_(std::make_shared<Model>()) {}
 
-void UnifiedDefinitions::add_metrics(const Model& input, InputMapping& map, bool signed_integers) {
+void UnifiedDefinitions::add_metrics(const Model& input, InputMapping& map, MetricTypes types) {
   map.metric.assign(input.metrics.size(), kNoIndex);
   if (model_->metrics_title.empty()) model_->metrics_title = input.metrics_title;
   for (Index root : input.metric_roots())
-    merge_metric_tree(*model_, input, root, kNoIndex, map, signed_integers, next_metric_id_);
+    merge_metric_tree(*model_, input, root, kNoIndex, map, types, next_metric_id_);
 }
 
 void UnifiedDefinitions::add_call_tree(const Model& input, InputMapping& map) {

@@ -151,8 +151,8 @@ int diff_main(int argc, char** argv) {
     defs.add_mirrors(minuend.model());
     defs.add_mirrors(subtrahend.model());
     say("INFO::Merging metric dimension...");
-    defs.add_metrics(minuend.model(), maps[0], true);
-    defs.add_metrics(subtrahend.model(), maps[1], true);
+    defs.add_metrics(minuend.model(), maps[0], MetricTypes::kSigned);
+    defs.add_metrics(subtrahend.model(), maps[1], MetricTypes::kSigned);
     say(" done.\nINFO::Merging program dimension...");
     defs.add_call_tree(minuend.model(), maps[0]);
     defs.add_call_tree(subtrahend.model(), maps[1]);

@@ -143,6 +143,10 @@ class Model {
   std::vector<LocationGroup> groups;
   std::vector<Location> locations;  // document order; column = locations[i].id
   std::vector<Topology> topologies;
+  // Ids of metrics a copy leaves out because they were read as VOID: CubeLib's writer omits an
+  // inactive metric (and all below it) from the anchor but still writes its data members, which
+  // ReportWriter writes empty.
+  std::vector<uint32_t> omitted_void_metric_ids;
 
   std::vector<Index> metric_roots() const;
   std::vector<Index> cnode_roots() const;

@@ -82,6 +82,14 @@ void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_p
   Index target = kNoIndex;
   for (Index s : siblings)
     if (out.metrics[s].uniq_name == m.uniq_name) target = s;
+  if (m.val == "VOID") {
+    // A metric read as VOID is inactive in CubeLib: its writer leaves it out with all below it
+    // (their ids stay used, their data members stay: Model::omitted_void_metric_ids).
+    if (target != kNoIndex) return;
+    for (size_t k = subtree_size(in, in_metric); k > 0; --k)
+      out.omitted_void_metric_ids.push_back(next_id++);
+    return;
+  }
   if (target == kNoIndex && out_parent != kNoIndex && m.kind == MetricKind::kInclusive &&
       out.metrics[out_parent].kind == MetricKind::kPrederivedExclusive) {
     // CubeLib refuses an INCLUSIVE metric below a PREDERIVED_EXCLUSIVE one (an inclusive value
@@ -94,8 +102,7 @@ void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_p
   else
     set_attrs(out.metrics[target].attrs, m.attrs);
   map.metric[in_metric] = target;
-  for (Index child : m.children)
-    merge_metric_tree(out, in, child, target, map, types, next_id);
+  for (Index child : m.children) merge_metric_tree(out, in, child, target, map, types, next_id);
 }
 
 // ---- call tree -----------------------------------------------------------------------------

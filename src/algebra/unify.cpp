@@ -326,7 +326,10 @@ void merge_reduced(Model& out, const Model& in, Index in_node, Index out_parent,
     here = kNoIndex;
     for (Index s : siblings)
       if (same_node(out.system_nodes[s], n)) here = s;
-    if (here == kNoIndex) here = add_node(out, n, out_parent);
+    if (here == kNoIndex) {
+      here = add_node(out, n, out_parent);
+      out.system_nodes[here].attrs.clear();  // CubeLib defines the kept levels anew, bare
+    }
     if (is_node(n)) out_node = here;
   }
   for (Index child : n.children) merge_reduced(out, in, child, here, out_node, map);

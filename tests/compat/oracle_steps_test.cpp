@@ -114,8 +114,9 @@ std::string dumps_difference(const fs::path& dir, const fs::path& report) {
 }
 
 // cube_inclusify crashes (rc 139) on reports with MIN/MAXDOUBLE metrics after its notes; ours
-// keeps those metrics EXCLUSIVE and writes the report, whose values must then be the input's
-// own: CubeLib's dumps of the input (dump_all_incl_aggr, dump_all_excl_aggr) are the
+// keeps those metrics EXCLUSIVE and writes the report. Its values along the call tree, inclusive
+// and exclusive, must be those of the report cube_exclusify wrote with the same options (the
+// same definitions, only stored the other way): CubeLib's dumps of that report are the
 // expectation. "" when all holds, otherwise what differs.
 std::string fixed_inclusify_crash_difference(const fs::path& dir, const std::string& step,
                                              const fs::path& tmp) {
@@ -123,6 +124,12 @@ std::string fixed_inclusify_crash_difference(const fs::path& dir, const std::str
   if (r.exit_code != 0) return step + ": exit code " + std::to_string(r.exit_code) + "\n" + r.err;
   if (r.err.find("cannot be declared as an inclusive metric") == std::string::npos)
     return step + ": no note on the metrics kept EXCLUSIVE: " + r.err;
+  // inclusify → <input stem>_excl.cubex; inclusify_c_o → exclusify_c_o_excl.cubex; ...
+  const std::string options = step.substr(std::string("inclusify").size());
+  const std::string input_stem = dir.filename().string().substr(
+      0, dir.filename().string().rfind(dir.filename().extension().string()));
+  const std::string excl_report =
+      (options.empty() ? input_stem : "exclusify" + options) + "_excl.cubex";
   std::string differences;
   int reports = 0;
   for (const auto& f : fs::directory_iterator(tmp)) {
@@ -131,10 +138,11 @@ std::string fixed_inclusify_crash_difference(const fs::path& dir, const std::str
     for (const char* flavour : {"incl", "excl"}) {
       const RunResult dump =
           run_tool("cube_dump", {"-m", "all", "-z", flavour, "-t", "aggr", f.path().string()});
-      const std::string expected =
-          read_file(dir / (std::string("dump_all_") + flavour + "_aggr.out"));
-      if (dump.out != expected)
-        differences += step + " " + flavour + ": " + first_difference(dump.out, expected) + "\n";
+      const fs::path expected = dir / (excl_report + ".dump_" + flavour + "_aggr.out");
+      if (!fs::exists(expected)) return step + ": no " + expected.filename().string();
+      if (dump.out != read_file(expected))
+        differences +=
+            step + " " + flavour + ": " + first_difference(dump.out, read_file(expected)) + "\n";
     }
   }
   return reports == 1 ? differences : step + ": " + std::to_string(reports) + " reports written";
@@ -152,7 +160,43 @@ struct KnownDifference {
   const char* step;  // <folder>/<step>
   const char* reason;
 };
-constexpr std::array<KnownDifference, 16> kKnownDifferences{{
+constexpr std::array<KnownDifference, 27> kKnownDifferences{{
+    {"cubelib__examples__cube__summary.cubex/inclusify",
+     "OPEN: the root's metric-exclusive value of the report stored INCLUSIVE is a rounding "
+     "residue (1e-13) that depends on the order of subtraction; CubeLib crashes on this "
+     "input (rc 139), its exclusify report is the expectation"},
+    {"cubelib__examples__cube__summary.cubex/inclusify_C_o",
+     "OPEN: the root's metric-exclusive value of the report stored INCLUSIVE is a rounding "
+     "residue (1e-13) that depends on the order of subtraction; CubeLib crashes on this "
+     "input (rc 139), its exclusify report is the expectation"},
+    {"cubelib__examples__cube__summary.cubex/inclusify_c_o",
+     "OPEN: the root's metric-exclusive value of the report stored INCLUSIVE is a rounding "
+     "residue (1e-13) that depends on the order of subtraction; CubeLib crashes on this "
+     "input (rc 139), its exclusify report is the expectation"},
+    {"pycubexr__test_only_files__cube-values_example.cubex/exclusify",
+     "DELIBERATE: the original refuses the HISTOGRAM metric (rc 1); cubekit writes the "
+     "report (docs/algebra_tools.md)"},
+    {"pycubexr__test_only_files__cube-values_example.cubex/exclusify_C_o",
+     "DELIBERATE: the original refuses the HISTOGRAM metric (rc 1); cubekit writes the "
+     "report (docs/algebra_tools.md)"},
+    {"pycubexr__test_only_files__cube-values_example.cubex/exclusify_c_o",
+     "DELIBERATE: the original refuses the HISTOGRAM metric (rc 1); cubekit writes the "
+     "report (docs/algebra_tools.md)"},
+    {"pycubexr__test_only_files__cube-values_example.cubex/inclusify",
+     "DELIBERATE: the original refuses the HISTOGRAM metric (rc 1); cubekit writes the "
+     "report (docs/algebra_tools.md)"},
+    {"pycubexr__test_only_files__cube-values_example.cubex/inclusify_C_o",
+     "DELIBERATE: the original refuses the HISTOGRAM metric (rc 1); cubekit writes the "
+     "report (docs/algebra_tools.md)"},
+    {"pycubexr__test_only_files__cube-values_example.cubex/inclusify_c_o",
+     "DELIBERATE: the original refuses the HISTOGRAM metric (rc 1); cubekit writes the "
+     "report (docs/algebra_tools.md)"},
+    {"cubelib__test__test33_CubeProxy__proxy.cubex/exclusify_c_o",
+     "DELIBERATE: the original writes a report its own cube_dump cannot read (a topology "
+     "where a system tree node belongs); cubekit's is readable (docs/algebra_tools.md)"},
+    {"cubelib__test__test33_CubeProxy__proxy.cubex/inclusify_c_o",
+     "DELIBERATE: the original writes a report its own cube_dump cannot read (a topology "
+     "where a system tree node belongs); cubekit's is readable (docs/algebra_tools.md)"},
     {"I_visible_more/remap_summary_scalasca",
      "OPEN: CubeLib writes data members (110.data ...) for metrics it leaves out of the anchor; "
      "cubekit numbers the members of the metrics it writes"},
@@ -215,13 +259,15 @@ TEST_P(OracleSteps, OutputEqualsOriginal) {
   const Step& s = GetParam();
   TempDir tmp("oracle-step");
   place_inputs(s.dir, tmp.path());
+  std::string differences;
   if (is_fixed_inclusify_crash(s)) {
-    EXPECT_EQ(fixed_inclusify_crash_difference(s.dir, s.step, tmp.path()), "");
-    return;
+    differences = fixed_inclusify_crash_difference(s.dir, s.step, tmp.path());
+  } else {
+    differences = step_difference(s.dir, s.step, tmp.path());
+    if (!s.after.empty()) differences += step_difference(s.dir, s.after, tmp.path());
   }
-  std::string differences = step_difference(s.dir, s.step, tmp.path());
-  if (!s.after.empty()) differences += step_difference(s.dir, s.after, tmp.path());
-  if (s.dir.parent_path().filename() == "_algebra" || is_part_b_transform_step(s.step)) {
+  if (!is_fixed_inclusify_crash(s) &&
+      (s.dir.parent_path().filename() == "_algebra" || is_part_b_transform_step(s.step))) {
     // Reports the step wrote, dumped as CubeLib dumped its own.
     for (const auto& f : fs::directory_iterator(tmp.path()))
       if (!f.is_symlink() && f.path().extension() == ".cubex")

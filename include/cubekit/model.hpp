@@ -143,10 +143,12 @@ class Model {
   std::vector<LocationGroup> groups;
   std::vector<Location> locations;  // document order; column = locations[i].id
   std::vector<Topology> topologies;
-  // Ids of metrics a copy leaves out because they were read as VOID: CubeLib's writer omits an
-  // inactive metric (and all below it) from the anchor but still writes its data members, which
-  // ReportWriter writes empty.
-  std::vector<uint32_t> omitted_void_metric_ids;
+  // Metrics read as VOID are inactive in CubeLib: its writer leaves them, and all below them, out
+  // of the anchor. Copies made through a unification (merge, exclusify, ...) drop them from the
+  // definitions but CubeLib still writes their data members, which ReportWriter writes empty for
+  // these ids; canonize keeps them in the definitions and the anchor writer leaves out these.
+  std::vector<uint32_t> empty_member_metric_ids;
+  std::vector<uint32_t> anchor_omitted_metric_ids;
 
   std::vector<Index> metric_roots() const;
   std::vector<Index> cnode_roots() const;

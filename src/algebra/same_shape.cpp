@@ -130,7 +130,15 @@ void write_canonized(const Report& input, const CanonizeOptions& options, const 
     r.name = name;
     if (options.remove_line_numbers) r.begin = r.end = 0;
     if (options.remove_file_names) r.mod.clear();
+    r.attrs.clear();  // CubeLib defines the regions anew, bare
   }
+  for (SystemNode& n : model->system_nodes) n.attrs.clear();
+  // Metrics read as VOID, and all below them, are left out (without data members).
+  for (const Metric& m : model->metrics)
+    if (m.is_void) model->anchor_omitted_metric_ids.push_back(m.id);
+  // CubeLib records a Cube 3 document's syntax version among the attributes it copies.
+  if (model->version == "3.0" && !model->attr("Cube syntax version"))
+    model->attrs.emplace_back("Cube syntax version", "3");
   write_same_shape(input, model, {}, path, write_options);
 }
 

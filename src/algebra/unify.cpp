@@ -84,10 +84,10 @@ void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_p
     if (out.metrics[s].uniq_name == m.uniq_name) target = s;
   if (m.val == "VOID") {
     // A metric read as VOID is inactive in CubeLib: its writer leaves it out with all below it
-    // (their ids stay used, their data members stay: Model::omitted_void_metric_ids).
+    // (their ids stay used, their data members stay: Model::empty_member_metric_ids).
     if (target != kNoIndex) return;
     for (size_t k = subtree_size(in, in_metric); k > 0; --k)
-      out.omitted_void_metric_ids.push_back(next_id++);
+      out.empty_member_metric_ids.push_back(next_id++);
     return;
   }
   if (target == kNoIndex && out_parent != kNoIndex && m.kind == MetricKind::kInclusive &&

@@ -3,6 +3,8 @@
 // elements, the five entities only, child elements in CubeW's order.
 #include "format/anchor_writer.hpp"
 
+#include <algorithm>
+
 #include <sstream>
 
 #include "core/tree_walk.hpp"
@@ -62,6 +64,10 @@ std::string AnchorWriter::write() {
 
 void AnchorWriter::metric(Index i) {
   const Metric& x = m_.metrics[i];
+  // Left out with all below it (Model::anchor_omitted_metric_ids).
+  if (std::find(m_.anchor_omitted_metric_ids.begin(), m_.anchor_omitted_metric_ids.end(), x.id) !=
+      m_.anchor_omitted_metric_ids.end())
+    return;
   out_ << "<metric id=\"" << x.id << "\" type=\"" << metric_kind_name(x.kind) << '"';
   if (x.ghost) out_ << " viztype=\"GHOST\"";
   if (!x.convertible) out_ << " convertible=\"false\"";

@@ -82,7 +82,7 @@ ReportWriter::ReportWriter(std::string path, std::shared_ptr<const Model> model,
   // newline keeps the anchor readable by both CubeLib and standard tar readers.
   if (anchor.size() % 512 == 0) anchor.push_back('\n');
   s.tar.add("anchor.xml", anchor);
-  for (uint32_t id : s.model->omitted_void_metric_ids)
+  for (uint32_t id : s.model->empty_member_metric_ids)
     for (const char* suffix : {".data", ".index"}) s.tar.add(std::to_string(id) + suffix, "");
 }
 

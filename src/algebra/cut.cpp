@@ -44,8 +44,12 @@ void copy_data(const Report& input, std::vector<InputMapping>& maps,
 void write_cut(const Report& input, const CutOptions& options, const std::string& path,
                const WriteOptions& write_options) {
   const Model& in = input.model();
-  if (!options.root.empty() && !calls_region(in, options.root))
-    throw LookupError("Region " + options.root + " doesn't exist in the input file.");
+  if (!options.root.empty() && !calls_region(in, options.root)) {
+    // CubeLib warns of the missing region, then gives up on it.
+    const std::string missing = "Region " + options.root + " doesn't exist in the input file.";
+    if (options.warning) options.warning(missing);
+    throw LookupError(missing);
+  }
   if (options.warning)
     for (const std::string& prune : options.prunes)
       if (!calls_region(in, prune))

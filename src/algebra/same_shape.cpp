@@ -133,6 +133,8 @@ void write_canonized(const Report& input, const CanonizeOptions& options, const 
     r.attrs.clear();  // CubeLib defines the regions anew, bare
   }
   for (SystemNode& n : model->system_nodes) n.attrs.clear();
+  // CubeLib numbers the metrics of its copy anew, in document order.
+  for (Index i = 0; i < model->metrics.size(); ++i) model->metrics[i].id = static_cast<uint32_t>(i);
   // Metrics read as VOID, and all below them, are left out (without data members).
   for (const Metric& m : model->metrics)
     if (m.is_void) model->anchor_omitted_metric_ids.push_back(m.id);

@@ -37,10 +37,8 @@ namespace {
 
 constexpr const char* kBugs = "Report bugs to <scalasca@fz-juelich.de>\n";
 
-struct AlgebraOptions {
-  std::string output;
-  bool reduce = false;  // -c (cube_mean: reduce unless -c)
-  bool collapse = false;
+// -o, -c (cube_mean: reduce unless -c) and -C, then the inputs.
+struct AlgebraOptions : OutputAndSystem {
   std::vector<std::string> inputs;
 };
 
@@ -55,36 +53,12 @@ std::string usage(const char* argv0, const char* args, const char* default_outpu
 // inputs exits 1. Returns -1 to go on.
 int parse(int argc, char** argv, const std::string& usage_text, AlgebraOptions& o,
           size_t min_inputs, size_t max_inputs, const char* count_error) {
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "o:cCh?")) != -1;) {
-    switch (c) {
-      case 'o':
-        o.output = optarg;
-        break;
-      case 'c':
-        o.reduce = true;
-        break;
-      case 'C':
-        o.collapse = true;
-        break;
-      default:
-        std::cerr << usage_text << std::endl;
-        return 0;
-    }
-  }
-  const size_t n = static_cast<size_t>(argc - optind);
-  if (n < min_inputs || n > max_inputs) {
-    std::cerr << usage_text << count_error;
-    return 1;
-  }
+  if (!parse_cubelib_options(argc, argv, "o:cCh?", usage_text,
+                             [&](int c, const char* arg) { o.take(c, arg); }))
+    return 0;
+  if (!operands_fit(argc, min_inputs, max_inputs, usage_text, count_error)) return 1;
   for (int i = optind; i < argc; ++i) o.inputs.push_back(argv[i]);
   return -1;
-}
-
-SystemUnification unification(bool reduce, bool collapse) {
-  if (collapse) return SystemUnification::kCollapse;
-  return reduce ? SystemUnification::kReduce : SystemUnification::kStrict;
 }
 
 // What CubeLib throws when system trees do not fit (printed as "Runtime Error: " + it).
@@ -157,7 +131,7 @@ int diff_main(int argc, char** argv) {
     defs.add_call_tree(minuend.model(), maps[0]);
     defs.add_call_tree(subtrahend.model(), maps[1]);
     say(" done.\nINFO::Merging system dimension...");
-    const SystemUnification mode = unification(o.reduce, o.collapse);
+    const SystemUnification mode = o.system();
     unify_system(defs, minuend.model(), maps[0], mode);
     unify_system(defs, subtrahend.model(), maps[1], mode);
     say(" done.\nINFO::Mapping severities... done.\nINFO::Merging topologies...");
@@ -203,7 +177,8 @@ int merge_or_mean(int argc, char** argv, bool mean) {
       reports.push_back(in.get());
     }
     // cube_mean reduces system trees unless -c; cube_merge only with -c.
-    const SystemUnification mode = unification(mean ? !o.reduce : o.reduce, o.collapse);
+    if (mean) o.reduce = !o.reduce;  // cube_mean reduces by default; -c means strict
+    const SystemUnification mode = o.system();
     for (size_t i = 0; i < inputs.size(); ++i)
       unify_one(defs, *inputs[i], maps[i], i, mean ? "MEAN" : "MERGE", mode,
                 mean ? "INFO::Adding topologies..." : "INFO::Merging topologies...");

@@ -1,9 +1,13 @@
 // Entry points of the command-line tools; each parses its options, calls the library, prints.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <iostream>
 #include <string>
 
 #include "cubekit/report.hpp"
+#include "cubekit/report_algebra.hpp"
 
 namespace cubekit::tools {
 
@@ -33,6 +37,27 @@ int clean_main(int argc, char** argv);
 int part_main(int argc, char** argv);
 int canonize_main(int argc, char** argv);
 int inclusify_main(int argc, char** argv);
+
+// CubeLib's option convention (options.cpp): getopt over `spec` from the first argument on;
+// -h, -? and unknown options print `usage` (to standard error unless told otherwise) and the
+// tool then exits 0; take(option, argument) gets every other option. False: usage printed.
+bool parse_cubelib_options(int argc, char** argv, const char* spec, const std::string& usage,
+                           const std::function<void(int option, const char* argument)>& take,
+                           std::ostream& usage_out = std::cerr);
+// -o NAME, -c (reduce the system trees) and -C (collapse them; overrides -c), as the algebra
+// and transformation tools take them.
+struct OutputAndSystem {
+  std::string output;
+  bool reduce = false, collapse = false;
+  // Takes -o, -c and -C; other options are left to the caller.
+  void take(int option, const char* argument);
+  SystemUnification system() const;
+};
+
+// Whether between `min` and `max` operands follow the options; if not, prints `usage` and
+// `error` to standard error (the tool then exits 1).
+bool operands_fit(int argc, size_t min, size_t max, const std::string& usage,
+                  const std::string& error = "\nError: Wrong arguments.\n");
 
 // Shared by the report-writing algebra tools (algebra.cpp).
 // `output`, with ".cubex" appended unless it ends so.

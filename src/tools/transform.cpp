@@ -37,11 +37,6 @@ std::string default_stem(const std::string& input) {
   return stem;
 }
 
-SystemUnification system_mode(bool reduce, bool collapse) {
-  if (collapse) return SystemUnification::kCollapse;
-  return reduce ? SystemUnification::kReduce : SystemUnification::kStrict;
-}
-
 int call_flavour_main(int argc, char** argv, MetricKind kind) {
   const bool inclusive = kind == MetricKind::kInclusive;
   const std::string usage =
@@ -55,33 +50,19 @@ int call_flavour_main(int argc, char** argv, MetricKind kind) {
   CallFlavourOptions options;
   options.stored_as = kind;
   options.note = [](const std::string& text) { std::cerr << text << std::endl; };
-  bool reduce = false, collapse = false;
-  std::string output;
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "o:cCh?")) != -1;) {
-    if (c == 'o') {
-      output = optarg;
-    } else if (c == 'c') {
-      reduce = true;
-    } else if (c == 'C') {
-      collapse = true;
-    } else {
-      std::cerr << usage << std::endl;
-      return 0;
-    }
-  }
-  if (optind >= argc) {
-    std::cerr << usage << "Error: At least one file is required.\n\n";
+  OutputAndSystem o;
+  if (!parse_cubelib_options(argc, argv, "o:cCh?", usage,
+                             [&](int c, const char* arg) { o.take(c, arg); }))
+    return 0;
+  if (!operands_fit(argc, 1, SIZE_MAX, usage, "Error: At least one file is required.\n\n"))
     return 1;
-  }
-  options.system = system_mode(reduce, collapse);
+  options.system = o.system();
   const char* tool = inclusive ? "cube_inclusify" : "cube_exclusify";
   for (int i = optind; i < argc; ++i) {
     const std::string input = argv[i];
     say("Reading " + input + " ... ");
-    std::string name = output.empty() ? default_stem(input) : output;
-    if (!output.empty() && i > optind) name += std::to_string(i - optind);
+    std::string name = o.output.empty() ? default_stem(input) : o.output;
+    if (!o.output.empty() && i > optind) name += std::to_string(i - optind);
     try {
       const Report report = Report::open(input);
       write_call_flavoured(report, options, name + (inclusive ? "_incl.cubex" : "_excl.cubex"));
@@ -112,36 +93,14 @@ std::string cut_usage(const char* argv0) {
 int cut_main(int argc, char** argv) {
   const std::string usage = cut_usage(argv[0]);
   CutOptions options;
-  std::string output = "cut";
-  bool reduce = false, collapse = false;
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "cCr:p:o:h")) != -1;) {
-    switch (c) {
-      case 'o':
-        output = optarg;
-        break;
-      case 'p':
-        options.prunes.push_back(optarg);
-        break;
-      case 'r':
-        options.root = optarg;  // CubeLib keeps the last -r
-        break;
-      case 'c':
-        reduce = true;
-        break;
-      case 'C':
-        collapse = true;
-        break;
-      default:
-        std::cerr << usage << std::endl;
-        return 0;
-    }
-  }
-  if (argc - optind != 1) {
-    std::cerr << usage << "\nError: Wrong arguments.\n";
-    return 1;
-  }
+  OutputAndSystem o{"cut"};
+  if (!parse_cubelib_options(argc, argv, "cCr:p:o:h", usage, [&](int c, const char* arg) {
+        if (c == 'p') options.prunes.push_back(arg);
+        if (c == 'r') options.root = arg;  // CubeLib keeps the last -r
+        o.take(c, arg);
+      }))
+    return 0;
+  if (!operands_fit(argc, 1, 1, usage)) return 1;
   if (options.root.empty() && options.prunes.empty()) {
     std::cerr << "Must specify new root node and/or node(s) to prune" << std::endl;
     return 1;
@@ -151,13 +110,13 @@ int cut_main(int argc, char** argv) {
       std::cerr << "Can't both reroot and prune node '" << prune << "'" << std::endl;
       return 1;
     }
-  options.system = system_mode(reduce, collapse);
+  options.system = o.system();
   options.progress = say;
   options.warning = [](const std::string& text) { std::cerr << "WARNING: " << text << std::endl; };
   try {
     const Report input = read_report(argv[optind], true);
     say("++++++++++++ Cut operation begins ++++++++++++++++++++++++++\n");
-    write_cut(input, options, report_name(output));
+    write_cut(input, options, report_name(o.output));
   } catch (const LookupError& e) {
     std::cout << std::flush;
     std::cerr << "ERROR: " << e.what();  // CubeLib ends without a newline
@@ -168,7 +127,7 @@ int cut_main(int argc, char** argv) {
     return 1;
   }
   say("++++++++++++ Cut operation ends successfully ++++++++++++++++\n");
-  say("Writing " + output + " ... done.\n");
+  say("Writing " + o.output + " ... done.\n");
   return 0;
 }
 
@@ -180,39 +139,24 @@ int clean_main(int argc, char** argv) {
                             "  -C     Collapse system dimension! Overrides option -c.\n"
                             "  -h     Help; Output a brief help message.\n\n"
                             "Report bugs to <scalasca@fz-juelich.de>\n";
-  std::string output = "clean";
-  bool reduce = false, collapse = false;
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "cCo:h?")) != -1;) {
-    if (c == 'o') {
-      output = optarg;
-    } else if (c == 'c') {
-      reduce = true;
-    } else if (c == 'C') {
-      collapse = true;
-    } else {
-      std::cerr << usage << std::endl;
-      return 0;
-    }
-  }
-  if (argc - optind != 1) {
-    std::cerr << usage << "\nError: Wrong arguments.\n";
-    return 1;
-  }
+  OutputAndSystem o{"clean"};
+  if (!parse_cubelib_options(argc, argv, "cCo:h?", usage,
+                             [&](int c, const char* arg) { o.take(c, arg); }))
+    return 0;
+  if (!operands_fit(argc, 1, 1, usage)) return 1;
   say("++++++++++++ Clean operation begins ++++++++++++++++++++++++++\n");
   say(std::string("Reading ") + argv[optind] + " ... \n");
   try {
     const Report input = Report::open(argv[optind]);
     say("done.\n");
-    write_clean(input, system_mode(reduce, collapse), say, report_name(output));
+    write_clean(input, o.system(), say, report_name(o.output));
   } catch (const Error& e) {
     std::cout << std::flush;
     std::cerr << "cube_clean: " << e.what() << std::endl;
     return 1;
   }
   say("++++++++++++ Clean operation ends successfully ++++++++++++++++\n");
-  say("Writing " + output + " done.\n");
+  say("Writing " + o.output + " done.\n");
   return 0;
 }
 
@@ -229,24 +173,13 @@ int part_main(int argc, char** argv) {
                             "Report bugs to <scalasca@fz-juelich.de>\n";
   bool invert = false;
   std::string ranks, output = "part";
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "IR:o:h")) != -1;) {
-    if (c == 'I') {
-      invert = true;
-    } else if (c == 'R') {
-      ranks = optarg;
-    } else if (c == 'o') {
-      output = optarg;
-    } else {
-      std::cerr << usage << std::endl;
-      return 0;
-    }
-  }
-  if (argc - optind != 1) {
-    std::cerr << usage << "\nError: Wrong arguments.\n";
-    return 1;
-  }
+  if (!parse_cubelib_options(argc, argv, "IR:o:h", usage, [&](int c, const char* arg) {
+        if (c == 'I') invert = true;
+        if (c == 'R') ranks = arg;
+        if (c == 'o') output = arg;
+      }))
+    return 0;
+  if (!operands_fit(argc, 1, 1, usage)) return 1;
   if (ranks.empty()) {
     std::cerr << "Must specify partition criteria" << std::endl;
     return 1;
@@ -289,30 +222,14 @@ int canonize_main(int argc, char** argv) {
                             "   -l         Remove line numbers\n\n"
                             "Report bugs to <scalasca@fz-juelich.de>\n";
   CanonizeOptions options;
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "m:flhpc?")) != -1;) {
-    switch (c) {
-      case 'c':
-        options.lower_case = true;
-        break;
-      case 'm':
-        options.max_length = static_cast<size_t>(std::max(0, std::atoi(optarg)));
-        break;
-      case 'f':
-        options.remove_file_names = true;
-        break;
-      case 'l':
-        options.remove_line_numbers = true;
-        break;
-      case 'p':
-        options.pdt = true;
-        break;
-      default:
-        std::cout << usage << std::endl;
-        return 0;
-    }
-  }
+  const auto take = [&](int c, const char* arg) {
+    if (c == 'c') options.lower_case = true;
+    if (c == 'm') options.max_length = static_cast<size_t>(std::max(0, std::atoi(arg)));
+    if (c == 'f') options.remove_file_names = true;
+    if (c == 'l') options.remove_line_numbers = true;
+    if (c == 'p') options.pdt = true;
+  };
+  if (!parse_cubelib_options(argc, argv, "m:flhpc?", usage, take, std::cout)) return 0;
   if (argc - optind != 2) {
     std::cerr << "Please provide an input and an output cube file!\n" << usage << std::endl;
     return 2;

@@ -1,0 +1,44 @@
+// CubeLib's option conventions, shared by the tools that follow them (tools.hpp).
+#include <getopt.h>
+
+#include <iostream>
+
+#include "tools.hpp"
+
+namespace cubekit::tools {
+
+bool parse_cubelib_options(int argc, char** argv, const char* spec, const std::string& usage,
+                           const std::function<void(int option, const char* argument)>& take,
+                           std::ostream& usage_out) {
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, spec)) != -1;) {
+    if (c == 'h' || c == '?') {
+      usage_out << usage << std::endl;
+      return false;
+    }
+    take(c, optarg);
+  }
+  return true;
+}
+
+void OutputAndSystem::take(int option, const char* argument) {
+  if (option == 'o') output = argument;
+  if (option == 'c') reduce = true;
+  if (option == 'C') collapse = true;
+}
+
+SystemUnification OutputAndSystem::system() const {
+  if (collapse) return SystemUnification::kCollapse;
+  return reduce ? SystemUnification::kReduce : SystemUnification::kStrict;
+}
+
+bool operands_fit(int argc, size_t min, size_t max, const std::string& usage,
+                  const std::string& error) {
+  const size_t n = static_cast<size_t>(argc - optind);
+  if (n >= min && n <= max) return true;
+  std::cerr << usage << error;
+  return false;
+}
+
+}  // namespace cubekit::tools

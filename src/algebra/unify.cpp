@@ -236,16 +236,22 @@ bool tree_fits(const Model& big, const Model& small) {
   return true;
 }
 
+// Appends a copy of `from` to `into`, numbered by its position there and owned by `owner`;
+// returns its index.
+template <class Entity>
+Index append_copy(std::vector<Entity>& into, const Entity& from, Index Entity::*owner_field,
+                  Index owner) {
+  Entity copy = from;
+  copy.id = static_cast<uint32_t>(into.size());
+  copy.*owner_field = owner;
+  into.push_back(std::move(copy));
+  return static_cast<Index>(into.size() - 1);
+}
+
 Index add_node(Model& out, const SystemNode& from, Index parent) {
-  SystemNode n;
-  n.id = static_cast<uint32_t>(out.system_nodes.size());
-  n.name = from.name;
-  n.class_name = from.class_name;
-  n.descr = from.descr;
-  n.attrs = from.attrs;
-  n.parent = parent;
-  const Index self = static_cast<Index>(out.system_nodes.size());
-  out.system_nodes.push_back(std::move(n));
+  const Index self = append_copy(out.system_nodes, from, &SystemNode::parent, parent);
+  out.system_nodes[self].children.clear();  // filled as the trees are merged
+  out.system_nodes[self].groups.clear();
   if (parent != kNoIndex) out.system_nodes[parent].children.push_back(self);
   return self;
 }
@@ -259,15 +265,8 @@ void merge_group(Model& out, const Model& in, Index g, Index node, InputMapping&
   for (Index c : candidates)
     if (same_group(out.groups[c], group)) target = c;
   if (target == kNoIndex) {
-    LocationGroup copy;
-    copy.id = static_cast<uint32_t>(out.groups.size());
-    copy.name = group.name;
-    copy.type = group.type;
-    copy.rank = group.rank;
-    copy.attrs = group.attrs;
-    copy.node = node;
-    target = static_cast<Index>(out.groups.size());
-    out.groups.push_back(std::move(copy));
+    target = append_copy(out.groups, group, &LocationGroup::node, node);
+    out.groups[target].locations.clear();  // filled below, by rank
     out.system_nodes[node].groups.push_back(target);
   }
   for (Index l : group.locations) {
@@ -276,15 +275,7 @@ void merge_group(Model& out, const Model& in, Index g, Index node, InputMapping&
     for (Index o : out.groups[target].locations)
       if (out.locations[o].rank == loc.rank) found = o;
     if (found == kNoIndex) {
-      Location copy;
-      copy.id = static_cast<uint32_t>(out.locations.size());
-      copy.name = loc.name;
-      copy.type = loc.type;
-      copy.rank = loc.rank;
-      copy.attrs = loc.attrs;
-      copy.group = target;
-      found = static_cast<Index>(out.locations.size());
-      out.locations.push_back(std::move(copy));
+      found = append_copy(out.locations, loc, &Location::group, target);
       out.groups[target].locations.push_back(found);
     }
     map.location[l] = found;

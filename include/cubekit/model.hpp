@@ -27,6 +27,9 @@ inline constexpr Index kNoIndex = UINT32_MAX;
 inline constexpr int kMaxTreeNesting = 1000;
 
 using Attributes = std::vector<std::pair<std::string, std::string>>;
+// Sets each attribute of `from` in `into`: a key already there takes the new value in place,
+// new keys are appended in order.
+void set_attributes(Attributes& into, const Attributes& from);
 
 enum class MetricKind : uint8_t {
   kExclusive,

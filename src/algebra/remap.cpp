@@ -23,17 +23,6 @@ void add_mirror(Model& model, const std::string& url) {
     model.mirrors.push_back(url);
 }
 
-void merge_attrs(Attributes& into, const Attributes& from) {
-  for (const auto& attr : from) {  // not a structured binding: clang 14 cannot capture one
-    auto it = std::find_if(into.begin(), into.end(),
-                           [&](const auto& kv) { return kv.first == attr.first; });
-    if (it != into.end())
-      it->second = attr.second;
-    else
-      into.push_back(attr);
-  }
-}
-
 Index append_metric(Model& model, Metric m, Index parent) {
   const Index self = static_cast<Index>(model.metrics.size());
   m.parent = parent;
@@ -90,7 +79,7 @@ void merge_metrics(const Report& input, const RemapSpec* spec, Model& w, std::ve
     if (auto it = by_name.find(m.uniq_name); it != by_name.end()) {
       Metric& target = w.metrics[it->second];
       target.val = m.val;  // the input decides whether it is VOID
-      merge_attrs(target.attrs, m.attrs);
+      set_attributes(target.attrs, m.attrs);
       mapped[i] = it->second;
       source[it->second] = i;
       continue;
@@ -138,7 +127,7 @@ Model working_model(const Report& input, const RemapSpec* spec, std::vector<Inde
     for (const std::string& u : spec->mirrors) add_mirror(w, u);
     w.metrics_title = spec->metrics_title;
   }
-  merge_attrs(w.attrs, {{"CUBE_CT_AGGR", "SUM"}});
+  set_attributes(w.attrs, {{"CUBE_CT_AGGR", "SUM"}});
   for (const std::string& u : in.mirrors) add_mirror(w, u);
   merge_metrics(input, spec, w, source, options);
   copy_program(in, w);

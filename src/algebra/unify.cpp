@@ -13,17 +13,6 @@
 namespace cubekit {
 namespace {
 
-void set_attrs(Attributes& into, const Attributes& from) {
-  for (const auto& attr : from) {
-    auto it = std::find_if(into.begin(), into.end(),
-                           [&](const auto& kv) { return kv.first == attr.first; });
-    if (it != into.end())
-      it->second = attr.second;
-    else
-      into.push_back(attr);
-  }
-}
-
 DataType signed_type(DataType t) {
   switch (t.kind()) {
     case TypeKind::kUInt8:
@@ -100,7 +89,7 @@ void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_p
   if (target == kNoIndex)
     target = new_metric(out, m, out_parent, types, next_id++);
   else
-    set_attrs(out.metrics[target].attrs, m.attrs);
+    set_attributes(out.metrics[target].attrs, m.attrs);
   map.metric[in_metric] = target;
   for (Index child : m.children) merge_metric_tree(out, in, child, target, map, types, next_id);
 }
@@ -405,7 +394,7 @@ void UnifiedDefinitions::add_mirror(const std::string& url) {
 }
 
 void UnifiedDefinitions::set_attribute(const std::string& key, const std::string& value) {
-  set_attrs(model_->attrs, {{key, value}});
+  set_attributes(model_->attrs, {{key, value}});
 }
 
 bool UnifiedDefinitions::add_system_tree(const Model& input, InputMapping& map,

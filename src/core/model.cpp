@@ -102,6 +102,17 @@ std::optional<Index> Model::cnode_by_id(uint32_t id) const {
   return it->second;
 }
 
+void set_attributes(Attributes& into, const Attributes& from) {
+  for (const auto& attr : from) {
+    auto it = std::find_if(into.begin(), into.end(),
+                           [&](const auto& kv) { return kv.first == attr.first; });
+    if (it != into.end())
+      it->second = attr.second;
+    else
+      into.push_back(attr);
+  }
+}
+
 const std::string* Model::attr(std::string_view key) const {
   for (const auto& [k, v] : attrs)
     if (k == key) return &v;

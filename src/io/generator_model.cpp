@@ -90,6 +90,42 @@ void check(const GeneratorOptions& o) {
 
 // ---- metrics -------------------------------------------------------------------------------
 
+struct ExtraMetric {
+  const char *uniq_name, *disp_name;
+  DataType type;
+  const char *uom, *descr;
+};
+
+// The metrics --all-types adds, all EXCLUSIVE.
+const std::vector<ExtraMetric>& extra_metrics() {
+  static const std::vector<ExtraMetric> metrics = {
+      {"priority_delta", "Task priority change", TypeKind::kInt8, "",
+       "Change of task priority (INT8)"},
+      {"team_size", "OpenMP team size", TypeKind::kUInt8, "threads",
+       "Threads in the executing team (UINT8)"},
+      {"numa_balance", "NUMA balance", TypeKind::kInt16, "pages",
+       "Pages migrated to (+) or away from (-) the local NUMA domain (INT16)"},
+      {"mpi_partners", "MPI partners", TypeKind::kUInt16, "ranks",
+       "Distinct communication partners (UINT16)"},
+      {"heap_delta", "Heap change", TypeKind::kInt32, "KiB",
+       "Memory allocated minus memory freed (INT32)"},
+      {"page_faults", "Page faults", TypeKind::kUInt32, "#", "Minor page faults (UINT32)"},
+      {"task_migration_loss", "task_migration_loss", TypeKind::kInt64, "",
+       "Number of tasks that migrated away (INT64)"},
+      {"phase", "Phase", TypeKind::kComplex, "sec",
+       "Time as a phasor of the visit's position in the time step (COMPLEX)"},
+      {"flop_rate", "FLOP rate", TypeKind::kRate, "FLOP/s",
+       "Floating point operations per second of exclusive time (RATE)"},
+      {"message_size", "Message size", TypeKind::kTauAtomic, "bytes",
+       "Statistics of the message sizes (TAU_ATOMIC)"},
+      {"visit_durations", "Visit durations", DataType(TypeKind::kHistogram, kHistogramBins), "occ",
+       "Histogram of the inclusive durations of the visits"},
+      {"energy", "Energy", DataType(TypeKind::kNDoubles, kNDoublesLanes), "J",
+       "Energy of the four packages of the node (NDOUBLES(4))"},
+  };
+  return metrics;
+}
+
 void add_metrics(const GeneratorOptions& o, Definitions& d) {
   Model& m = *d.model;
   using K = MetricKind;
@@ -113,32 +149,10 @@ void add_metrics(const GeneratorOptions& o, Definitions& d) {
                             "Floating point operations");
   }
   if (!o.all_types) return;
-  // The order of Extra.
-  ids.first_extra = add_metric(m, "priority_delta", "Task priority change", TypeKind::kInt8,
-                               K::kExclusive, "", "Change of task priority (INT8)");
-  add_metric(m, "team_size", "OpenMP team size", TypeKind::kUInt8, K::kExclusive, "threads",
-             "Threads in the executing team (UINT8)");
-  add_metric(m, "numa_balance", "NUMA balance", TypeKind::kInt16, K::kExclusive, "pages",
-             "Pages migrated to (+) or away from (-) the local NUMA domain (INT16)");
-  add_metric(m, "mpi_partners", "MPI partners", TypeKind::kUInt16, K::kExclusive, "ranks",
-             "Distinct communication partners (UINT16)");
-  add_metric(m, "heap_delta", "Heap change", TypeKind::kInt32, K::kExclusive, "KiB",
-             "Memory allocated minus memory freed (INT32)");
-  add_metric(m, "page_faults", "Page faults", TypeKind::kUInt32, K::kExclusive, "#",
-             "Minor page faults (UINT32)");
-  add_metric(m, "task_migration_loss", "task_migration_loss", TypeKind::kInt64, K::kExclusive, "",
-             "Number of tasks that migrated away (INT64)");
-  add_metric(m, "phase", "Phase", TypeKind::kComplex, K::kExclusive, "sec",
-             "Time as a phasor of the visit's position in the time step (COMPLEX)");
-  add_metric(m, "flop_rate", "FLOP rate", TypeKind::kRate, K::kExclusive, "FLOP/s",
-             "Floating point operations per second of exclusive time (RATE)");
-  add_metric(m, "message_size", "Message size", TypeKind::kTauAtomic, K::kExclusive, "bytes",
-             "Statistics of the message sizes (TAU_ATOMIC)");
-  add_metric(m, "visit_durations", "Visit durations",
-             DataType(TypeKind::kHistogram, kHistogramBins), K::kExclusive, "occ",
-             "Histogram of the inclusive durations of the visits");
-  add_metric(m, "energy", "Energy", DataType(TypeKind::kNDoubles, kNDoublesLanes), K::kExclusive,
-             "J", "Energy of the four packages of the node (NDOUBLES(4))");
+  // One metric of each remaining data type, in the order of Extra.
+  ids.first_extra = static_cast<Index>(m.metrics.size());
+  for (const ExtraMetric& x : extra_metrics())
+    add_metric(m, x.uniq_name, x.disp_name, x.type, K::kExclusive, x.uom, x.descr);
 }
 
 // ---- regions -------------------------------------------------------------------------------

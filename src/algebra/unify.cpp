@@ -28,6 +28,18 @@ DataType signed_type(DataType t) {
   }
 }
 
+// Appends a copy of `from` to `into`, numbered by its position there and owned by `owner`;
+// returns its index.
+template <class Entity>
+Index append_copy(std::vector<Entity>& into, const Entity& from, Index Entity::*owner_field,
+                  Index owner) {
+  Entity copy = from;
+  copy.id = static_cast<uint32_t>(into.size());
+  copy.*owner_field = owner;
+  into.push_back(std::move(copy));
+  return static_cast<Index>(into.size() - 1);
+}
+
 // ---- metrics -------------------------------------------------------------------------------
 
 Index new_metric(Model& out, const Metric& from, Index parent, MetricTypes types, uint32_t id) {
@@ -122,18 +134,11 @@ Index region_in(Model& out, const Region& r) {
 // A new cnode below `out_parent` (kNoIndex: a root) with the identity of `in_cnode`.
 Index copy_cnode(Model& out, const Model& in, Index in_cnode, Index out_parent) {
   const Cnode& c = in.cnodes[in_cnode];
-  Cnode copy;
-  copy.id = static_cast<uint32_t>(out.cnodes.size());
-  copy.region = region_in(out, in.regions[c.region]);
-  copy.line = c.line;
-  copy.mod = c.mod;
-  copy.parameters = c.parameters;
-  copy.attrs = c.attrs;
-  copy.parent = out_parent;
-  const Index target = static_cast<Index>(out.cnodes.size());
-  out.cnodes.push_back(std::move(copy));
-  if (out_parent != kNoIndex) out.cnodes[out_parent].children.push_back(target);
-  return target;
+  const Index self = append_copy(out.cnodes, c, &Cnode::parent, out_parent);
+  out.cnodes[self].region = region_in(out, in.regions[c.region]);
+  out.cnodes[self].children.clear();  // filled as the trees are merged
+  if (out_parent != kNoIndex) out.cnodes[out_parent].children.push_back(self);
+  return self;
 }
 
 void merge_cnode_tree(Model& out, const Model& in, Index in_cnode, Index out_parent,
@@ -223,18 +228,6 @@ bool tree_fits(const Model& big, const Model& small) {
   for (size_t i = 0; i < small_roots.size(); ++i)
     if (!node_fits(big, big_roots[i], small, small_roots[i])) return false;
   return true;
-}
-
-// Appends a copy of `from` to `into`, numbered by its position there and owned by `owner`;
-// returns its index.
-template <class Entity>
-Index append_copy(std::vector<Entity>& into, const Entity& from, Index Entity::*owner_field,
-                  Index owner) {
-  Entity copy = from;
-  copy.id = static_cast<uint32_t>(into.size());
-  copy.*owner_field = owner;
-  into.push_back(std::move(copy));
-  return static_cast<Index>(into.size() - 1);
 }
 
 Index add_node(Model& out, const SystemNode& from, Index parent) {

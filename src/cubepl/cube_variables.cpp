@@ -2,7 +2,11 @@
 // (§13 Q20); we fill the ones with an unambiguous meaning (stn::parent::id, stn::description)
 // and leave the per-entity child lists empty, since an array of numbers cannot hold them.
 #include <algorithm>
+#include <initializer_list>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cubekit/cubepl.hpp"
 
@@ -25,6 +29,14 @@ double location_type(const std::string& type) {
   return type.find("metric") != std::string::npos ? 2 : 0;
 }
 
+// Appends each listed string field of `entity` to its variable (one value per entity).
+template <class Entity>
+void append_strings(std::map<std::string, std::vector<std::string>, std::less<>>& strings,
+                    const Entity& entity,
+                    std::initializer_list<std::pair<const char*, std::string Entity::*>> fields) {
+  for (const auto& [variable, field] : fields) strings[variable].push_back(entity.*field);
+}
+
 }  // namespace
 
 CubeVariables::CubeVariables(const Model& model, std::string filename) {
@@ -44,14 +56,15 @@ std::optional<ArrayView> CubeVariables::find(std::string_view name) const {
 
 void CubeVariables::metrics(const Model& model) {
   for (const Metric& m : model.metrics) {
-    strings_["cube::metric::uniq::name"].push_back(m.uniq_name);
-    strings_["cube::metric::disp::name"].push_back(m.disp_name);
-    strings_["cube::metric::url"].push_back(m.url);
-    strings_["cube::metric::description"].push_back(m.descr);
-    strings_["cube::metric::dtype"].push_back(m.dtype_text);
-    strings_["cube::metric::uom"].push_back(m.uom);
-    strings_["cube::metric::expression"].push_back(m.expression);
-    strings_["cube::metric::initexpression"].push_back(m.init_expression);
+    append_strings(strings_, m,
+                   {{"cube::metric::uniq::name", &Metric::uniq_name},
+                    {"cube::metric::disp::name", &Metric::disp_name},
+                    {"cube::metric::url", &Metric::url},
+                    {"cube::metric::description", &Metric::descr},
+                    {"cube::metric::dtype", &Metric::dtype_text},
+                    {"cube::metric::uom", &Metric::uom},
+                    {"cube::metric::expression", &Metric::expression},
+                    {"cube::metric::initexpression", &Metric::init_expression}});
     numbers_["cube::metric::#children"].push_back(static_cast<double>(m.children.size()));
     numbers_["cube::metric::parent::id"].push_back(id_or_minus_one(m.parent));
   }
@@ -69,13 +82,14 @@ void CubeVariables::callpaths(const Model& model) {
 
 void CubeVariables::regions(const Model& model) {
   for (const Region& r : model.regions) {
-    strings_["cube::region::name"].push_back(r.name);
-    strings_["cube::region::mangled::name"].push_back(r.mangled_name);
-    strings_["cube::region::paradigm"].push_back(r.paradigm);
-    strings_["cube::region::role"].push_back(r.role);
-    strings_["cube::region::url"].push_back(r.url);
-    strings_["cube::region::description"].push_back(r.descr);
-    strings_["cube::region::mod"].push_back(r.mod);
+    append_strings(strings_, r,
+                   {{"cube::region::name", &Region::name},
+                    {"cube::region::mangled::name", &Region::mangled_name},
+                    {"cube::region::paradigm", &Region::paradigm},
+                    {"cube::region::role", &Region::role},
+                    {"cube::region::url", &Region::url},
+                    {"cube::region::description", &Region::descr},
+                    {"cube::region::mod", &Region::mod}});
     numbers_["cube::region::begin::line"].push_back(static_cast<double>(r.begin));
     numbers_["cube::region::end::line"].push_back(static_cast<double>(r.end));
   }
@@ -84,9 +98,10 @@ void CubeVariables::regions(const Model& model) {
 void CubeVariables::system(const Model& model) {
   const double groups_base = static_cast<double>(model.system_nodes.size());
   for (const SystemNode& n : model.system_nodes) {
-    strings_["cube::stn::name"].push_back(n.name);
-    strings_["cube::stn::class"].push_back(n.class_name);
-    strings_["cube::stn::description"].push_back(n.descr);
+    append_strings(strings_, n,
+                   {{"cube::stn::name", &SystemNode::name},
+                    {"cube::stn::class", &SystemNode::class_name},
+                    {"cube::stn::description", &SystemNode::descr}});
     numbers_["cube::stn::#children"].push_back(static_cast<double>(n.children.size()));
     numbers_["cube::stn::#locationgroups"].push_back(static_cast<double>(n.groups.size()));
     numbers_["cube::stn::parent::id"].push_back(id_or_minus_one(n.parent));

@@ -432,16 +432,20 @@ NodePtr Parser::metric_call() {
   return n;
 }
 
-NodePtr Parser::metric_get() {
-  const Token t = cur_;
+Parser::MetricProperty Parser::metric_property() {
+  MetricProperty out{cur_, {}, std::nullopt};
   advance();
   expect_glued(Tok::kLParen, "'(' after the metric name");
   if (!at(Tok::kString)) fail_expected("a property name string");
-  const std::string property = cur_.text;
+  out.property = cur_.text;
   advance();
+  if (ctx_.find_metric) out.metric = ctx_.find_metric(out.name.text);
+  return out;
+}
+
+NodePtr Parser::metric_get() {
+  const auto [t, property, index] = metric_property();
   expect(Tok::kRParen, "')'");
-  std::optional<Index> index;
-  if (ctx_.find_metric) index = ctx_.find_metric(t.text);
   if (!index) {
     // CubeLib then yields the property literal; we refuse unless asked to be compatible.
     if (!ctx_.compatible) fail_at(src_, t.begin, "unknown metric '" + t.text + "'");
@@ -649,19 +653,12 @@ NodePtr Parser::declaration() {
 }
 
 NodePtr Parser::metric_set() {
-  const Token t = cur_;
-  advance();
-  expect_glued(Tok::kLParen, "'(' after the metric name");
-  if (!at(Tok::kString)) fail_expected("a property name string");
-  const std::string property = cur_.text;
-  advance();
+  const auto [t, property, index] = metric_property();
   expect(Tok::kComma, "','");
   if (!at(Tok::kString)) fail_expected("a value string");
   const std::string value = cur_.text;
   advance();
   expect(Tok::kRParen, "')'");
-  std::optional<Index> index;
-  if (ctx_.find_metric) index = ctx_.find_metric(t.text);
   if (!index) {
     warn(location(src_, t.begin) + ": unknown metric '" + t.text + "'; statement ignored");
     return make(Op::kNop);

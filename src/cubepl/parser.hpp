@@ -6,6 +6,7 @@
 // stands where a condition is needed, is reported at the token where that becomes clear.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,6 +46,14 @@ class Parser {
   Modifier modifier(bool star_allowed);
   NodePtr metric_call();
   NodePtr metric_get();
+  // `<metric name>("<property>"` of cube::metric::get / set, up to the property string: the
+  // name token, the property and the metric the context knows by that name.
+  struct MetricProperty {
+    Token name;
+    std::string property;
+    std::optional<Index> metric;
+  };
+  MetricProperty metric_property();
   NodePtr lambda();
   // conditions
   NodePtr condition_head();

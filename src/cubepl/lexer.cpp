@@ -307,8 +307,7 @@ bool Lexer::punctuation(Token& t) {
 }
 
 Token Lexer::regex() {
-  Token t;
-  t.kind = Tok::kRegex;
+  Token t = token_here(Tok::kRegex);
   while (pos_ < end_ && is_blank(src_[pos_])) ++pos_;
   t.begin = pos_;
   if (pos_ >= end_ || src_[pos_] != '/') {
@@ -333,10 +332,15 @@ Token Lexer::regex() {
   return t;
 }
 
-Token Lexer::paren_name() {
+Token Lexer::token_here(Tok kind) const {
   Token t;
-  t.kind = Tok::kWord;
+  t.kind = kind;
   t.begin = pos_;
+  return t;
+}
+
+Token Lexer::paren_name() {
+  Token t = token_here(Tok::kWord);
   if (pos_ >= end_ || src_[pos_] != '(') {
     const Token found = next();
     fail(found.begin, "expected '(' directly after the keyword, found " + describe(src_, found));
@@ -357,9 +361,7 @@ Token Lexer::paren_name() {
 }
 
 Token Lexer::raw_text() {
-  Token t;
-  t.kind = Tok::kRaw;
-  t.begin = pos_;
+  Token t = token_here(Tok::kRaw);
   const size_t close = src_.substr(0, end_).find(">>", pos_);
   if (close == std::string_view::npos)
     fail(pos_, "expected '>>' closing the embedded text, found end of input");

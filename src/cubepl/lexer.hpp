@@ -129,6 +129,8 @@ class Lexer {
   Token regex();     // directly after `=~`: `/body/`
   Token raw_text();  // directly after `<<`: everything up to the first `>>`
   // Directly after sizeof / defined / local / global: `(` NAME `)`, the `(` immediately.
+  // A token of `kind` starting at the current position.
+  Token token_here(Tok kind) const;
   Token paren_name();
   std::string_view source() const { return src_; }
   size_t position() const { return pos_; }

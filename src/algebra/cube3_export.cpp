@@ -19,6 +19,7 @@
 #include "calc/kernels.hpp"
 #include "core/tree_walk.hpp"
 #include "cubekit/error.hpp"
+#include "format/anchor_writer.hpp"
 #include "format/xml_escape.hpp"
 
 namespace cubekit {
@@ -243,13 +244,7 @@ void Cube3Writer::metric(Index i) {
   exported_.push_back(i);
   // No type attribute: Cube 3 metrics are all exclusive (cube-format.md §10.1).
   out_.put("<metric id=\"" + std::to_string(x.id) + "\">\n");
-  element("disp_name", x.disp_name);
-  element("uniq_name", x.uniq_name);
-  element("dtype", x.dtype_text.empty() ? x.dtype.dtype_text() : x.dtype_text);
-  element("uom", x.uom);
-  if (!x.val.empty()) element("val", x.val);
-  element("url", x.url);
-  element("descr", x.descr);
+  out_.put(format::metric_description_xml(x));
   for (Index k : x.children) metric(k);
   out_.put("</metric>\n");
 }

@@ -73,13 +73,7 @@ void AnchorWriter::metric(Index i) {
   if (!x.convertible) out_ << " convertible=\"false\"";
   if (!x.cacheable) out_ << " cacheable=\"false\"";
   out_ << ">\n";
-  element("disp_name", x.disp_name);
-  element("uniq_name", x.uniq_name);
-  element("dtype", x.dtype_text.empty() ? x.dtype.dtype_text() : x.dtype_text);
-  element("uom", x.uom);
-  if (!x.val.empty()) element("val", x.val);
-  element("url", x.url);
-  element("descr", x.descr);
+  out_ << metric_description_xml(x);
   if (is_derived(x.kind)) {
     // Bare attribute values: CubeLib's scanner expects them so (cube-format.md §3.6.4).
     out_ << (x.rowwise ? "<cubepl>" : "<cubepl rowwise=false>") << xml_escape(x.expression)
@@ -183,6 +177,21 @@ void AnchorWriter::topologies() {
 
 std::string anchor_xml(const Model& model) {
   return AnchorWriter(model).write();
+}
+
+std::string metric_description_xml(const Metric& x) {
+  std::string out;
+  auto element = [&](const char* tag, std::string_view text) {
+    out += std::string("<") + tag + '>' + xml_escape(text) + "</" + tag + ">\n";
+  };
+  element("disp_name", x.disp_name);
+  element("uniq_name", x.uniq_name);
+  element("dtype", x.dtype_text.empty() ? x.dtype.dtype_text() : x.dtype_text);
+  element("uom", x.uom);
+  if (!x.val.empty()) element("val", x.val);
+  element("url", x.url);
+  element("descr", x.descr);
+  return out;
 }
 
 }  // namespace cubekit::format

@@ -9,4 +9,8 @@ namespace cubekit::format {
 
 std::string anchor_xml(const Model& model);
 
+// The elements that describe a metric, alike in anchor.xml and in Cube 3 documents, in their
+// order: disp_name, uniq_name, dtype, uom, val (when set), url, descr.
+std::string metric_description_xml(const Metric& metric);
+
 }  // namespace cubekit::format

@@ -43,26 +43,16 @@ Index append_copy(std::vector<Entity>& into, const Entity& from, Index Entity::*
 // ---- metrics -------------------------------------------------------------------------------
 
 Index new_metric(Model& out, const Metric& from, Index parent, MetricTypes types, uint32_t id) {
-  Metric m;
+  Metric m = from;
   m.id = id;
-  m.disp_name = from.disp_name;
-  m.uniq_name = from.uniq_name;
   m.dtype = types == MetricTypes::kSigned ? signed_type(from.dtype) : from.dtype;
   m.dtype_text = types == MetricTypes::kAsWritten ? from.dtype_text : m.dtype.dtype_text();
-  m.uom = from.uom;
-  m.val = from.val;
-  m.url = from.url;
-  m.descr = from.descr;
-  m.kind = from.kind;
-  m.ghost = from.ghost;
-  m.expression = from.expression;
-  m.init_expression = from.init_expression;
-  m.aggr_plus = from.aggr_plus;
-  m.aggr_minus = from.aggr_minus;
-  m.aggr_aggr = from.aggr_aggr;
-  m.rowwise = from.rowwise;
-  m.attrs = from.attrs;
+  // CubeLib defines the metric anew: its storage flags are the defaults, and what finalize()
+  // and the merge work out again starts empty.
+  m.convertible = m.cacheable = true;
+  m.is_void = m.user_expressions = false;
   m.parent = parent;
+  m.children.clear();
   const Index self = static_cast<Index>(out.metrics.size());
   out.metrics.push_back(std::move(m));
   if (parent != kNoIndex) out.metrics[parent].children.push_back(self);

@@ -308,20 +308,17 @@ void merge_collapsed(Model& out, const Model& in, InputMapping& map) {
     if (machine == kNoIndex && is_machine(out.system_nodes[i])) machine = i;
     if (node == kNoIndex && is_node(out.system_nodes[i])) node = i;
   }
-  if (machine == kNoIndex) {
-    SystemNode m;
-    m.name = "Virtual machine";
-    m.descr = "MACHINE";
-    m.class_name = "machine";
-    machine = add_node(out, m, kNoIndex);
-  }
-  if (node == kNoIndex) {
+  auto virtual_node = [&](const char* name, const char* descr, const char* class_name,
+                          Index parent) {
     SystemNode n;
-    n.name = "Virtual node";
-    n.descr = "NODE";
-    n.class_name = "node";
-    node = add_node(out, n, machine);
-  }
+    n.name = name;
+    n.descr = descr;
+    n.class_name = class_name;
+    return add_node(out, n, parent);
+  };
+  if (machine == kNoIndex)
+    machine = virtual_node("Virtual machine", "MACHINE", "machine", kNoIndex);
+  if (node == kNoIndex) node = virtual_node("Virtual node", "NODE", "node", machine);
   std::vector<Index> unmatched(out.groups.size());
   for (Index g = 0; g < unmatched.size(); ++g) unmatched[g] = g;
   for (Index g = 0; g < in.groups.size(); ++g) {

@@ -131,23 +131,14 @@ std::vector<std::pair<Index, Context>> focus_cnodes(const Model& model,
 
 // Scalasca's wait-state metrics (time waiting for another process, no data moving). Only the
 // topmost of those a report has are summed: sub-metrics are inside their parents.
-constexpr std::array<std::string_view, 17> kWaitStates = {"mpi_latesender",
-                                                          "mpi_latereceiver",
-                                                          "mpi_earlyreduce",
-                                                          "mpi_earlyscan",
-                                                          "mpi_latebroadcast",
-                                                          "mpi_wait_nxn",
-                                                          "mpi_barrier_wait",
-                                                          "mpi_rma_late_post",
-                                                          "mpi_rma_early_wait",
-                                                          "mpi_rma_late_complete",
-                                                          "mpi_rma_wait_at_fence",
-                                                          "mpi_rma_wait_at_create",
-                                                          "mpi_rma_wait_at_free",
-                                                          "mpi_rma_sync_lock_competition",
-                                                          "mpi_rma_sync_wait_for_progress",
-                                                          "mpi_rma_comm_lock_competition",
-                                                          "mpi_rma_comm_wait_for_progress"};
+// clang-format off
+constexpr std::array<std::string_view, 17> kWaitStates = {
+    "mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast",
+    "mpi_wait_nxn", "mpi_barrier_wait", "mpi_rma_late_post", "mpi_rma_early_wait",
+    "mpi_rma_late_complete", "mpi_rma_wait_at_fence", "mpi_rma_wait_at_create",
+    "mpi_rma_wait_at_free", "mpi_rma_sync_lock_competition", "mpi_rma_sync_wait_for_progress",
+    "mpi_rma_comm_lock_competition", "mpi_rma_comm_wait_for_progress"};
+// clang-format on
 
 bool is_wait_state(const Metric& m) {
   return std::find(kWaitStates.begin(), kWaitStates.end(), m.uniq_name) != kWaitStates.end();
@@ -166,12 +157,11 @@ std::vector<Index> wait_state_metrics(const Model& model) {
 }
 
 // Hardware counters the additional metrics use, summed over computation.
-constexpr std::array<std::string_view, 6> kCounters = {"PAPI_TOT_INS",
-                                                       "PAPI_TOT_CYC",
-                                                       "PAPI_RES_STL",
-                                                       "stalled_cycles_backend",
-                                                       "stalled_cycles_frontend",
-                                                       "cycles"};
+// clang-format off
+constexpr std::array<std::string_view, 6> kCounters = {
+    "PAPI_TOT_INS", "PAPI_TOT_CYC", "PAPI_RES_STL", "stalled_cycles_backend",
+    "stalled_cycles_frontend", "cycles"};
+// clang-format on
 
 void add_values(std::vector<double>& sums, const Values& values) {
   for (size_t l = 0; l < values.size() && l < sums.size(); ++l) sums[l] += values.scalar(l);

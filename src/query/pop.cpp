@@ -275,6 +275,16 @@ class ResultBuilder {
     else
       missing(key, label, depth, std::string("not available: ") + zero_note);
   }
+  // The same for a fraction that needs counters the report may lack (nullopt: `needs` says
+  // which).
+  void ratio(const char* key, const char* label, int depth,
+             std::optional<std::pair<double, double>> fraction, const char* zero_note,
+             const char* needs) {
+    if (fraction)
+      ratio(key, label, depth, fraction->first, fraction->second, zero_note);
+    else
+      missing(key, label, depth, std::string("not available: needs ") + needs);
+  }
 
  private:
   std::vector<PopValue>& out_;
@@ -390,24 +400,19 @@ void scaling(ResultBuilder& out, const Activities& a, const Activities& ref) {
             kNoComp);
   const auto ins = counter(a, "PAPI_TOT_INS"), ref_ins = counter(ref, "PAPI_TOT_INS");
   const auto cyc = counter(a, "PAPI_TOT_CYC"), ref_cyc = counter(ref, "PAPI_TOT_CYC");
-  if (ins && cyc && ref_ins && ref_cyc)
-    out.ratio("ipc_scaling_efficiency", "IPC Scaling Efficiency", 2, *ins * *ref_cyc,
-              *cyc * *ref_ins, "no cycles or instructions in computation");
-  else
-    out.missing("ipc_scaling_efficiency", "IPC Scaling Efficiency", 2,
-                "not available: needs metrics PAPI_TOT_INS and PAPI_TOT_CYC");
-  if (ins && ref_ins)
-    out.ratio("instruction_scaling_efficiency", "Instruction Scaling Efficiency", 2, *ref_ins, *ins,
-              "no instructions in computation");
-  else
-    out.missing("instruction_scaling_efficiency", "Instruction Scaling Efficiency", 2,
-                "not available: needs metric PAPI_TOT_INS");
-  if (cyc && ref_cyc)  // (cyc / comp) / (ref_cyc / ref_comp)
-    out.ratio("frequency_scaling_efficiency", "Frequency Scaling Efficiency", 2,
-              *cyc * ref.comp_total(), a.comp_total() * *ref_cyc, "no cycles in computation");
-  else
-    out.missing("frequency_scaling_efficiency", "Frequency Scaling Efficiency", 2,
-                "not available: needs metric PAPI_TOT_CYC");
+  using Fraction = std::optional<std::pair<double, double>>;
+  out.ratio("ipc_scaling_efficiency", "IPC Scaling Efficiency", 2,
+            ins && cyc && ref_ins && ref_cyc ? Fraction{{*ins * *ref_cyc, *cyc * *ref_ins}}
+                                             : std::nullopt,
+            "no cycles or instructions in computation", "metrics PAPI_TOT_INS and PAPI_TOT_CYC");
+  out.ratio("instruction_scaling_efficiency", "Instruction Scaling Efficiency", 2,
+            ins && ref_ins ? Fraction{{*ref_ins, *ins}} : std::nullopt,
+            "no instructions in computation", "metric PAPI_TOT_INS");
+  // (cyc / comp) / (ref_cyc / ref_comp)
+  out.ratio("frequency_scaling_efficiency", "Frequency Scaling Efficiency", 2,
+            cyc && ref_cyc ? Fraction{{*cyc * ref.comp_total(), a.comp_total() * *ref_cyc}}
+                           : std::nullopt,
+            "no cycles in computation", "metric PAPI_TOT_CYC");
 }
 
 void stalled_resources(ResultBuilder& out, const Activities& a) {
@@ -434,12 +439,9 @@ void additional(ResultBuilder& out, const Activities& a) {
   out.ratio("posix_io_efficiency", "POSIX I/O Efficiency", 1, run - posix, run, kNoTime);
   out.ratio("mpi_io_efficiency", "MPI I/O Efficiency", 1, run - mpi_io, run, kNoTime);
   const auto ins = counter(a, "PAPI_TOT_INS"), cyc = counter(a, "PAPI_TOT_CYC");
-  if (ins && cyc)
-    out.ratio("ipc", "IPC (instructions per cycle in computation)", 0, *ins, *cyc,
-              "no cycles in computation");
-  else
-    out.missing("ipc", "IPC (instructions per cycle in computation)", 0,
-                "not available: needs metrics PAPI_TOT_INS and PAPI_TOT_CYC");
+  out.ratio("ipc", "IPC (instructions per cycle in computation)", 0,
+            ins && cyc ? std::optional<std::pair<double, double>>{{*ins, *cyc}} : std::nullopt,
+            "no cycles in computation", "metrics PAPI_TOT_INS and PAPI_TOT_CYC");
   stalled_resources(out, a);
   if (a.run.empty()) return;
   out.value("min_runtime", "Minimum Run Time (s)", 0,

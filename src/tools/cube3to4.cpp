@@ -29,23 +29,17 @@ struct Options {
 // error (exit 1).
 std::optional<Options> parse(int argc, char** argv, const std::string& usage, int& rc) {
   Options o;
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "o:h?")) != -1;) {
-    if (c == 'o') {
-      o.output = optarg;
-      continue;
-    }
-    std::cerr << usage << '\n';
+  if (!parse_cubelib_options(argc, argv, "o:h?", usage, [&](int, const char* arg) {
+        o.output = arg;  // -o, the only option
+      })) {
     rc = 0;
     return std::nullopt;
   }
-  for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
-  if (o.files.empty()) {
-    std::cerr << usage << "Error: At least one file is required.\n\n";
+  if (!operands_fit(argc, 1, SIZE_MAX, usage, "Error: At least one file is required.\n\n")) {
     rc = 1;
     return std::nullopt;
   }
+  for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
   return o;
 }
 

@@ -40,30 +40,14 @@ struct Options {
 
 // CubeLib's conventions: -h and unknown options print the usage and exit 0; no input exits 1.
 int parse(int argc, char** argv, Options& o) {
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "r:o:cdsh")) != -1;) {
-    switch (c) {
-      case 'r':
-        o.spec_file = optarg;
-        break;
-      case 'o':
-        o.output = optarg;
-        break;
-      case 'c':
-        o.copy = true;
-        break;
-      case 'd':
-        o.remap.convert_derived = true;
-        break;
-      case 's':
-        o.remap.scalasca_metrics = true;
-        break;
-      default:
-        std::cerr << kUsage << '\n';
-        return 0;
-    }
-  }
+  const auto take = [&](int c, const char* arg) {
+    if (c == 'r') o.spec_file = arg;
+    if (c == 'o') o.output = arg;
+    if (c == 'c') o.copy = true;
+    if (c == 'd') o.remap.convert_derived = true;
+    if (c == 's') o.remap.scalasca_metrics = true;
+  };
+  if (!parse_cubelib_options(argc, argv, "r:o:cdsh", kUsage, take)) return 0;
   if (argc - optind != 1 || o.output.empty()) {
     std::cerr << kUsage << "\nError: exactly one cube experiment is required.\n";
     return 1;

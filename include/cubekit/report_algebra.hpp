@@ -28,7 +28,7 @@ enum class SystemUnification {
 
 // The types of the metrics a unification defines. CubeLib's algebra tools define each metric
 // anew under its type's canonical name (FLOAT is written DOUBLE); the tools that copy a report
-// (exclusify, inclusify, canonize, commoncalltree) keep the name as written.
+// (exclusify, inclusify, canonize) keep the name as written.
 enum class MetricTypes {
   kCanonical,  // the type as read, under its canonical name
   kSigned,     // unsigned integer types become the signed type of the same width (cube_diff)
@@ -57,6 +57,10 @@ class UnifiedDefinitions {
   // their caller (mapped onto it). Returns false when no call path of `root` exists.
   bool add_cut_call_tree(const Model& input, InputMapping& map, const std::string& root,
                          const std::vector<std::string>& prunes);
+  // cube_commoncalltree: every region of `input` (in order, used or not), then the call paths
+  // c with kept[c], in order; a left-out call path maps onto its closest kept caller (nowhere
+  // when it has none), so that its values join that caller's exclusive value.
+  void add_call_tree_subset(const Model& input, InputMapping& map, const std::vector<bool>& kept);
   // Returns false when the system trees cannot be unified under `mode` (kStrict only).
   bool add_system_tree(const Model& input, InputMapping& map, SystemUnification mode);
   // Topologies of `input` whose coordinates name mapped locations are kept.
@@ -78,6 +82,10 @@ enum class Combination {
   kMean,   // Σ (value × 1/n), each term cast to the metric's type (integers truncate)
   kDiff,   // first input ⊕ (−second input), per the type's algebra (min/max for MIN/MAXDOUBLE)
   kSum,    // ⊕ of the call-exclusive values mapped onto each call path (cube_cut's inlining)
+  // One input whose left-out call paths map onto their closest kept caller: a metric stored
+  // inclusive takes the kept call paths' inclusive values as they are (no rounding), one
+  // stored exclusive the ⊕ of the exclusive values mapped there (cube_commoncalltree).
+  kFold,
 };
 
 // Writes the combination of `inputs` (already unified into `definitions` with `maps`) to
@@ -162,6 +170,22 @@ struct CanonizeOptions {
 // reading, see same_shape.cpp), then cut and lower-cased as asked. Throws cubekit::Error.
 void write_canonized(const Report& input, const CanonizeOptions& options, const std::string& path,
                      const WriteOptions& write_options = {});
+
+// ---- cube_commoncalltree -----------------------------------------------------------------
+
+// For each of `models`, which of its call paths lie in the call tree all of them share: roots,
+// and then children of shared call paths, matched by their region's name, module and lines
+// (CubeLib's identity for this tool; call sites are not compared). Siblings with the same
+// identity are matched in their order. An empty list gives an empty result.
+std::vector<std::vector<bool>> common_call_paths(const std::vector<const Model*>& models);
+
+// Writes `input` with only the call paths c where kept[c] (see common_call_paths): the other
+// call paths' values are added to the exclusive value of their closest kept caller, so that
+// every kept call path keeps its inclusive value (CubeLib 4.6 drops them instead; see
+// docs/algebra_tools.md). Definitions as CubeLib's cube_commoncalltree writes them: metrics,
+// regions and the system tree copied, its version attributes. Throws cubekit::Error.
+void write_call_tree_subset(const Report& input, const std::vector<bool>& kept,
+                            const std::string& path, const WriteOptions& write_options = {});
 
 // ---- cube_cmp ---------------------------------------------------------------------------
 

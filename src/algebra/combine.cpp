@@ -102,6 +102,7 @@ struct Term {
   Index metric;  // in the input
   double factor = 1;
   bool negate = false;
+  bool only_unfolded = false;  // rows of call paths mapped onto their caller's target skipped
 };
 
 // Streams one input's rows into the accumulator: converted to the result's type, scaled or
@@ -115,9 +116,13 @@ void accumulate(Accumulator& acc, const Term& t, Flavour flavour, bool set,
   const bool same_columns = identity_mapping(t.map->location, acc.locations());
   std::vector<uint64_t> buffer((size * n + 7) / 8);
   std::byte* tmp = reinterpret_cast<std::byte*>(buffer.data());
+  const Model& model = t.input->model();
   visit_flavoured(*t.input, t.metric, flavour, [&](Index c, const std::byte* row) {
     const Index to = t.map->cnode[c];
     if (to == kNoIndex) return;
+    // An inclusive value already holds those of the call paths folded into it.
+    const Index parent = model.cnodes[c].parent;
+    if (t.only_unfolded && parent != kNoIndex && t.map->cnode[parent] == to) return;
     convert_values(in.dtype, row, type, tmp, n, what);
     if (t.factor != 1) scale_row(type, tmp, n, t.factor, what);
     if (t.negate) negate_row(type, tmp, n, what);
@@ -149,7 +154,8 @@ void make_inclusive(Accumulator& acc, const Model& model) {
 }
 
 std::vector<Term> terms_of(const std::vector<const Report*>& inputs,
-                           const std::vector<InputMapping>& maps, Index metric, Combination how) {
+                           const std::vector<InputMapping>& maps, Index metric,
+                           MetricKind metric_kind, Combination how) {
   std::vector<Term> terms;
   for (size_t i = 0; i < inputs.size(); ++i) {
     Index from = kNoIndex;
@@ -159,6 +165,7 @@ std::vector<Term> terms_of(const std::vector<const Report*>& inputs,
     Term t{inputs[i], &maps[i], from};
     if (how == Combination::kMean) t.factor = 1.0 / static_cast<double>(inputs.size());
     if (how == Combination::kDiff && i == 1) t.negate = true;
+    if (how == Combination::kFold) t.only_unfolded = stored_inclusive(metric_kind);
     terms.push_back(t);
   }
   return terms;
@@ -188,9 +195,10 @@ void write_combination(const std::vector<const Report*>& inputs,
     const bool exclusive_terms = how == Combination::kMean || how == Combination::kSum;
     const Flavour flavour =
         inclusive && !exclusive_terms ? Flavour::kInclusive : Flavour::kExclusive;
+    const bool set = how == Combination::kMerge || (how == Combination::kFold && inclusive);
     Accumulator acc(metric.dtype, out.cnodes.size(), out.locations.size());
-    for (const Term& t : terms_of(inputs, maps, m, how))
-      accumulate(acc, t, flavour, how == Combination::kMerge, what);
+    for (const Term& t : terms_of(inputs, maps, m, metric.kind, how))
+      accumulate(acc, t, flavour, set, what);
     if (inclusive && flavour == Flavour::kExclusive) make_inclusive(acc, out);
     writer.begin_metric(m);
     for (Index c : storage_order(out, metric.kind)) writer.write_row(c, acc.row(c));

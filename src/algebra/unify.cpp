@@ -368,6 +368,33 @@ bool UnifiedDefinitions::add_cut_call_tree(const Model& input, InputMapping& map
   return !roots.empty();
 }
 
+void UnifiedDefinitions::add_call_tree_subset(const Model& input, InputMapping& map,
+                                              const std::vector<bool>& kept) {
+  if (kept.size() != input.cnodes.size())
+    throw Error("add_call_tree_subset: one flag per call path is needed");
+  map.cnode.assign(input.cnodes.size(), kNoIndex);
+  if (model_->program_title.empty()) model_->program_title = input.program_title;
+  // CubeLib defines the regions and call paths anew, bare (without attributes).
+  for (const Region& r : input.regions) model_->regions[region_in(*model_, r)].attrs.clear();
+  std::vector<Index> kept_in;  // the input's kept call paths, in pre-order
+  // In pre-order (a model's own order) a caller's target is known before its callees'.
+  for (Index c : pre_order(input)) {
+    const Index parent = input.cnodes[c].parent;
+    const Index out_parent = parent == kNoIndex ? kNoIndex : map.cnode[parent];
+    map.cnode[c] = kept[c] ? copy_cnode(*model_, input, c, out_parent) : out_parent;
+    if (kept[c]) {
+      model_->cnodes[map.cnode[c]].attrs.clear();
+      kept_in.push_back(c);
+    }
+  }
+  // CubeLib numbers them in the order of the input's ids, which need not be pre-order.
+  std::vector<Index> by_id = kept_in;
+  std::sort(by_id.begin(), by_id.end(),
+            [&](Index a, Index b) { return input.cnodes[a].id < input.cnodes[b].id; });
+  for (size_t k = 0; k < by_id.size(); ++k)
+    model_->cnodes[map.cnode[by_id[k]]].id = static_cast<uint32_t>(k);
+}
+
 void UnifiedDefinitions::add_mirror(const std::string& url) {
   if (std::find(model_->mirrors.begin(), model_->mirrors.end(), url) == model_->mirrors.end())
     model_->mirrors.push_back(url);

@@ -40,6 +40,8 @@ constexpr Tool kTools[] = {
      "write a report with the values of processes outside a rank list zeroed"},
     {"canonize", "cube_canonize", cubekit::tools::canonize_main,
      "write a report with canonical region names"},
+    {"commoncalltree", "cube_commoncalltree", cubekit::tools::commoncalltree_main,
+     "write each report with only the call paths all of them share"},
     {"exclusify", "cube_exclusify", cubekit::tools::exclusify_main,
      "write a report with every metric stored call-exclusive"},
     {"inclusify", "cube_inclusify", cubekit::tools::inclusify_main,

@@ -36,6 +36,7 @@ int cut_main(int argc, char** argv);
 int clean_main(int argc, char** argv);
 int part_main(int argc, char** argv);
 int canonize_main(int argc, char** argv);
+int commoncalltree_main(int argc, char** argv);
 int inclusify_main(int argc, char** argv);
 
 // CubeLib's option convention (options.cpp): getopt over `spec` from the first argument on;

@@ -1,8 +1,9 @@
-// cube_cut, cube_clean, cube_part, cube_canonize, cube_exclusify and cube_inclusify (tools guide
-// §1.2), option- and output-compatible with CubeLib 4.6: each input is written on its own as
-// `<input stem>_excl.cubex` /
-// `<input stem>_incl.cubex` in the working directory, or `<o>_excl.cubex`, `<o>1_excl.cubex`, ...
-// with -o; cube_cut and cube_clean write `<o>.cubex` (default cut / clean). Unlike CubeLib,
+// cube_cut, cube_clean, cube_part, cube_canonize, cube_commoncalltree, cube_exclusify and
+// cube_inclusify (tools guide §1.2), option- and output-compatible with CubeLib 4.6: each input
+// is written on its own as `<input stem>_excl.cubex` / `<input stem>_incl.cubex` in the working
+// directory, or `<o>_excl.cubex`, `<o>1_excl.cubex`, ... with -o; cube_cut and cube_clean write
+// `<o>.cubex` (default cut / clean); cube_commoncalltree `<input>_commoncalltree.cubex` beside
+// each input. Unlike CubeLib,
 // cube_inclusify does not crash on MIN/MAXDOUBLE metrics: they stay EXCLUSIVE
 // (docs/algebra_tools.md).
 #include <getopt.h>
@@ -241,6 +242,41 @@ int canonize_main(int argc, char** argv) {
     std::cerr << "cube_canonize: " << e.what() << std::endl;
     return 255;  // CubeLib returns -1
   }
+  return 0;
+}
+
+// Writes `<input stem>_commoncalltree.cubex` beside each input (CubeLib keeps the folder).
+int commoncalltree_main(int argc, char** argv) {
+  const std::string usage = std::string("Usage: ") + argv[0] +
+                            " [-h] <cube experiment> ...\n"
+                            "  -h     Help; Output a brief help message.\n\n"
+                            "Report bugs to <scalasca@fz-juelich.de>\n";
+  if (!parse_cubelib_options(argc, argv, "h?", usage, [](int, const char*) {})) return 0;
+  if (!operands_fit(argc, 2, SIZE_MAX, usage, "\nError: Wrong arguments.\n")) return 1;
+  say("++++++++++++ Minimal common calltree operation begins ++++++++++++++++++++++++++\n");
+  try {
+    std::vector<Report> reports;
+    for (int i = optind; i < argc; ++i) {
+      say(std::string("Reading ") + argv[i] + " ... ");
+      reports.push_back(Report::open(argv[i]));
+      say("done.\n");
+    }
+    std::vector<const Model*> models;
+    for (const Report& r : reports) models.push_back(&r.model());
+    const std::vector<std::vector<bool>> kept = common_call_paths(models);
+    for (size_t i = 0; i < reports.size(); ++i) {
+      const std::string name = cube4_stem(argv[optind + static_cast<int>(i)]) + "_commoncalltree";
+      say("Writing " + name);
+      write_call_tree_subset(reports[i], kept[i], name + ".cubex");
+      say("done.\n");
+    }
+  } catch (const Error& e) {
+    std::cout << std::flush;
+    std::cerr << "cube_commoncalltree: " << e.what() << std::endl;
+    return 1;
+  }
+  say("++++++++++++ Minimal common calltree operation ends successfully ++++++++++++++++\n");
+  say(" done.\n");
   return 0;
 }
 

@@ -168,6 +168,21 @@ TEST(AlgebraBadInput, WrongArgumentCountsExitOne) {
   EXPECT_EQ(run_tool("cube_merge", {"only-one.cubex"}).exit_code, 1);
   EXPECT_EQ(run_tool("cube_cmp", {}).exit_code, 1);
   EXPECT_EQ(run_tool("cube_mean", {"-h"}).exit_code, 0);
+  EXPECT_EQ(run_tool("cube_commoncalltree", {"only-one.cubex"}).exit_code, 1);
+  EXPECT_EQ(run_tool("cube_commoncalltree", {"-h"}).exit_code, 0);
+}
+
+TEST(AlgebraBadInput, CommonCallTreeOfAMissingInputWritesNothing) {
+  const auto [a, b] = two_profiles();
+  CUBEKIT_REQUIRE_SHARED();
+  TempDir tmp("commoncalltree-bad");
+  const fs::path copy = tmp.path() / "a.cubex";
+  fs::copy_file(a, copy);
+  const RunResult r =
+      run_tool("cube_commoncalltree", {copy.string(), (tmp.path() / "nope.cubex").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("nope.cubex"), std::string::npos) << r.err;
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp.path()), fs::directory_iterator()), 1);
 }
 
 // Call-inclusive `time` per call path, summed over locations, keyed by the region names along

@@ -29,7 +29,7 @@ struct ToolSteps {
 };
 constexpr ToolSteps kToolSteps[] = {
     {"calltree_", "cube_calltree"}, {"stat_", "cube_stat"}, {"is_empty", "cube_is_empty"},
-    {"nodeview", "cube_nodeview"},  {"rank", "cube_rank"},           {"info", "cube_info"},
+    {"nodeview", "cube_nodeview"},  {"rank", "cube_rank"},  {"info", "cube_info"},
 };
 
 struct Case {
@@ -99,7 +99,8 @@ constexpr KnownDifference kKnownDifferences[] = {
     {"pycubexr__test_only_files__cube-values_example.cubex/info", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_l", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_b", kHistogramRefusal, false, 0},
-    {"pycubexr__test_only_files__cube-values_example.cubex/info_m_excl0", kHistogramRefusal, false, 0},
+    {"pycubexr__test_only_files__cube-values_example.cubex/info_m_excl0", kHistogramRefusal, false,
+     0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_a", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_r", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_x", kHistogramRefusal, false, 0},

@@ -61,6 +61,8 @@ constexpr Tool kTools[] = {
      "add, generate, rename or remove topologies (dialogue)"},
     {"info", "cube_info", cubekit::tools::info_main,
      "print the call tree with metric columns, abridged by thresholds"},
+    {"regioninfo", "cube_regioninfo", cubekit::tools::regioninfo_main,
+     "regions with their kind, trace buffer cost and metric shares"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
     {"serve", "cube_serve", cubekit::tools::serve_main,

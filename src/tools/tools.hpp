@@ -37,6 +37,7 @@ int clean_main(int argc, char** argv);
 int part_main(int argc, char** argv);
 int canonize_main(int argc, char** argv);
 int commoncalltree_main(int argc, char** argv);
+int regioninfo_main(int argc, char** argv);
 int inclusify_main(int argc, char** argv);
 
 // CubeLib's option convention (options.cpp): getopt over `spec` from the first argument on;

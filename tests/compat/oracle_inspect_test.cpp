@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "algebra_oracle.hpp"
@@ -28,8 +29,9 @@ struct ToolSteps {
   const char* tool;
 };
 constexpr ToolSteps kToolSteps[] = {
-    {"calltree_", "cube_calltree"}, {"stat_", "cube_stat"}, {"is_empty", "cube_is_empty"},
-    {"nodeview", "cube_nodeview"},  {"rank", "cube_rank"},  {"info", "cube_info"},
+    {"calltree_", "cube_calltree"},    {"stat_", "cube_stat"}, {"is_empty", "cube_is_empty"},
+    {"nodeview", "cube_nodeview"},     {"rank", "cube_rank"},  {"info", "cube_info"},
+    {"regioninfo", "cube_regioninfo"},
 };
 
 struct Case {
@@ -159,6 +161,10 @@ TEST_P(OracleInspect, OutputAndExitCodeEqualOriginal) {
   ASSERT_GE(args.size(), 2u);
   args.erase(args.begin());  // the tool name
   args.back() = c.input.string();
+  // Files the step names beside its input (cube_regioninfo's -l list) lie in the oracle folder.
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (fs::is_regular_file(c.step.parent_path() / args[i]))
+      args[i] = (c.step.parent_path() / args[i]).string();
   auto result = run_tool(c.tool, args);
   // The original ran on a copy named ./<oracle folder>; tools that print the file name print that.
   const std::string ours = c.input.string(),
@@ -194,8 +200,8 @@ TEST(OracleInspectSetup, SharedDirectoryPresent) {
     GTEST_SKIP() << "../shared not found beside the clone: oracle comparisons skipped";
   }
   // 6 calltree, 6 stat, 1 is_empty, 3 nodeview and 3 rank steps on 28 inputs;
-  // calltree_time_i_p and stat_p_time on the 21 with a metric time.
-  EXPECT_GE(inspect_cases().size(), 560u);
+  // calltree_time_i_p and stat_p_time on the 21 with a metric time; 124 regioninfo steps.
+  EXPECT_GE(inspect_cases().size(), 680u);
 }
 
 // mm.x25: main calls init_mat, zero_mat, mat_mul; visits 1, 2, 1, 1 (inclusive main: 5), as
@@ -209,6 +215,53 @@ fs::path small_profile() {
     if (shared_required()) FAIL() << "CI=true but ../shared is missing"; \
     GTEST_SKIP() << "../shared not found beside the clone";              \
   }
+
+// Trace buffer costs by hand: one location; visits main 1, init_mat 2, zero_mat 1, mat_mul 1,
+// each visit of user code 24 bytes. total_tbc (not in the oracle) comes after max_tbc whatever
+// the order in -m, as in CubeLib.
+TEST(CubeRegioninfo, TotalTraceCostsPerRegion) {
+  REQUIRE_SHARED();
+  const auto r =
+      run_tool("cube_regioninfo", {"-r", "-m", "visits,total_tbc,max_tbc", small_profile()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            " done.\n"
+            " bl  type       max_tbc     total_tbc        visits       % region\n"
+            "      USR             0             0             0    0.00 MEASUREMENT OFF\n"
+            "      USR             0             0             0    0.00 TRACE BUFFER FLUSH\n"
+            "      USR             0             0             0    0.00 THREADS\n"
+            "      USR            24            24             1   20.00 main\n"
+            "      USR            48            48             2   40.00 init_mat\n"
+            "      USR            24            24             1   20.00 zero_mat\n"
+            "      USR            24            24             1   20.00 mat_mul\n"
+            "\n"
+            "      ANY           120           120             5  100.00 (summary) ALL\n"
+            "      MPI             0             0             0    0.00 (summary) MPI\n"
+            "      USR           120           120             5  100.00 (summary) USR\n"
+            "      COM             0             0             0    0.00 (summary) COM\n");
+}
+
+// A filter list: shell patterns, the first word of each line, '#' comments. init_mat (2 visits)
+// and mat_mul (1) are filtered: 72 bytes and 3 visits of 5.
+TEST(CubeRegioninfo, FilterPatternsAndComments) {
+  REQUIRE_SHARED();
+  cubekit::test::TempDir tmp("regioninfo-filter");
+  const fs::path list = tmp.path() / "list.txt";
+  std::ofstream(list) << "init*\n# mat_mul\nmat_mul extra words\n";
+  const auto r = run_tool(
+      "cube_regioninfo", {"-l", list.string(), "-m", "total_tbc,visits", small_profile().string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("       BL            72             3   60.00 (summary) BL\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("      ANY            48             2   40.00 (summary) ALL-BL\n"),
+            std::string::npos)
+      << r.out;
+  const auto missing =
+      run_tool("cube_regioninfo", {"-l", (tmp.path() / "nope").string(), small_profile().string()});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("nope"), std::string::npos) << missing.err;
+}
 
 TEST(CubeCalltree, ThresholdLeavesOutSmallCallPaths) {
   REQUIRE_SHARED();

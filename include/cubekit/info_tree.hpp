@@ -4,6 +4,7 @@
 // report's basic figures (`cube_info -b`).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,29 @@ struct InfoAbridgeRule {
   double threshold = 0;
   InfoAbridge kind = InfoAbridge::kAbsolute;
 };
+
+// A column's value at one call path (NaN never: a metric column sums its locations).
+double info_column_value(MetricEngine& engine, const InfoColumn& column, Index cnode);
+
+// The part of a call tree that abridging leaves: roots and, per call path (indexed like
+// Model::cnodes), its children still there.
+struct CallForest {
+  std::vector<Index> roots;
+  std::vector<std::vector<Index>> children;
+  static CallForest whole(const Model& model);
+  // The call paths still there, children before their parent, siblings in order.
+  std::vector<Index> post_order() const;
+};
+
+// One number per compared report for a call path (one report for cube_info, several for
+// cube_test).
+using CallPathValues = std::function<std::vector<double>(Index cnode)>;
+
+// Applies one abridging rule, as CubeLib 4.6 does it for several reports: a call path stays
+// when its value in some report is above the threshold (times the mean of its root's values
+// for kRootRelative); kCumulative ranks children by the sum over reports of their parent's
+// value (the original's slip, reproduced: it keeps the first children).
+void abridge(CallForest& forest, const CallPathValues& values, double threshold, InfoAbridge kind);
 
 // The whole listing: header line, then one line per shown call path (depth first) and one
 // "***** Aggregated ..." line under every parent some of whose children were left out.

@@ -98,20 +98,13 @@ namespace {
 // a few times at most (abridging, its line, its parent's "Aggregated" line).
 class InfoTree {
  public:
-  explicit InfoTree(MetricEngine& engine) : engine_(engine), model_(engine.report().model()) {
-    shown_children_.resize(model_.cnodes.size());
-    for (Index c = 0; c < model_.cnodes.size(); ++c) shown_children_[c] = model_.cnodes[c].children;
-    roots_ = model_.cnode_roots();
-  }
+  explicit InfoTree(MetricEngine& engine)
+      : engine_(engine), model_(engine.report().model()), forest_(CallForest::whole(model_)) {}
 
-  void abridge(const InfoAbridgeRule& rule) {
-    std::vector<Index> kept_roots;
-    for (Index root : roots_) {
-      double threshold = rule.threshold;
-      if (rule.kind == InfoAbridge::kRootRelative) threshold *= value(rule.column, root);
-      if (!abridged_away(rule, threshold, root)) kept_roots.push_back(root);
-    }
-    roots_ = kept_roots;
+  void abridge_by(const InfoAbridgeRule& rule) {
+    abridge(
+        forest_, [&](Index c) { return std::vector<double>{value(rule.column, c)}; },
+        rule.threshold, rule.kind);
   }
 
   std::string text(const std::vector<InfoColumn>& columns) {
@@ -119,56 +112,13 @@ class InfoTree {
     if (!columns.empty()) out << "| ";
     for (const InfoColumn& c : columns) out << std::setw(kColumnWidth) << c.header << " | ";
     out << "Diff-Calltree\n";
-    for (Index root : roots_) print(out, columns, root, 0);
+    for (Index root : forest_.roots) print(out, columns, root, 0);
     return out.str();
   }
 
  private:
   double value(const InfoColumn& column, Index cnode) {
-    const std::vector<double> row =
-        per_location(engine_, column.metric, cnode, column.call_flavour);
-    if (column.kind == InfoColumn::Kind::kVisitors)
-      return static_cast<double>(
-          std::count_if(row.begin(), row.end(), [](double v) { return v > 0; }));
-    double sum = 0;  // in location order, as the original adds them
-    if (column.locations.empty())
-      for (double v : row) sum += v;
-    else
-      for (Index l : column.locations) sum += row[l];
-    return sum;
-  }
-
-  // Preorder: a call path at or below the threshold goes with its subtree (true); the
-  // cumulative rule instead trims each parent's children.
-  bool abridged_away(const InfoAbridgeRule& rule, double threshold, Index cnode) {
-    std::vector<Index>& children = shown_children_[cnode];
-    if (rule.kind == InfoAbridge::kCumulative) {
-      keep_cumulative_share(rule, cnode);
-    } else if (!(value(rule.column, cnode) > threshold)) {
-      return true;
-    }
-    std::vector<Index> kept;
-    for (Index child : children)
-      if (!abridged_away(rule, threshold, child)) kept.push_back(child);
-    children = kept;
-    return false;
-  }
-
-  // CubeLib 4.6 ranks the children by the parent's own value (the same for each), so its
-  // stable ranking keeps them in order, and it keeps the first k with k × value ≥
-  // (1 − threshold) × n × value: about half of them for 0.5, none when the value is zero. The
-  // oracle shows this (info_x); it is reproduced, sums formed in the same order.
-  void keep_cumulative_share(const InfoAbridgeRule& rule, Index cnode) {
-    std::vector<Index>& children = shown_children_[cnode];
-    const double parent = value(rule.column, cnode);
-    double total = 0, cumulative = 0;
-    for (size_t i = 0; i < children.size(); ++i) total += parent;
-    size_t keep = 0;
-    while (cumulative < (1 - rule.threshold) * total && keep < children.size()) {
-      cumulative += parent;
-      ++keep;
-    }
-    children.resize(keep);
+    return info_column_value(engine_, column, cnode);
   }
 
   static std::string indent(unsigned depth) {
@@ -196,7 +146,7 @@ class InfoTree {
     for (const InfoColumn& c : columns) values.push_back(value(c, cnode));
     print_values(out, columns, values);
     out << indent(depth) << model_.regions[model_.cnodes[cnode].region].name << '\n';
-    const std::vector<Index>& shown = shown_children_[cnode];
+    const std::vector<Index>& shown = forest_.children[cnode];
     const std::vector<Index>& all = model_.cnodes[cnode].children;
     if (shown.size() != all.size()) print_left_out(out, columns, cnode, depth);
     for (Index child : shown) print(out, columns, child, depth + 1);
@@ -206,7 +156,7 @@ class InfoTree {
   // child stands for its whole subtree).
   void print_left_out(std::ostringstream& out, const std::vector<InfoColumn>& columns, Index cnode,
                       unsigned depth) {
-    const std::vector<Index>& shown = shown_children_[cnode];
+    const std::vector<Index>& shown = forest_.children[cnode];
     std::vector<double> sums(columns.size(), 0.0);
     size_t left_out = 0, their_descendants = 0;
     for (Index child : model_.cnodes[cnode].children) {
@@ -228,11 +178,95 @@ class InfoTree {
 
   MetricEngine& engine_;
   const Model& model_;
-  std::vector<std::vector<Index>> shown_children_;
-  std::vector<Index> roots_;
+  CallForest forest_;
 };
 
+// Preorder: a call path at or below the threshold goes with its subtree (true); the cumulative
+// rule instead trims each parent's children.
+bool abridged_away(CallForest& forest, const CallPathValues& values, double threshold,
+                   InfoAbridge kind, Index cnode) {
+  std::vector<Index>& children = forest.children[cnode];
+  if (kind == InfoAbridge::kCumulative) {
+    // CubeLib 4.6 ranks the children by the parent's own value (the same for each), so its
+    // stable ranking keeps them in order, and it keeps the first k with k × value ≥
+    // (1 − threshold) × n × value: about half of them for 0.5, none when the value is zero.
+    // The oracle shows this (info_x); it is reproduced, sums formed in the same order.
+    double parent = 0;
+    for (double v : values(cnode)) parent += v;
+    double total = 0, cumulative = 0;
+    for (size_t i = 0; i < children.size(); ++i) total += parent;
+    size_t keep = 0;
+    while (cumulative < (1 - threshold) * total && keep < children.size()) {
+      cumulative += parent;
+      ++keep;
+    }
+    children.resize(keep);
+  } else {
+    const std::vector<double> v = values(cnode);
+    if (std::none_of(v.begin(), v.end(), [&](double x) { return x > threshold; })) return true;
+  }
+  std::vector<Index> kept;
+  for (Index child : children)
+    if (!abridged_away(forest, values, threshold, kind, child)) kept.push_back(child);
+  children = kept;
+  return false;
+}
+
 }  // namespace
+
+double info_column_value(MetricEngine& engine, const InfoColumn& column, Index cnode) {
+  const std::vector<double> row = per_location(engine, column.metric, cnode, column.call_flavour);
+  if (column.kind == InfoColumn::Kind::kVisitors)
+    return static_cast<double>(
+        std::count_if(row.begin(), row.end(), [](double v) { return v > 0; }));
+  double sum = 0;  // in location order, as the original adds them
+  if (column.locations.empty())
+    for (double v : row) sum += v;
+  else
+    for (Index l : column.locations) sum += row[l];
+  return sum;
+}
+
+CallForest CallForest::whole(const Model& model) {
+  CallForest f;
+  f.roots = model.cnode_roots();
+  f.children.resize(model.cnodes.size());
+  for (Index c = 0; c < model.cnodes.size(); ++c) f.children[c] = model.cnodes[c].children;
+  return f;
+}
+
+std::vector<Index> CallForest::post_order() const {
+  std::vector<Index> order;
+  // Explicit stack: (call path, whether its children are done).
+  std::vector<std::pair<Index, bool>> stack;
+  for (auto r = roots.rbegin(); r != roots.rend(); ++r) stack.push_back({*r, false});
+  while (!stack.empty()) {
+    auto [c, done] = stack.back();
+    stack.pop_back();
+    if (done) {
+      order.push_back(c);
+      continue;
+    }
+    stack.push_back({c, true});
+    for (auto k = children[c].rbegin(); k != children[c].rend(); ++k) stack.push_back({*k, false});
+  }
+  return order;
+}
+
+void abridge(CallForest& forest, const CallPathValues& values, double threshold, InfoAbridge kind) {
+  std::vector<Index> kept_roots;
+  for (Index root : forest.roots) {
+    double root_threshold = threshold;
+    if (kind == InfoAbridge::kRootRelative) {
+      const std::vector<double> v = values(root);
+      double mean = 0;
+      for (double x : v) mean += x;
+      root_threshold *= v.empty() ? 0 : mean / static_cast<double>(v.size());
+    }
+    if (!abridged_away(forest, values, root_threshold, kind, root)) kept_roots.push_back(root);
+  }
+  forest.roots = kept_roots;
+}
 
 std::string info_value_text(const InfoColumn& column, double v) {
   std::ostringstream s;
@@ -254,7 +288,7 @@ std::string info_value_text(const InfoColumn& column, double v) {
 std::string info_tree_text(MetricEngine& engine, const std::vector<InfoColumn>& columns,
                            const std::vector<InfoAbridgeRule>& rules) {
   InfoTree tree(engine);
-  for (const InfoAbridgeRule& rule : rules) tree.abridge(rule);
+  for (const InfoAbridgeRule& rule : rules) tree.abridge_by(rule);
   return tree.text(columns);
 }
 

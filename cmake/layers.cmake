@@ -37,4 +37,6 @@ set(CUBEKIT_PUBLIC_HEADERS
   rank.hpp=query
   topology.hpp=query
   info_tree.hpp=query
+  region_info.hpp=query
+  call_path_checks.hpp=query
   server.hpp=server)

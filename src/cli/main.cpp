@@ -63,6 +63,8 @@ constexpr Tool kTools[] = {
      "print the call tree with metric columns, abridged by thresholds"},
     {"regioninfo", "cube_regioninfo", cubekit::tools::regioninfo_main,
      "regions with their kind, trace buffer cost and metric shares"},
+    {"test", "cube_test", cubekit::tools::test_main,
+     "check that reports agree call path by call path"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
     {"serve", "cube_serve", cubekit::tools::serve_main,

@@ -38,6 +38,7 @@ int part_main(int argc, char** argv);
 int canonize_main(int argc, char** argv);
 int commoncalltree_main(int argc, char** argv);
 int regioninfo_main(int argc, char** argv);
+int test_main(int argc, char** argv);
 int inclusify_main(int argc, char** argv);
 
 // CubeLib's option convention (options.cpp): getopt over `spec` from the first argument on;

@@ -31,7 +31,7 @@ struct ToolSteps {
 constexpr ToolSteps kToolSteps[] = {
     {"calltree_", "cube_calltree"},    {"stat_", "cube_stat"}, {"is_empty", "cube_is_empty"},
     {"nodeview", "cube_nodeview"},     {"rank", "cube_rank"},  {"info", "cube_info"},
-    {"regioninfo", "cube_regioninfo"},
+    {"regioninfo", "cube_regioninfo"}, {"test_", "cube_test"},
 };
 
 struct Case {
@@ -77,6 +77,10 @@ struct KnownDifference {
 constexpr const char* kHistogramRefusal =
     "the original refuses the report (HISTOGRAM metric: \"too many arguments for this "
     "datatype\"); cubekit answers, checked by hand in CubeInfo.ReportWithHistogramMetric";
+constexpr const char* kHistogramTestRefusal =
+    "the original stops while merging the report with itself (HISTOGRAM metric: \"too many "
+    "arguments for this datatype\", rc 1); cubekit compares them, checked by hand in "
+    "CubeTest.ReportWithHistogramMetric";
 constexpr const char* kNoNodeCrash =
     "the original segfaults after \"Number of nodes: 0\" (no system node of class node); "
     "cubekit prints every line, checked in CubeInfo.BasicsWithoutNodes";
@@ -106,6 +110,14 @@ constexpr KnownDifference kKnownDifferences[] = {
     {"pycubexr__test_only_files__cube-values_example.cubex/info_a", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_r", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_x", kHistogramRefusal, false, 0},
+    {"pycubexr__test_only_files__cube-values_example.cubex/test_e", kHistogramTestRefusal, false,
+     0},
+    {"pycubexr__test_only_files__cube-values_example.cubex/test_s", kHistogramTestRefusal, false,
+     0},
+    {"pycubexr__test_only_files__cube-values_example.cubex/test_c_a_s", kHistogramTestRefusal,
+     false, 0},
+    {"pycubexr__test_only_files__cube-values_example.cubex/test_v3_e_r", kHistogramTestRefusal,
+     false, 0},
     {"cubelib__test__test33_CubeProxy__proxy.cubex/info_b", kNoNodeCrash, false, 0},
     {"pycubexr__blast.p64.r1__profile.cubex/info_b", kNoNodeCrash, false, 0},
 };
@@ -161,6 +173,9 @@ TEST_P(OracleInspect, OutputAndExitCodeEqualOriginal) {
   ASSERT_GE(args.size(), 2u);
   args.erase(args.begin());  // the tool name
   args.back() = c.input.string();
+  // cube_test names the report twice.
+  for (std::string& a : args)
+    if (a == "./" + c.step.parent_path().filename().string()) a = c.input.string();
   // Files the step names beside its input (cube_regioninfo's -l list) lie in the oracle folder.
   for (size_t i = 0; i + 1 < args.size(); ++i)
     if (fs::is_regular_file(c.step.parent_path() / args[i]))
@@ -200,8 +215,9 @@ TEST(OracleInspectSetup, SharedDirectoryPresent) {
     GTEST_SKIP() << "../shared not found beside the clone: oracle comparisons skipped";
   }
   // 6 calltree, 6 stat, 1 is_empty, 3 nodeview and 3 rank steps on 28 inputs;
-  // calltree_time_i_p and stat_p_time on the 21 with a metric time; 124 regioninfo steps.
-  EXPECT_GE(inspect_cases().size(), 680u);
+  // calltree_time_i_p and stat_p_time on the 21 with a metric time; 124 regioninfo and 112
+  // test steps.
+  EXPECT_GE(inspect_cases().size(), 790u);
 }
 
 // mm.x25: main calls init_mat, zero_mat, mat_mul; visits 1, 2, 1, 1 (inclusive main: 5), as
@@ -261,6 +277,84 @@ TEST(CubeRegioninfo, FilterPatternsAndComments) {
       run_tool("cube_regioninfo", {"-l", (tmp.path() / "nope").string(), small_profile().string()});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("nope"), std::string::npos) << missing.err;
+}
+
+// cube_test on two reports that differ: mm.x25 and mm.x50 have the same call tree and visits
+// (main 1, init_mat 2, zero_mat 1, mat_mul 1) but other times (oracle dump_all_incl_aggr):
+// main 1.7601e-05 / 1.794e-05, init_mat 3.474e-06 / 3.659e-06, zero_mat 1.08e-06 / 1.115e-06,
+// mat_mul 1.116e-06 / 1.159e-06. Relative 0.1 allows 10 % of the mean (init_mat: 3.57e-07 >
+// 1.85e-07), relative 0.01 allows 1 % (init_mat: 3.57e-08 < 1.85e-07), for every call path.
+fs::path second_profile() {
+  return shared_dir() / "data/real/extrap/single_parameter/mm.x50y1z1.r1.cubex";
+}
+
+TEST(CubeTest, FindsTheCallPathsWhereTwoReportsDiffer) {
+  REQUIRE_SHARED();
+  const auto r = run_tool("cube_test", {"-e", "visits", "-e", "time", "-s", "time,REL,0.1", "-s",
+                                        "time,REL,0.01", small_profile(), second_profile()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string ok = "\033[32m OK\033[39m\n";
+  EXPECT_NE(r.out.find("\rEquality basic@visits:incl:*.* ... 4 / 4" + ok), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\rEquality basic@time:incl:*.* ... 0 / 4" + ok), std::string::npos);
+  EXPECT_NE(r.out.find("\rSimilarity basic@time:incl:*.* (relative, 0.1) ... 4 / 4" + ok),
+            std::string::npos);
+  EXPECT_NE(r.out.find("\rSimilarity basic@time:incl:*.* (relative, 0.01) ... 0 / 4" + ok),
+            std::string::npos);
+}
+
+TEST(CubeTest, DetailsGoToTheOutputFile) {
+  REQUIRE_SHARED();
+  cubekit::test::TempDir tmp("cube-test-details");
+  const fs::path details = tmp.path() / "details.log";
+  const auto r = run_tool(
+      "cube_test", {"-o", details.string(), "-e", "time:excl", small_profile(), second_profile()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("In call node"), std::string::npos) << r.out;
+  const std::string log = read_file(details);
+  // -o without -v reports the errors: each failing call path with its values along the path.
+  EXPECT_NE(log.find("In call node with id 1 (Name: init_mat)"), std::string::npos) << log;
+  EXPECT_NE(log.find("| 3.474e-06 | 3.659e-06 | init_mat"), std::string::npos) << log;
+  EXPECT_NE(log.find("is 1.85e-07 but should be lower than 0."), std::string::npos) << log;
+  EXPECT_NE(log.find("Failed:  4 / 4"), std::string::npos) << log;
+}
+
+// A copy of the tree cut down to call paths above 1e-5 s keeps main alone (1.76e-05, 1.79e-05);
+// the whole tree is untouched.
+TEST(CubeTest, CheckedPartsOfTheTreeAreCutInOrder) {
+  REQUIRE_SHARED();
+  const auto r = run_tool("cube_test", {"-c", "big", "-a", "time,0.00001,big", "-e", "time,big",
+                                        "-e", "visits", small_profile(), second_profile()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Equality basic@time:incl:*.* ... 0 / 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Equality basic@visits:incl:*.* ... 4 / 4"), std::string::npos) << r.out;
+}
+
+TEST(CubeTest, BadArgumentsExitOne) {
+  REQUIRE_SHARED();
+  const auto one = run_tool("cube_test", {"-e", "time", small_profile()});
+  EXPECT_EQ(one.exit_code, 1);
+  EXPECT_NE(one.err.find("Please provide exactly two cube files."), std::string::npos);
+  const auto tree = run_tool("cube_test", {"-e", "time,nope", small_profile(), second_profile()});
+  EXPECT_EQ(tree.exit_code, 1);
+  EXPECT_NE(tree.err.find("Could not find tree nope!"), std::string::npos) << tree.err;
+  const auto twice =
+      run_tool("cube_test", {"-c", "a", "-c", "a", small_profile(), small_profile()});
+  EXPECT_EQ(twice.exit_code, 1);
+  EXPECT_NE(twice.err.find("The forest a exists already!"), std::string::npos) << twice.err;
+  const auto metric = run_tool("cube_test", {"-e", "nope", small_profile(), small_profile()});
+  EXPECT_EQ(metric.exit_code, 1);
+  EXPECT_NE(metric.err.find("nope"), std::string::npos) << metric.err;
+}
+
+// CubeLib stops on the HISTOGRAM report; cubekit compares it with itself: three call paths.
+TEST(CubeTest, ReportWithHistogramMetric) {
+  REQUIRE_SHARED();
+  const fs::path p = shared_dir() / "data/real/pycubexr/test_only_files/cube-values_example.cubex";
+  const auto r = run_tool("cube_test", {"-e", "HISTOGRAM5", "-e", "INT8", p, p});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Equality basic@HISTOGRAM5:incl:*.* ... 3 / 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Equality basic@INT8:incl:*.* ... 3 / 3"), std::string::npos) << r.out;
 }
 
 TEST(CubeCalltree, ThresholdLeavesOutSmallCallPaths) {

@@ -39,4 +39,5 @@ set(CUBEKIT_PUBLIC_HEADERS
   info_tree.hpp=query
   region_info.hpp=query
   call_path_checks.hpp=query
+  sanity.hpp=query
   server.hpp=server)

@@ -65,6 +65,8 @@ constexpr Tool kTools[] = {
      "regions with their kind, trace buffer cost and metric shares"},
     {"test", "cube_test", cubekit::tools::test_main,
      "check that reports agree call path by call path"},
+    {"sanity", "cube_sanity", cubekit::tools::sanity_main,
+     "check region names, files, lines and metric signs of a report"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
     {"serve", "cube_serve", cubekit::tools::serve_main,

@@ -39,6 +39,7 @@ int canonize_main(int argc, char** argv);
 int commoncalltree_main(int argc, char** argv);
 int regioninfo_main(int argc, char** argv);
 int test_main(int argc, char** argv);
+int sanity_main(int argc, char** argv);
 int inclusify_main(int argc, char** argv);
 
 // CubeLib's option convention (options.cpp): getopt over `spec` from the first argument on;

@@ -1,0 +1,160 @@
+// cube_sanity: CubeLib 4.6's sanity checks of one report (tools guide §1.5), a summary line per
+// check on standard output, details with -v (and to the -o file). On a terminal it shows its
+// progress and colours as the original does; otherwise it prints plain lines, which is what
+// the original's output reads as once the progress is overwritten.
+#include <getopt.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "cubekit/error.hpp"
+#include "cubekit/sanity.hpp"
+#include "tools.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+std::string usage(const char* self) {
+  return std::string("Usage: ") + self +
+         " [ flags ] <cube experiment>\n"
+         "where flags basically turns certains tests on or off:\n"
+         "  -h                   Help; Output a brief help message.\n"
+         "  -n                   Disables the (time consuming) check for negative\n"
+         "                          inclusive metric values.\n"
+         "  -x                   Disables the (time consuming) check for negative\n"
+         "                          exclusive metric values.\n"
+         "  -l                   Disables checks for line numbers.\n"
+         "  -f <file.filt>       Checks whether a node's name is matched by a\n"
+         "                          pattern in file.filt.\n"
+         "  -o <output_file>     Path of the output file. If no output file is\n"
+         "                          given, detailed output will be suppressed. A\n"
+         "                          summary will always be printed out to stdout.\n"
+         "  -v <0|1|2|3>         Verbosity level of output\n\n"
+         "Report bugs to <scalasca@fz-juelich.de>\n";
+}
+
+// Prints as CubeLib's constraints do: summary lines on standard output, details (by
+// verbosity: 1 headers and totals, 2 also failures, 3 every test) to `details`.
+class PrintingReporter : public SanityReporter {
+ public:
+  PrintingReporter(int verbosity, std::ostream& details, bool details_on_terminal)
+      : verbosity_(verbosity),
+        details_(details),
+        terminal_(isatty(STDOUT_FILENO) == 1),
+        details_terminal_(details_on_terminal) {}
+
+  void begin(const std::string& check, unsigned depth, size_t progress_every) override {
+    name_ = check;
+    indent_ = std::string(2 * depth, ' ');
+    progress_every_ = progress_every;
+    tests_ = failed_ = 0;
+  }
+
+  void test(const std::function<std::string()>& what, bool passed,
+            const std::string& why) override {
+    if (tests_++ == 0 && verbosity_ > 0) details_ << indent_ << name_ << " ... " << std::endl;
+    if (terminal_ && progress_every_ != 0 && tests_ % progress_every_ == 0)
+      std::cout << '\r' << indent_ << name_ << " ... " << tests_ << std::flush;
+    if (verbosity_ >= 3)
+      details_ << indent_ << "    " << name_ << " :: " << what() << " ... "
+               << colour(details_terminal_, passed ? "\033[32m" : "\033[31m")
+               << (passed ? "OK" : "FAIL") << colour(details_terminal_, "\033[39m") << std::endl;
+    if (passed) return;
+    ++failed_;
+    if (verbosity_ >= 2) {
+      std::istringstream lines(why);
+      for (std::string line; std::getline(lines, line);)
+        details_ << indent_ << "      " << line << '\n';
+    }
+  }
+
+  void end() override {
+    std::cout << (terminal_ ? "\r" : "") << indent_ << name_ << " ... " << tests_ - failed_ << " / "
+              << tests_ << colour(terminal_, "\033[32m") << " OK" << colour(terminal_, "\033[39m")
+              << std::endl;
+    if (verbosity_ > 0)
+      details_ << indent_ << colour(details_terminal_, "\033[32m")
+               << "    Passed:  " << tests_ - failed_ << " / " << tests_
+               << colour(details_terminal_, "\033[39m") << '\n'
+               << indent_ << colour(details_terminal_, "\033[31m") << "    Failed:  " << failed_
+               << " / " << tests_ << colour(details_terminal_, "\033[39m") << '\n'
+               << indent_ << colour(details_terminal_, "\033[33m") << "    Skipped: 0 / " << tests_
+               << colour(details_terminal_, "\033[39m") << std::endl;
+  }
+
+ private:
+  static const char* colour(bool on, const char* code) { return on ? code : ""; }
+
+  int verbosity_;
+  std::ostream& details_;
+  bool terminal_, details_terminal_;
+  std::string name_, indent_;
+  size_t progress_every_ = 0, tests_ = 0, failed_ = 0;
+};
+
+}  // namespace
+
+int sanity_main(int argc, char** argv) {
+  SanityOptions options;
+  std::string output, filter_file;
+  int verbosity = 0;
+  optind = 1;
+  opterr = 0;  // the original says it itself
+  for (int c; (c = getopt(argc, argv, "o:f:nxv:lh?")) != -1;) {
+    switch (c) {
+      case 'n':
+        options.negative_inclusive = false;
+        break;
+      case 'x':
+        options.negative_exclusive = false;
+        break;
+      case 'l':
+        options.line_numbers = false;
+        break;
+      case 'f':
+        filter_file = optarg;
+        break;
+      case 'o':
+        output = optarg;
+        break;
+      case 'v':
+        verbosity = static_cast<int>(std::strtol(optarg, nullptr, 0));
+        break;
+      case 'h':
+        std::cout << usage(argv[0]);
+        return 0;
+      default:
+        // The original prints the option as a number ("-63" for '?').
+        std::cout << usage(argv[0]) << "Error: Unknown option -" << c << std::endl;
+        return 1;
+    }
+  }
+  if (argc - optind != 1) {
+    std::cout << usage(argv[0]) << std::endl;
+    return 1;
+  }
+  try {
+    if (!filter_file.empty()) options.filter_patterns = read_filter_patterns(filter_file);
+    const Report report = Report::open(argv[optind]);
+    MetricEngine engine(report);
+    std::ofstream file;
+    if (!output.empty()) {
+      file.open(output);
+      if (!file) throw Error(output + ": cannot write the details");
+    }
+    PrintingReporter reporter(verbosity, file.is_open() ? file : std::cout,
+                              !file.is_open() && isatty(STDOUT_FILENO) == 1);
+    check_sanity(engine, options, reporter);
+  } catch (const Error& e) {
+    std::cout << std::flush;
+    std::cerr << "cube_sanity: " << e.what() << std::endl;
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace cubekit::tools

@@ -1,0 +1,179 @@
+// cube_sanity's checks on a report made here with one fault of each kind, each expectation
+// worked out by hand: which tests run (regions in the order the call tree first reaches them,
+// children first), which fail and why.
+#include "cubekit/sanity.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cubekit/error.hpp"
+#include "cubekit/writer.hpp"
+#include "unit/tar_builder.hpp"
+
+namespace cubekit {
+namespace {
+
+struct RegionSpec {
+  const char* name;
+  const char* mod;
+  int64_t begin, end;
+};
+// 0 main, 1 ANONYMOUS@x (no file, no lines), 2 solve_TRUNCATED (no end line), 3 TRACING,
+// 4 MPI_Init, 5 UNKNOWN.
+const RegionSpec kRegions[] = {
+    {"main", "a.c", 1, 10},    {"ANONYMOUS@x", "", -1, -1}, {"solve_TRUNCATED", "a.c", 5, -1},
+    {"TRACING", "EPIK", 0, 0}, {"MPI_Init", "MPI", 1, 1},   {"UNKNOWN", "a.c", 1, 2}};
+// Call paths: 0 main, 1 main/ANONYMOUS, 2 main/solve, 3 main/solve/TRACING (misplaced),
+// 4 main/MPI_Init, 5 main/MPI_Init/TRACING, 6 UNKNOWN (a root). Exclusive time, one location:
+// solve −5 makes its exclusive and inclusive (−5 + 1) values negative; main's inclusive is
+// 1 + 2 − 4 + 2 = 1.
+const Index kRegionOf[] = {0, 1, 2, 3, 4, 3, 5};
+const Index kParentOf[] = {kNoIndex, 0, 0, 2, 0, 4, kNoIndex};
+const double kTime[] = {1, 2, -5, 1, 1, 1, 1};
+
+Report faulty_report(const std::string& path) {
+  auto model = std::make_shared<Model>();
+  Metric time;
+  time.uniq_name = time.disp_name = "time";
+  time.dtype_text = "DOUBLE";
+  time.dtype = DataType::parse("DOUBLE");
+  time.kind = MetricKind::kExclusive;
+  model->metrics.push_back(time);
+  for (uint32_t r = 0; r < 6; ++r) {
+    Region region;
+    region.id = r;
+    region.name = region.mangled_name = kRegions[r].name;
+    region.mod = kRegions[r].mod;
+    region.begin = kRegions[r].begin;
+    region.end = kRegions[r].end;
+    model->regions.push_back(region);
+  }
+  for (uint32_t c = 0; c < 7; ++c) {
+    Cnode cnode;
+    cnode.id = c;
+    cnode.region = kRegionOf[c];
+    cnode.parent = kParentOf[c];
+    model->cnodes.push_back(cnode);
+    if (cnode.parent != kNoIndex) model->cnodes[cnode.parent].children.push_back(c);
+  }
+  SystemNode node;
+  node.name = node.class_name = "machine";
+  node.groups.push_back(0);
+  model->system_nodes.push_back(node);
+  LocationGroup group;
+  group.name = "rank 0";
+  group.locations.push_back(0);
+  model->groups.push_back(group);
+  Location loc;
+  loc.name = "thread 0";
+  model->locations.push_back(loc);
+  model->finalize(path);
+  ReportWriter writer(path, model);
+  writer.begin_metric(0);
+  for (Index c : storage_order(*model, MetricKind::kExclusive))
+    writer.write_row(c, reinterpret_cast<const std::byte*>(&kTime[c]));
+  writer.end_metric();
+  writer.finish();
+  return Report::open(path);
+}
+
+struct Check {
+  std::string name;
+  unsigned depth = 0;
+  std::vector<std::string> tests, failures;  // what each test names; why those that failed
+};
+
+class Recorder : public SanityReporter {
+ public:
+  std::vector<Check> checks;
+  void begin(const std::string& check, unsigned depth, size_t) override {
+    checks.push_back({check, depth, {}, {}});
+  }
+  void test(const std::function<std::string()>& what, bool passed,
+            const std::string& why) override {
+    checks.back().tests.push_back(what());
+    if (!passed) checks.back().failures.push_back(why);
+  }
+  void end() override {}
+};
+
+class Sanity : public ::testing::Test {
+ protected:
+  test::TempDir dir_{"sanity"};
+  Report report_ = faulty_report((dir_.path() / "faulty.cubex").string());
+  MetricEngine engine_{report_};
+
+  std::vector<Check> run(const SanityOptions& options) {
+    Recorder r;
+    check_sanity(engine_, options, r);
+    return r.checks;
+  }
+};
+
+const std::vector<std::string> kRegionTests = {
+    "\"ANONYMOUS@x\"", "\"TRACING\"", "\"solve_TRUNCATED\"",
+    "\"MPI_Init\"",    "\"main\"",    "\"UNKNOWN\""};
+
+TEST_F(Sanity, EveryFaultIsFoundOnce) {
+  const std::vector<Check> checks = run({});
+  ASSERT_EQ(checks.size(), 8u);
+  EXPECT_EQ(checks[0].name, "Name not empty or UNKNOWN");
+  EXPECT_EQ(checks[0].tests, kRegionTests);
+  EXPECT_EQ(checks[0].failures, std::vector<std::string>{"In region with id 5 (Name: UNKNOWN)\n"
+                                                         "The region's name is UNKNOWN."});
+  EXPECT_EQ(checks[1].name, "No ANONYMOUS functions");
+  EXPECT_EQ(checks[1].depth, 1u);
+  EXPECT_EQ(checks[1].failures.size(), 1u);
+  EXPECT_EQ(checks[2].name, "No TRUNCATED functions");
+  EXPECT_EQ(checks[2].failures.size(), 1u);
+  EXPECT_EQ(checks[3].name, "File name not empty");
+  EXPECT_EQ(checks[3].failures, std::vector<std::string>{"In region with id 1 (Name: ANONYMOUS@x)\n"
+                                                         "The region's file name is empty."});
+  EXPECT_EQ(checks[4].name, "Proper line numbers");
+  EXPECT_EQ(checks[4].depth, 2u);
+  EXPECT_EQ(checks[4].failures,
+            (std::vector<std::string>{
+                "In region with id 1 (Name: ANONYMOUS@x)\nBegin and end line numbers are negative.",
+                "In region with id 2 (Name: solve_TRUNCATED)\nEnd line number is negative."}));
+  EXPECT_EQ(checks[5].name, "No TRACING outside Init and Finalize");
+  EXPECT_EQ(checks[5].tests.size(), 7u);  // every call path
+  ASSERT_EQ(checks[5].failures.size(), 1u);
+  EXPECT_NE(checks[5].failures[0].find("Parent's name is solve_TRUNCATED"), std::string::npos);
+  EXPECT_EQ(checks[6].name, "No negative inclusive metrics");
+  EXPECT_EQ(checks[6].tests.size(), 7u);  // one metric × 7 call paths × one location
+  EXPECT_EQ(checks[6].tests[2], "No negative inclusive metrics :: time :: 3 :: 1");
+  EXPECT_EQ(checks[6].failures,
+            std::vector<std::string>{
+                "metric: time, cnode: solve_TRUNCATED (id: 2), thread id: 0 is negative."});
+  EXPECT_EQ(checks[7].failures,
+            std::vector<std::string>{
+                "exclusive metric: time, cnode: solve_TRUNCATED (id: 2), thread id: 0 is "
+                "negative."});
+}
+
+TEST_F(Sanity, OptionsTurnChecksOffAndFiltersOn) {
+  SanityOptions options;
+  options.negative_inclusive = options.negative_exclusive = options.line_numbers = false;
+  options.filter_patterns = {"MPI_*", "*TRUNC*"};
+  const std::vector<Check> checks = run(options);
+  ASSERT_EQ(checks.size(), 6u);
+  EXPECT_EQ(checks[1].name, "Regions properly filtered.");
+  EXPECT_EQ(checks[1].depth, 1u);
+  EXPECT_EQ(checks[1].failures.size(), 2u);  // MPI_Init and solve_TRUNCATED
+  for (const Check& c : checks) EXPECT_NE(c.name, "Proper line numbers");
+}
+
+TEST(SanityFilter, EveryWordIsAPattern) {
+  test::TempDir dir("sanity-filter");
+  const auto file = dir.path() / "f.filt";
+  std::ofstream(file) << "MPI_*  foo\nbar";  // no final line break: bar counts too
+  EXPECT_EQ(read_filter_patterns(file.string()), (std::vector<std::string>{"MPI_*", "foo", "bar"}));
+  EXPECT_THROW(read_filter_patterns((dir.path() / "none").string()), Error);
+}
+
+}  // namespace
+}  // namespace cubekit

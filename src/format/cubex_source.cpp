@@ -51,14 +51,30 @@ CubexSource::StoredMetric CubexSource::stored_metric(const Model& model, const M
           tar_.find(member_name(m, ".data")), file_->path() + ":" + member_name(m, ".data")};
 }
 
+std::function<void(uint64_t)> CubexSource::release_behind(const TarMember& data,
+                                                          uint64_t& released) const {
+  // Rows are read front to back: give back the pages behind us every 16 MiB, so that reading a
+  // metric keeps about one chunk of the file resident, not the whole member.
+  constexpr uint64_t kChunk = 16u << 20;
+  return [this, &data, &released](uint64_t below) {
+    if (below < released + kChunk) return;
+    file_->release(data.offset + released, below - released);
+    released = below;
+  };
+}
+
 std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Index metric) const {
   if (!has_data(model, metric)) return nullptr;
   const Metric& m = model.metrics[metric];
   const StoredMetric stored = stored_metric(model, m);
   const TarMember& data = *stored.data;
-  auto matrix = decode_data(member_bytes(data), stored.index, storage_order(model, m.kind), m.dtype,
-                            model.locations.size(), stored.data_where);
-  file_->release(data.offset, data.size);  // the decoded copy is what stays in memory
+  // The decoded copy is what stays in memory: the file's pages go as the rows are decoded.
+  const auto bytes = member_bytes(data);
+  uint64_t released = 0;
+  auto matrix = decode_data(bytes, stored.index, storage_order(model, m.kind), m.dtype,
+                            model.locations.size(), stored.data_where,
+                            release_behind(data, released));
+  file_->release(data.offset, data.size);
   return matrix;
 }
 
@@ -77,23 +93,15 @@ void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor&
   const MetricIndex& index = stored.index;
   const TarMember& data = *stored.data;
   const auto bytes = member_bytes(data);
-  // Rows are read front to back: give back the pages behind us every 16 MiB, so that streaming
-  // keeps about one chunk of the file resident, not the whole member. A share of a plain member
-  // starts at its first row; compressed rows of several shares interleave in the member, so a
-  // share of those gives its pages back only at the end.
-  constexpr uint64_t kChunk = 16u << 20;
+  // A share of a plain member starts at its first row; compressed rows of several shares
+  // interleave in the member, so a share of those gives its pages back only at the end.
   const bool plain = bytes.size() >= 10 && std::memcmp(bytes.data(), "CUBEX", 5) == 0;
   uint64_t released =
       plain ? plain_row_offset(m.dtype, model.locations.size(),
                                index.rows(model.cnodes.size()) * share.part / share.parts)
             : 0;
   std::function<void(uint64_t)> done_below;
-  if (plain || share.parts == 1)
-    done_below = [&](uint64_t below) {
-      if (below < released + kChunk) return;
-      file_->release(data.offset + released, below - released);
-      released = below;
-    };
+  if (plain || share.parts == 1) done_below = release_behind(data, released);
   stream_data(bytes, index, storage_order(model, m.kind), m.dtype, model.locations.size(),
               stored.data_where, placement, visit, done_below, share);
   if (share.parts == 1) file_->release(data.offset, data.size);

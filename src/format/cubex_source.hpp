@@ -1,6 +1,7 @@
 // Values of a .cubex archive: index and data members decoded on request.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -38,6 +39,9 @@ class CubexSource : public SeveritySource {
   };
   StoredMetric stored_metric(const Model& model, const Metric& m) const;
   std::span<const std::byte> member_bytes(const TarMember& m) const;
+  // Gives back the pages of `data` below a byte count as the rows are read (every 16 MiB);
+  // `released` counts what is given back already and must outlive the returned function.
+  std::function<void(uint64_t)> release_behind(const TarMember& data, uint64_t& released) const;
   std::shared_ptr<const MappedFile> file_;
   TarIndex tar_;
 };

@@ -236,12 +236,14 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
 std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             const MetricIndex& index,
                                             const std::vector<Index>& order, DataType type,
-                                            size_t locations, const std::string& where) {
+                                            size_t locations, const std::string& where,
+                                            const std::function<void(uint64_t)>& done_below) {
   auto matrix = std::make_shared<SeverityMatrix>(type, order.size(), locations);
   decode_rows(
       bytes, index, order, type, locations, where, false,
       [&](size_t rows) { matrix->reserve_rows(rows); },
-      [&](Index cnode) { return matrix->add_row(cnode); }, [](Index, const std::byte*) {});
+      [&](Index cnode) { return matrix->add_row(cnode); }, [](Index, const std::byte*) {},
+      done_below);
   return matrix;
 }
 

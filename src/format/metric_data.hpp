@@ -25,10 +25,12 @@ struct MetricIndex {
 MetricIndex decode_index(std::span<const std::byte> bytes, size_t cnodes, const std::string& where);
 
 // Decodes a data member into a matrix. `order[p]` is the cnode stored at position p.
+// `done_below` as for stream_data: the decoded copy is what stays, the file's pages can go.
 std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             const MetricIndex& index,
                                             const std::vector<Index>& order, DataType type,
-                                            size_t locations, const std::string& where);
+                                            size_t locations, const std::string& where,
+                                            const std::function<void(uint64_t)>& done_below = {});
 
 // Decodes the rows of a data member one at a time into a small buffer and hands each to
 // `visit(cnode, row)`: aggregations need no matrix in memory. With RowPlacement::kAnyAddress,

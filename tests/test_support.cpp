@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <cstdlib>
 #include <fstream>
@@ -69,6 +70,11 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
     if (limits.stack_bytes > 0) {
       const rlimit stack{limits.stack_bytes, limits.stack_bytes};
       if (::setrlimit(RLIMIT_STACK, &stack) != 0) ::_exit(127);
+    }
+    if (limits.file_bytes > 0) {
+      const rlimit file{limits.file_bytes, limits.file_bytes};
+      if (::signal(SIGXFSZ, SIG_IGN) == SIG_ERR || ::setrlimit(RLIMIT_FSIZE, &file) != 0)
+        ::_exit(127);
     }
     for (const auto& [name, value] : limits.env) ::setenv(name.c_str(), value.c_str(), 1);
     ::execv(CUBEKIT_TOOL, argv.data());

@@ -43,6 +43,9 @@ struct RunResult {
 
 struct RunLimits {
   size_t stack_bytes = 0;  // the tool's stack limit (RLIMIT_STACK); 0: unchanged
+  // The largest file the tool may write (RLIMIT_FSIZE, SIGXFSZ ignored): a write beyond it
+  // fails as on a full disk. 0: unchanged.
+  size_t file_bytes = 0;
   std::vector<std::pair<std::string, std::string>> env;  // variables set for the tool
 };
 

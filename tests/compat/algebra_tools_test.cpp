@@ -163,6 +163,36 @@ TEST(AlgebraBadInput, UnreadableInputAndOutputOverInputAreRefusedWithoutOutput) 
   EXPECT_EQ(std::distance(fs::directory_iterator(tmp.path()), fs::directory_iterator()), 1);
 }
 
+// A disk that fills up while a report is written: every writing tool names the file and
+// what failed, exits 1 and leaves no output (the writer's temporary file is removed). The
+// outputs need some 20 KB; the tools may write 8 KB (RLIMIT_FSIZE fails writes as ENOSPC
+// would).
+TEST(AlgebraBadInput, FullDiskLeavesNoOutput) {
+  const auto [a, b] = two_profiles();
+  CUBEKIT_REQUIRE_SHARED();
+  TempDir tmp("algebra-full");
+  cubekit::test::RunLimits full;
+  full.file_bytes = 8192;
+  const std::string out = (tmp.path() / "out").string();
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"cube_merge", {"-o", out, a.string(), b.string()}},
+      {"cube_diff", {"-o", out, a.string(), b.string()}},
+      {"cube_mean", {"-o", out, a.string(), b.string()}},
+      {"cube_cut", {"-o", out, "-p", "init_mat", a.string()}},
+      {"cube_clean", {"-o", out, a.string()}},
+      {"cube_exclusify", {"-o", out, a.string()}},
+      {"cube_derive", {"-e", "metric::time()*2", "twice", a.string(), "-o", out}},
+  };
+  for (const auto& [tool, args] : runs) {
+    const RunResult r = cubekit::test::run_tool(tool, args, full);
+    EXPECT_EQ(r.exit_code, 1) << tool << ": " << r.err;
+    EXPECT_NE(r.err.find("out"), std::string::npos) << tool << ": " << r.err;
+    EXPECT_NE(r.err.find("File too large"), std::string::npos) << tool << ": " << r.err;
+    EXPECT_TRUE(fs::is_empty(tmp.path()))
+        << tool << " left " << fs::directory_iterator(tmp.path())->path();
+  }
+}
+
 TEST(AlgebraBadInput, WrongArgumentCountsExitOne) {
   EXPECT_EQ(run_tool("cube_diff", {"only-one.cubex"}).exit_code, 1);
   EXPECT_EQ(run_tool("cube_merge", {"only-one.cubex"}).exit_code, 1);

@@ -37,6 +37,22 @@ void append_strings(std::map<std::string, std::vector<std::string>, std::less<>>
   for (const auto& [variable, field] : fields) strings[variable].push_back(entity.*field);
 }
 
+// Positions of `entities` by their ids when the ids are 0..n−1 (each position holds the entity
+// with that id), else in model order.
+template <class Entity>
+std::vector<Index> in_id_order(const std::vector<Entity>& entities) {
+  std::vector<Index> order(entities.size(), kNoIndex);
+  for (Index i = 0; i < entities.size(); ++i) {
+    const uint32_t id = entities[i].id;
+    if (id >= order.size() || order[id] != kNoIndex) {
+      for (Index k = 0; k < order.size(); ++k) order[k] = k;
+      return order;
+    }
+    order[id] = i;
+  }
+  return order;
+}
+
 }  // namespace
 
 CubeVariables::CubeVariables(const Model& model, std::string filename) {
@@ -71,17 +87,23 @@ void CubeVariables::metrics(const Model& model) {
 }
 
 void CubeVariables::callpaths(const Model& model) {
-  for (const Cnode& c : model.cnodes) {
+  // Indexed and valued by the ids the report writes (${calculation::callpath::id} is one):
+  // Score-P numbers call paths in the order it first saw them, not in tree order.
+  auto region_id = [&](Index r) { return r == kNoIndex ? -1.0 : model.regions[r].id; };
+  auto cnode_id = [&](Index c) { return c == kNoIndex ? -1.0 : model.cnodes[c].id; };
+  for (Index k : in_id_order(model.cnodes)) {
+    const Cnode& c = model.cnodes[k];
     strings_["cube::callpath::mod"].push_back(c.mod);
     numbers_["cube::callpath::line"].push_back(static_cast<double>(c.line));
     numbers_["cube::callpath::#children"].push_back(static_cast<double>(c.children.size()));
-    numbers_["cube::callpath::calleeid"].push_back(id_or_minus_one(c.region));
-    numbers_["cube::callpath::parent::id"].push_back(id_or_minus_one(c.parent));
+    numbers_["cube::callpath::calleeid"].push_back(region_id(c.region));
+    numbers_["cube::callpath::parent::id"].push_back(cnode_id(c.parent));
   }
 }
 
 void CubeVariables::regions(const Model& model) {
-  for (const Region& r : model.regions) {
+  for (Index k : in_id_order(model.regions)) {
+    const Region& r = model.regions[k];
     append_strings(strings_, r,
                    {{"cube::region::name", &Region::name},
                     {"cube::region::mangled::name", &Region::mangled_name},

@@ -231,10 +231,15 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
     if (name == "calculation::callpath::state")
       return scalar(flavour_ == Flavour::kInclusive ? 0 : 1);
     if (name == "calculation::callpath::id" || name == "calculation::region::id") {
+      // The ids as the report writes them (CubeLib's get_id()), not positions in the model:
+      // Score-P numbers call paths in the order it first saw them, not in tree order.
       const bool region = name == "calculation::region::id";
-      if (!tree) return scalar(region ? model.cnodes[cnode_].region : cnode_);
+      auto id_of = [&](Index c) -> double {
+        return region ? model.regions[model.cnodes[c].region].id : model.cnodes[c].id;
+      };
+      if (!tree) return scalar(id_of(cnode_));
       Row v(model.cnodes.size());
-      for (Index c = 0; c < v.size(); ++c) v[c] = region ? model.cnodes[c].region : c;
+      for (Index c = 0; c < v.size(); ++c) v[c] = id_of(c);
       return lanes(std::move(v));
     }
     if (name == "calculation::sysres::#elements") return scalar(tree ? 0 : 1);

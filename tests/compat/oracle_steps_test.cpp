@@ -174,7 +174,7 @@ struct KnownDifference {
   const char* step;  // <folder>/<step>
   const char* reason;
 };
-constexpr std::array<KnownDifference, 38> kKnownDifferences{{
+constexpr std::array<KnownDifference, 34> kKnownDifferences{{
     {"cubelib__test__test1.1__equal.cube/canonize_p_m12_f_l",
      "DELIBERATE: the original aborts (rc 134) on these Cube 3 documents; cubekit writes the "
      "canonized report (docs/algebra_tools.md)"},
@@ -273,12 +273,6 @@ constexpr std::array<KnownDifference, 38> kKnownDifferences{{
     {"cubelib__test__test16__trace.cube/dump_x_excl",
      "OPEN: the root's metric-exclusive value is a rounding residue (1e-14) that depends on the "
      "order in which CubeLib subtracts the sub-metrics"},
-    {"cubelib__test__test33_CubeProxy__proxy.cubex/cubepl_11_excl",
-     "OPEN: ${a}[2.7] + ${a}[7] of a five-element array: CubeLib's sum is one more at some call "
-     "paths"},
-    {"cubelib__test__test33_CubeProxy__proxy.cubex/cubepl_11_incl",
-     "OPEN: ${a}[2.7] + ${a}[7] of a five-element array: CubeLib's sum is one more at some call "
-     "paths"},
     {"pycubexr__test_only_files__cube-values_example.cubex/dump_d",
      "OPEN: exclusive RATE values (CubeLib does not subtract the children's rates as cubekit "
      "does)"},
@@ -288,12 +282,6 @@ constexpr std::array<KnownDifference, 38> kKnownDifferences{{
     {"pycubexr__test_only_files__cube-values_example.cubex/dump_s_csv",
      "OPEN: exclusive RATE values (CubeLib does not subtract the children's rates as cubekit "
      "does)"},
-    {"pycubexr__time.p4.n2000.x1.r0__profile.cubex/cubepl_11_excl",
-     "OPEN: ${a}[2.7] + ${a}[7] of a five-element array: CubeLib's sum is one more at some call "
-     "paths"},
-    {"pycubexr__time.p4.n2000.x1.r0__profile.cubex/cubepl_11_incl",
-     "OPEN: ${a}[2.7] + ${a}[7] of a five-element array: CubeLib's sum is one more at some call "
-     "paths"},
 }};
 
 const char* known_difference(const std::string& name) {

@@ -1025,6 +1025,7 @@ TEST(CubePLCubeVariables, FilledFromTheModel) {
   const int begins[] = {1, 10, 0, 30};
   for (int i = 0; i < 4; ++i) {
     Region r;
+    r.id = static_cast<uint32_t>(i);
     r.name = regions[i][0];
     r.mod = regions[i][1];
     r.begin = begins[i];
@@ -1033,6 +1034,7 @@ TEST(CubePLCubeVariables, FilledFromTheModel) {
   const int lines[] = {1, 5, 12, 6};
   for (int c = 0; c < kCnodes; ++c) {
     Cnode n;
+    n.id = static_cast<uint32_t>(c);
     n.region = static_cast<Index>(kCallee[c]);
     n.line = lines[c];
     n.parent = kParent[c] < 0 ? kNoIndex : static_cast<Index>(kParent[c]);

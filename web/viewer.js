@@ -352,6 +352,7 @@ function renderBottom() {
   else if (state.tab === 'box') renderBox();
   else if (state.tab === 'topology') renderTopology();
   else if (state.tab === 'flat') renderFlat();
+  else if (state.tab === 'pop') renderPop();
 }
 
 let flameRects = [];
@@ -478,6 +479,18 @@ async function renderFlat() {
     rows.map((x) => `<tr><td>${escapeHtml(x.name)}</td><td>${fmt(x.excl)}</td><td>${fmt(x.subroutines)}</td><td>${fmt(x.incl)}</td></tr>`).join('');
 }
 
+// POP efficiencies of the selected call path (or of the roots), indented as the hierarchy.
+async function renderPop() {
+  const params = { report: state.report, model: $('pop-model').value };
+  if (state.cnode !== null) params.focus = String(state.cnode);
+  const r = await api('pop', params);
+  const result = r.results[0];
+  $('pop').innerHTML = `<caption>${escapeHtml(result.focus)}</caption>` +
+    '<tr><th>metric</th><th>value</th></tr>' +
+    result.values.map((v) => `<tr title="${escapeHtml(v.missing || '')}"><td style="padding-left:${v.depth * 1.2}em">${escapeHtml(v.label)}</td>` +
+      `<td>${v.value === null ? '–' : fmt(v.value)}</td></tr>`).join('');
+}
+
 // ---- search ----------------------------------------------------------------------------------
 
 async function search(text) {
@@ -548,6 +561,7 @@ async function start() {
   $('report').addEventListener('change', () => openReport($('report').value));
   $('compare').addEventListener('change', async () => { state.compare = $('compare').value; await loadDiff().catch((e) => status(e.message)); paintCalls(); });
   $('mode').addEventListener('change', () => { state.mode = $('mode').value; paintMetrics(); paintCalls(); paintSystem(); });
+  $('pop-model').addEventListener('change', () => renderBottom());
   let timer = null;
   $('search').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => search($('search').value).catch((e) => status(e.message)), 200); });
   for (const b of document.querySelectorAll('#tabs button')) {

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "cubekit/error.hpp"
+#include "cubekit/pop.hpp"
 #include "server/http_error.hpp"
 
 namespace cubekit::server {
@@ -392,8 +394,75 @@ std::string Api::diff(const Params& p) {
   return json{{"metric", a->metric_name(q.metric)}, {"values", rows}}.dump();
 }
 
-std::string Api::pop(const Params&) {
-  throw HttpError(501, "POP metrics are not available yet: the library does not compute them");
+namespace {
+
+std::vector<std::string> comma_list(const std::string* text) {
+  std::vector<std::string> out;
+  if (!text || text->empty()) return out;
+  for (size_t start = 0; start <= text->size();) {
+    size_t end = text->find(',', start);
+    if (end == std::string::npos) end = text->size();
+    out.push_back(text->substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+json pop_values_json(const std::vector<PopValue>& values) {
+  json out = json::array();
+  for (const PopValue& v : values) {
+    json item = {{"key", v.key}, {"label", v.label}, {"depth", v.depth}};
+    item["value"] = v.value ? json(*v.value) : json(nullptr);
+    if (!v.missing.empty()) item["missing"] = v.missing;
+    out.push_back(item);
+  }
+  return out;
+}
+
+}  // namespace
+
+// POP metrics (cubekit/pop.hpp) of one report, or of a scaling series given as several
+// `report` parameters, for the call-tree roots or the `focus` call paths (ids or names).
+std::string Api::pop(const Params& p) {
+  PopOptions options;
+  const std::string model_name = param(p, "model") ? *param(p, "model") : "mpi";
+  const auto model = parse_pop_model(model_name);
+  if (!model)
+    throw HttpError(400, "parameter 'model' must be mpi, hybrid-add, hybrid-mult or bsc, not '" +
+                             model_name + "'");
+  options.model = *model;
+  options.focus = comma_list(param(p, "focus"));
+  if (const std::string* i = param(p, "individually")) options.individually = *i == "1";
+  std::vector<std::shared_ptr<OpenReport>> open_reports;
+  std::vector<std::string> names;
+  for (auto [it, end] = p.equal_range("report"); it != end; ++it) {
+    names.push_back(it->second);
+    open_reports.push_back(cache_.get(confinement_.resolve(it->second), it->second));
+  }
+  if (open_reports.empty()) throw HttpError(400, "parameter 'report' is missing");
+  std::vector<DecodeBudget::Claim> claims;
+  std::vector<const Report*> series;
+  for (const auto& r : open_reports) {
+    claims.push_back(r->claim_cells(2));  // time per location and call path, and one more
+    series.push_back(&r->report());
+  }
+  std::vector<PopResult> results;
+  try {
+    results = pop_metrics(series, options);
+  } catch (const Error& e) {
+    std::string message = e.what();
+    for (size_t i = 0; i < open_reports.size(); ++i)
+      for (size_t at; (at = message.find(series[i]->path())) != std::string::npos;)
+        message.replace(at, series[i]->path().size(), names[i]);
+    throw HttpError(400, message);
+  }
+  json out = json::array();
+  for (const PopResult& r : results)
+    out.push_back({{"report", names[r.report]},
+                   {"focus", r.focus},
+                   {"call_paths", r.call_paths},
+                   {"values", pop_values_json(r.values)}});
+  return json{{"model", model_name}, {"results", out}}.dump();
 }
 
 }  // namespace cubekit::server

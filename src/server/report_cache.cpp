@@ -111,6 +111,11 @@ DecodeBudget::Claim OpenReport::claim(const Target& t) {
   return budget_.claim(bytes);
 }
 
+DecodeBudget::Claim OpenReport::claim_cells(uint64_t matrices) {
+  const uint64_t cells = uint64_t{model().cnodes.size()} * model().locations.size();
+  return budget_.claim(matrices * cells * sizeof(double));
+}
+
 std::shared_ptr<const std::vector<double>> OpenReport::aggregated(const MetricQuery& q) {
   const std::string key = flavour_key(q);
   {

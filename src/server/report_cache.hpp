@@ -71,6 +71,11 @@ class OpenReport {
   RegionValues flat(const MetricQuery& q);
   // Display name of the metric a query names (the expression itself for expressions).
   std::string metric_name(const std::string& metric);
+  // The report itself, for library calls that take reports (POP metrics); whoever decodes
+  // through it claims the budget first (claim_cells).
+  const Report& report() const { return report_; }
+  // Claims the decode budget for `matrices` matrices of doubles of this report's size.
+  DecodeBudget::Claim claim_cells(uint64_t matrices);
 
  private:
   struct Target {

@@ -137,6 +137,22 @@ async function main() {
     await page.click('#tabs button[data-tab=box]');
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, '7-summary-box.png') });
+    // POP efficiencies of the roots: the table shows the API's numbers, each to 6 digits.
+    await page.click('#tabs button[data-tab=pop]');
+    await page.waitForSelector('#pop tr td');
+    const popShown = await page.$$eval('#pop tr', (trs) => trs.slice(1).map((tr) => [...tr.cells].map((td) => td.textContent)));
+    const cnode = await page.evaluate(() => window.cubekitViewer.state.cnode);
+    const popParams = { report: 'cubelib/examples/summary.cubex', model: 'mpi' };
+    if (cnode !== null) popParams.focus = String(cnode);
+    const pop = await (await fetch(`${server.url}api/v1/pop?${new URLSearchParams(popParams)}`)).json();
+    const expected = pop.results[0].values;
+    assert.strictEqual(popShown.length, expected.length, 'one row per POP metric');
+    for (let i = 0; i < expected.length; ++i) {
+      assert.strictEqual(popShown[i][0], expected[i].label);
+      if (expected[i].value === null) assert.strictEqual(popShown[i][1], '–', expected[i].key);
+      else assert.ok(Math.abs(Number(popShown[i][1]) - expected[i].value) <= 5e-6 * Math.abs(expected[i].value) + 1e-12, expected[i].key);
+    }
+    await page.screenshot({ path: path.join(shots, '8-summary-pop.png') });
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

@@ -17,6 +17,8 @@
 #include <sstream>
 #include <thread>
 
+#include "cubekit/pop.hpp"
+#include "cubekit/report.hpp"
 #include "cubekit/server.hpp"
 #include "test_support.hpp"
 
@@ -265,7 +267,6 @@ TEST(ServerApi, ExpressionsAndStatistics) {
   EXPECT_EQ(server.get("/api/v1/values?" + r + "&metric=" + enc("metric::nosuch(")).first, 400);
   EXPECT_EQ(server.get("/api/v1/values?" + r + "&metric=visits&calltree=sideways").first, 400);
   EXPECT_EQ(server.get("/api/v1/values?" + r + "&metric=visits&cnode=99999").first, 404);
-  EXPECT_EQ(server.get("/api/v1/pop?" + r).first, 501);
 
   // Four processes: the statistics of main's inclusive time over them, from incl.csv's rows.
   const std::string p4 = "report=pycubexr/time.p4.n2000.x1.r0/profile.cubex";
@@ -281,6 +282,49 @@ TEST(ServerApi, ExpressionsAndStatistics) {
   EXPECT_NEAR(s["median"].get<double>(), (v[1] + v[2]) / 2, 1e-12);
   EXPECT_TRUE(agrees("0.853407", v[0]) || agrees("0.853407", v[1]) || agrees("0.853407", v[2]) ||
               agrees("0.853407", v[3]));  // incl.csv, cnode 0, thread 0
+}
+
+// /api/v1/pop gives the library's POP metrics: the same numbers as pop_metrics on the file,
+// the hierarchy's identities (GE = PE × CompE, PE = LB × CommE, CommE = SerE × TE on test16's
+// trace analysis, which has Scalasca's wait states), a scaling series of reports, and 400s.
+TEST(ServerApi, PopMetrics) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const auto [status, pop] = server.get("/api/v1/pop?report=cubelib/test16/trace.cube");
+  ASSERT_EQ(status, 200) << pop.dump();
+  ASSERT_EQ(pop["results"].size(), 1u);
+  std::map<std::string, json> v;
+  for (const json& item : pop["results"][0]["values"]) v[item["key"]] = item;
+  auto number = [&](const char* key) { return v.at(key)["value"].get<double>(); };
+  EXPECT_NEAR(number("global_efficiency"),
+              number("parallel_efficiency") * number("computation_efficiency"), 1e-12);
+  EXPECT_NEAR(number("parallel_efficiency"),
+              number("load_balance_efficiency") * number("communication_efficiency"), 1e-12);
+  EXPECT_NEAR(number("communication_efficiency"),
+              number("serialisation_efficiency") * number("transfer_efficiency"), 1e-12);
+  const cubekit::Report report =
+      cubekit::Report::open((shared_dir() / "data/real/cubelib/test16/trace.cube").string());
+  const auto direct = cubekit::pop_metrics({&report}, {});
+  for (const cubekit::PopValue& d : direct[0].values) {
+    ASSERT_TRUE(v.count(d.key)) << d.key;
+    if (d.value)
+      EXPECT_EQ(v[d.key]["value"].get<double>(), *d.value) << d.key;
+    else
+      EXPECT_TRUE(v[d.key]["value"].is_null() && v[d.key]["missing"] == d.missing) << d.key;
+  }
+
+  const std::string series =
+      "/api/v1/pop?model=hybrid-add&report=extrap/single_parameter/mm.x1y1z1.r1.cubex"
+      "&report=extrap/single_parameter/mm.x10y1z1.r1.cubex";
+  const auto [series_status, two] = server.get(series);
+  ASSERT_EQ(series_status, 200) << two.dump();
+  ASSERT_EQ(two["results"].size(), 2u);
+  EXPECT_EQ(two["model"], "hybrid-add");
+  EXPECT_EQ(two["results"][1]["report"], "extrap/single_parameter/mm.x10y1z1.r1.cubex");
+  const std::string r = "report=cubelib/examples/summary.cubex";
+  EXPECT_EQ(server.get("/api/v1/pop?" + r + "&model=posix").first, 400);
+  EXPECT_EQ(server.get("/api/v1/pop?" + r + "&focus=no_such_region").first, 400);
+  EXPECT_EQ(server.get("/api/v1/pop?report=nope.cubex").first, 404);
 }
 
 TEST(ServerApi, TreesAndDiff) {

@@ -34,6 +34,9 @@ class CallPathChecks {
     std::vector<InfoColumn> columns;  // per report; metric kNoIndex where it lacks the metric
   };
   CheckedMetric metric(const std::string& descriptor) const;
+  // The number of locations that visited each call path (cube_info -w), in every report that
+  // has a metric "visits"; LookupError when none has.
+  CheckedMetric visitors() const;
 
   // Its value at a unified call path in each report: NaN where the report lacks the metric or
   // the call path (the original's rule).
@@ -48,12 +51,17 @@ class CallPathChecks {
     Index cnode = kNoIndex;
     bool passed = true;
     double difference = 0, allowed = 0;  // largest difference seen, and the bound it broke
+    size_t report = 0;                   // the report whose value broke it (a failure)
   };
   // Every call path of forest `forest_name` in post order: the values of all reports must lie
   // within `tolerance` of each other (absolute), or of tolerance × the mean magnitude of the
   // values (relative); tolerance 0 asks for equality.
   std::vector<Outcome> check(const std::string& forest_name, const CheckedMetric& metric,
                              double tolerance, bool relative);
+
+  // cube_info of several reports: the listing of forest `forest_name` with each metric's
+  // column once per report (the original's layout).
+  std::string info_text(const std::string& forest_name, const std::vector<CheckedMetric>& columns);
 
  private:
   std::vector<const Report*> reports_;

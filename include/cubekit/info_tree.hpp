@@ -72,6 +72,20 @@ using CallPathValues = std::function<std::vector<double>(Index cnode)>;
 // value (the original's slip, reproduced: it keeps the first children).
 void abridge(CallForest& forest, const CallPathValues& values, double threshold, InfoAbridge kind);
 
+// One printed column: its header, how its numbers print, and its value at a call path;
+// `inclusive` asks for the call-inclusive value a left-out child adds to its parent's
+// "Aggregated" line.
+struct InfoPrintedColumn {
+  std::string header;
+  InfoColumn format;
+  std::function<double(Index cnode, bool inclusive)> value;
+};
+
+// The listing of `forest` (a part of `tree`'s call paths) with any columns: several reports
+// side by side use it with one column per report (call_path_checks.hpp).
+std::string info_tree_text(const Model& tree, const CallForest& forest,
+                           const std::vector<InfoPrintedColumn>& columns);
+
 // The whole listing: header line, then one line per shown call path (depth first) and one
 // "***** Aggregated ..." line under every parent some of whose children were left out.
 std::string info_tree_text(MetricEngine& engine, const std::vector<InfoColumn>& columns,

@@ -63,6 +63,43 @@ CallPathChecks::CheckedMetric CallPathChecks::metric(const std::string& descript
   return m;
 }
 
+CallPathChecks::CheckedMetric CallPathChecks::visitors() const {
+  CheckedMetric m;
+  bool any = false;
+  for (const Report* r : reports_) {
+    try {
+      m.columns.push_back(info_visitors_column(r->model()));
+      any = true;
+    } catch (const LookupError&) {
+      m.columns.push_back(InfoColumn{});
+    }
+  }
+  if (!any) throw LookupError("no report has a metric 'visits' to count visitors with");
+  m.name = "visitors@";
+  m.display = "Visitors";
+  return m;
+}
+
+std::string CallPathChecks::info_text(const std::string& forest_name,
+                                      const std::vector<CheckedMetric>& columns) {
+  std::vector<InfoPrintedColumn> printed;
+  for (const CheckedMetric& m : columns) {
+    const auto known = std::find_if(m.columns.begin(), m.columns.end(),
+                                    [](const InfoColumn& c) { return c.metric != kNoIndex; });
+    for (size_t i = 0; i < reports_.size(); ++i)
+      printed.push_back({m.display, *known, [this, &m, i](Index cnode, bool inclusive) {
+                           InfoColumn asked = m.columns[i];
+                           const Index c = from_unified_[i][cnode];
+                           if (c == kNoIndex || asked.metric == kNoIndex)
+                             return std::numeric_limits<double>::quiet_NaN();
+                           if (inclusive && asked.kind == InfoColumn::Kind::kMetric)
+                             asked.call_flavour = Flavour::kInclusive;
+                           return info_column_value(*engines_[i], asked, c);
+                         }});
+  }
+  return info_tree_text(unified_, forest(forest_name), printed);
+}
+
 std::vector<double> CallPathChecks::values(const CheckedMetric& metric, Index cnode) const {
   std::vector<double> v(reports_.size(), std::numeric_limits<double>::quiet_NaN());
   for (size_t i = 0; i < reports_.size(); ++i) {
@@ -109,7 +146,7 @@ std::vector<CallPathChecks::Outcome> CallPathChecks::check(const std::string& fo
       high = v[i] > high ? v[i] : high;
       const double above = v[i] - low, below = high - v[i];
       o.difference = above < below ? below : above;
-      if (o.difference > o.allowed) o.passed = false;
+      if (o.difference > o.allowed) o.passed = false, o.report = i;
     }
     outcomes.push_back(o);
   }

@@ -94,44 +94,34 @@ InfoColumn info_visitors_column(const Model& model) {
 
 namespace {
 
-// The shown sub-forest and how to print it. Values are computed when asked: each call path's
-// a few times at most (abridging, its line, its parent's "Aggregated" line).
-class InfoTree {
+// Prints the shown sub-forest: a line per call path, depth first, and an "Aggregated" line
+// under every parent some of whose children were left out.
+class InfoPrinter {
  public:
-  explicit InfoTree(MetricEngine& engine)
-      : engine_(engine), model_(engine.report().model()), forest_(CallForest::whole(model_)) {}
+  InfoPrinter(const Model& tree, const CallForest& forest,
+              const std::vector<InfoPrintedColumn>& columns)
+      : model_(tree), forest_(forest), columns_(columns) {}
 
-  void abridge_by(const InfoAbridgeRule& rule) {
-    abridge(
-        forest_, [&](Index c) { return std::vector<double>{value(rule.column, c)}; },
-        rule.threshold, rule.kind);
-  }
-
-  std::string text(const std::vector<InfoColumn>& columns) {
+  std::string text() {
     std::ostringstream out;
-    if (!columns.empty()) out << "| ";
-    for (const InfoColumn& c : columns) out << std::setw(kColumnWidth) << c.header << " | ";
+    if (!columns_.empty()) out << "| ";
+    for (const InfoPrintedColumn& c : columns_) out << std::setw(kColumnWidth) << c.header << " | ";
     out << "Diff-Calltree\n";
-    for (Index root : forest_.roots) print(out, columns, root, 0);
+    for (Index root : forest_.roots) print(out, root, 0);
     return out.str();
   }
 
  private:
-  double value(const InfoColumn& column, Index cnode) {
-    return info_column_value(engine_, column, cnode);
-  }
-
   static std::string indent(unsigned depth) {
     std::string s;
     for (unsigned d = 0; d < depth; ++d) s += " | ";
     return s + " * ";
   }
 
-  void print_values(std::ostringstream& out, const std::vector<InfoColumn>& columns,
-                    const std::vector<double>& values) {
-    if (!columns.empty()) out << "| ";
-    for (size_t i = 0; i < columns.size(); ++i)
-      out << std::setw(kColumnWidth) << info_value_text(columns[i], values[i]) << " | ";
+  void print_values(std::ostringstream& out, const std::vector<double>& values) {
+    if (!columns_.empty()) out << "| ";
+    for (size_t i = 0; i < columns_.size(); ++i)
+      out << std::setw(kColumnWidth) << info_value_text(columns_[i].format, values[i]) << " | ";
   }
 
   size_t descendants(Index cnode) const {
@@ -140,45 +130,38 @@ class InfoTree {
     return n;
   }
 
-  void print(std::ostringstream& out, const std::vector<InfoColumn>& columns, Index cnode,
-             unsigned depth) {
+  void print(std::ostringstream& out, Index cnode, unsigned depth) {
     std::vector<double> values;
-    for (const InfoColumn& c : columns) values.push_back(value(c, cnode));
-    print_values(out, columns, values);
+    for (const InfoPrintedColumn& c : columns_) values.push_back(c.value(cnode, false));
+    print_values(out, values);
     out << indent(depth) << model_.regions[model_.cnodes[cnode].region].name << '\n';
     const std::vector<Index>& shown = forest_.children[cnode];
     const std::vector<Index>& all = model_.cnodes[cnode].children;
-    if (shown.size() != all.size()) print_left_out(out, columns, cnode, depth);
-    for (Index child : shown) print(out, columns, child, depth + 1);
+    if (shown.size() != all.size()) print_left_out(out, cnode, depth);
+    for (Index child : shown) print(out, child, depth + 1);
   }
 
   // The children left out, summed: inclusive values even for exclusive columns (a left-out
   // child stands for its whole subtree).
-  void print_left_out(std::ostringstream& out, const std::vector<InfoColumn>& columns, Index cnode,
-                      unsigned depth) {
+  void print_left_out(std::ostringstream& out, Index cnode, unsigned depth) {
     const std::vector<Index>& shown = forest_.children[cnode];
-    std::vector<double> sums(columns.size(), 0.0);
+    std::vector<double> sums(columns_.size(), 0.0);
     size_t left_out = 0, their_descendants = 0;
     for (Index child : model_.cnodes[cnode].children) {
       if (std::find(shown.begin(), shown.end(), child) != shown.end()) continue;
       ++left_out;
       their_descendants += descendants(child);
-      for (size_t i = 0; i < columns.size(); ++i) {
-        InfoColumn inclusive = columns[i];
-        if (inclusive.kind == InfoColumn::Kind::kMetric)
-          inclusive.call_flavour = Flavour::kInclusive;
-        sums[i] += value(inclusive, child);
-      }
+      for (size_t i = 0; i < columns_.size(); ++i) sums[i] += columns_[i].value(child, true);
     }
-    print_values(out, columns, sums);
+    print_values(out, sums);
     out << indent(depth + 1) << "***** Aggregated " << left_out << " siblings (+"
         << their_descendants << " children) within "
         << model_.regions[model_.cnodes[cnode].region].name << '\n';
   }
 
-  MetricEngine& engine_;
   const Model& model_;
-  CallForest forest_;
+  const CallForest& forest_;
+  const std::vector<InfoPrintedColumn>& columns_;
 };
 
 // Preorder: a call path at or below the threshold goes with its subtree (true); the cumulative
@@ -287,9 +270,27 @@ std::string info_value_text(const InfoColumn& column, double v) {
 
 std::string info_tree_text(MetricEngine& engine, const std::vector<InfoColumn>& columns,
                            const std::vector<InfoAbridgeRule>& rules) {
-  InfoTree tree(engine);
-  for (const InfoAbridgeRule& rule : rules) tree.abridge_by(rule);
-  return tree.text(columns);
+  const Model& model = engine.report().model();
+  CallForest forest = CallForest::whole(model);
+  for (const InfoAbridgeRule& rule : rules)
+    abridge(
+        forest,
+        [&](Index c) { return std::vector<double>{info_column_value(engine, rule.column, c)}; },
+        rule.threshold, rule.kind);
+  std::vector<InfoPrintedColumn> printed;
+  for (const InfoColumn& column : columns)
+    printed.push_back({column.header, column, [&engine, column](Index c, bool inclusive) {
+                         InfoColumn asked = column;
+                         if (inclusive && asked.kind == InfoColumn::Kind::kMetric)
+                           asked.call_flavour = Flavour::kInclusive;
+                         return info_column_value(engine, asked, c);
+                       }});
+  return info_tree_text(model, forest, printed);
+}
+
+std::string info_tree_text(const Model& tree, const CallForest& forest,
+                           const std::vector<InfoPrintedColumn>& columns) {
+  return InfoPrinter(tree, forest, columns).text();
 }
 
 InfoBasics info_basics(MetricEngine& engine) {

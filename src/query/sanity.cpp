@@ -36,12 +36,13 @@ void check_regions(const Model& model, const std::vector<Index>& order, const st
   reporter.end();
 }
 
-// The call path as the original's backtrace shows it: the call path, then each caller.
+// The call path as the original's backtrace shows it (without metric columns): the call
+// path, then each caller.
 std::string call_path_text(const Model& model, Index cnode) {
-  std::string text;
+  std::string text = "Call path\n";
   for (Index c = cnode; c != kNoIndex; c = model.cnodes[c].parent) {
     const Region& r = model.regions[model.cnodes[c].region];
-    text += std::string(c == cnode ? "  " : "  called by ") + r.name + " (File: " + r.mod +
+    text += std::string(c == cnode ? "           " : " called by ") + r.name + " (File: " + r.mod +
             ", Line: " + std::to_string(r.begin) + ")\n";
   }
   return text;

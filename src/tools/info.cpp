@@ -1,6 +1,7 @@
 // cube_info: a report's call tree with chosen metric columns, abridged by thresholds, its
 // metric list or its basic figures; option-compatible with CubeLib 4.6's tool (tools guide
 // §1.5). Options act in the order given, as the original's do: -l and -b print and stop.
+// Several reports are shown side by side, each column once per report.
 #include <getopt.h>
 
 #include <cstdlib>
@@ -8,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "cubekit/call_path_checks.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/info_tree.hpp"
 #include "cubekit/report.hpp"
+#include "cubekit/report_algebra.hpp"
 #include "tools.hpp"
 
 namespace cubekit::tools {
@@ -20,7 +23,7 @@ constexpr const char* kOptions = "m:a:r:x:bhltvw";
 
 constexpr const char* kUsage =
     "usage: cube_info [-h] [-t] [-v] [-w] [-m met]... [-l] [-b] [-a met,thrh] [-r met,thrh]\n"
-    "                 [-x met,thrh] <report>\n"
+    "                 [-x met,thrh] <report>...\n"
     "  -t           column: inclusive time over every location\n"
     "  -v           column: exclusive visits over every location\n"
     "  -w           column: number of locations that visited the call path\n"
@@ -31,7 +34,8 @@ constexpr const char* kUsage =
     "  -r met,thrh  the same with thrh times the root's value\n"
     "  -x met,thrh  keep the children of each call path that make up 1-thrh of it\n"
     "  Left-out children are summed in one \"Aggregated\" line under their parent.\n"
-    "met: unique_metric_name[:incl|excl[:process_rank[.thread]]], e.g. time or time:excl:2\n";
+    "met: unique_metric_name[:incl|excl[:process_rank[.thread]]], e.g. time or time:excl:2\n"
+    "Several reports: their call trees merged, each column once per report.\n";
 
 void print_basics(MetricEngine& engine) {
   const InfoBasics b = info_basics(engine);
@@ -89,6 +93,60 @@ bool apply_options(int argc, char** argv, MetricEngine& engine, std::vector<Info
   return true;
 }
 
+// The metrics of several reports, as their merge defines them.
+void print_metric_union(const std::vector<Report>& reports) {
+  UnifiedDefinitions defs;
+  for (const Report& r : reports) {
+    InputMapping map;
+    defs.add_metrics(r.model(), map);
+  }
+  for (const Metric& m : defs.model().metrics) std::cout << m.uniq_name << '\n';
+}
+
+// Several reports side by side: each column once per report over the unified call tree, as
+// CubeLib's cube_info compares them; -b describes the first report, -l the merged metrics.
+int several_reports(int argc, char** argv) {
+  std::vector<Report> reports;
+  for (int i = optind; i < argc; ++i) reports.push_back(Report::open(argv[i]));
+  std::vector<const Report*> inputs;
+  for (const Report& r : reports) inputs.push_back(&r);
+  CallPathChecks checks(inputs);
+  say_cubelib_merge(reports.size());
+  std::vector<CallPathChecks::CheckedMetric> columns;
+  optind = 1;
+  opterr = 0;
+  for (int c; (c = getopt(argc, argv, kOptions)) != -1;) {
+    const std::string arg = optarg ? optarg : "";
+    if (c == 'b') {
+      MetricEngine engine(reports.front());
+      print_basics(engine);
+      return 0;
+    }
+    if (c == 'l') {
+      print_metric_union(reports);
+      return 0;
+    }
+    if (c == 'm' || c == 't' || c == 'v')
+      columns.push_back(checks.metric(c == 'm' ? arg : c == 't' ? "time" : "visits:excl"));
+    if (c == 'w') columns.push_back(checks.visitors());
+    if (c == 'a' || c == 'r' || c == 'x') {
+      const size_t comma = arg.find(',');
+      if (comma == std::string::npos)
+        throw LookupError("-" + std::string(1, static_cast<char>(c)) + " " + arg +
+                          ": expected met,threshold");
+      const auto metric = checks.metric(arg.substr(0, comma));
+      abridge(
+          checks.forest("all"), [&](Index cnode) { return checks.values(metric, cnode); },
+          std::atof(arg.substr(comma + 1).c_str()),
+          c == 'a'   ? InfoAbridge::kAbsolute
+          : c == 'r' ? InfoAbridge::kRootRelative
+                     : InfoAbridge::kCumulative);
+    }
+  }
+  std::cout << checks.info_text("all", columns);
+  return 0;
+}
+
 }  // namespace
 
 int info_main(int argc, char** argv) {
@@ -104,12 +162,18 @@ int info_main(int argc, char** argv) {
       return 1;
     }
   }
-  if (argc - optind != 1) {
-    std::cerr << kUsage
-              << (argc == optind ? "cube_info: a report expected\n"
-                                 : "cube_info: comparing several reports is not supported; "
-                                   "give one report\n");
+  if (argc == optind) {
+    std::cerr << kUsage << "cube_info: a report expected\n";
     return 1;
+  }
+  if (argc - optind >= 2) {
+    try {
+      return several_reports(argc, argv);
+    } catch (const Error& e) {
+      std::cout << std::flush;
+      std::cerr << "cube_info: " << e.what() << '\n';
+      return 1;
+    }
   }
   const std::string file = argv[optind];
   try {

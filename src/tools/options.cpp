@@ -41,4 +41,15 @@ bool operands_fit(int argc, size_t min, size_t max, const std::string& usage,
   return false;
 }
 
+void say_cubelib_merge(size_t reports) {
+  for (size_t i = 0; i < reports; ++i)
+    say("INFO::Start operation \"MERGE\" with " + std::to_string(i) +
+        "-th cube...\n"
+        "INFO::Merging metric dimension... done.\n"
+        "INFO::Merging program dimension... done.\n"
+        "INFO::Merging system dimension... done.\n"
+        "INFO::Merging topologies... done.\n");
+  say("INFO::Merge operation... done.\n");
+}
+
 }  // namespace cubekit::tools

@@ -4,6 +4,7 @@
 // with -v or -o the details. The comparisons are the library's (call_path_checks.hpp).
 #include <getopt.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -76,24 +77,31 @@ std::string check_name(const std::string& metric, double tolerance, bool relativ
   return s.str();
 }
 
-// Why a call path failed: where it is, its values in each report along its call path, and
-// the difference.
+// Why a call path failed, in the original's layout: where it is, a table of each report's
+// value along the call path (the call path, then each caller), and the difference.
 std::string failure_text(Session& s, const CallPathChecks::CheckedMetric& metric,
                          const CallPathChecks::Outcome& o) {
   const Model& tree = s.checks.call_tree();
+  const InfoColumn& format =
+      *std::find_if(metric.columns.begin(), metric.columns.end(),
+                    [](const InfoColumn& c) { return c.metric != kNoIndex; });
   std::ostringstream out;
   out << "In call node with id " << tree.cnodes[o.cnode].id
       << " (Name: " << tree.regions[tree.cnodes[o.cnode].region].name << ")\n"
-      << "   for cnode metric " << metric.display << " (" << metric.name << ")\n";
+      << "   for cnode metric " << metric.display << " (" << metric.name << ")\n| ";
+  for (size_t i = 0; i < metric.columns.size(); ++i)
+    out << std::setw(15) << metric.display.substr(0, 13) << " | ";
+  out << "Call path\n";
   for (Index c = o.cnode; c != kNoIndex; c = tree.cnodes[c].parent) {
     const Region& r = tree.regions[tree.cnodes[c].region];
-    out << "|";
-    for (double v : s.checks.values(metric, c)) out << ' ' << v << " |";
-    out << (c == o.cnode ? " " : " called by ") << r.name << " (File: " << r.mod
+    out << "| ";
+    for (double v : s.checks.values(metric, c)) out << info_value_text(format, v) << " | ";
+    out << (c == o.cnode ? "           " : " called by ") << r.name << " (File: " << r.mod
         << ", Line: " << r.begin << ")\n";
   }
-  out << "Absolute difference between the file with id 1 and a file with a lower id is "
-      << o.difference << " but should be lower than " << o.allowed << ".";
+  out << "Absolute difference between the file with id " << o.report
+      << " and a file with a lower id is " << o.difference << " but should be lower than "
+      << o.allowed << ".";
   return out.str();
 }
 
@@ -174,18 +182,6 @@ void run_option(Session& s, int option, const std::string& arg) {
   }
 }
 
-// The original merges the reports before it checks anything, and says so.
-void announce_merge(size_t reports) {
-  for (size_t i = 0; i < reports; ++i)
-    say("INFO::Start operation \"MERGE\" with " + std::to_string(i) +
-        "-th cube...\n"
-        "INFO::Merging metric dimension... done.\n"
-        "INFO::Merging program dimension... done.\n"
-        "INFO::Merging system dimension... done.\n"
-        "INFO::Merging topologies... done.\n");
-  say("INFO::Merge operation... done.\n");
-}
-
 }  // namespace
 
 int test_main(int argc, char** argv) {
@@ -233,7 +229,7 @@ int test_main(int argc, char** argv) {
     std::vector<const Report*> inputs;
     for (const Report& r : reports) inputs.push_back(&r);
     CallPathChecks checks(inputs);
-    announce_merge(reports.size());
+    say_cubelib_merge(reports.size());
     Session session{checks, verbosity, details_file.is_open() ? details_file : std::cout};
     optind = 1;
     opterr = 0;  // told already in the first pass

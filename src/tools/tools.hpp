@@ -68,6 +68,9 @@ bool operands_fit(int argc, size_t min, size_t max, const std::string& usage,
 std::string report_name(const std::string& output);
 // Writes `text` to standard output at once (CubeLib's progress lines).
 void say(const std::string& text);
+// The lines CubeLib's tools that compare several reports (cube_test, cube_info) print while
+// they merge them ("INFO::Start operation \"MERGE\" with 0-th cube..." ...).
+void say_cubelib_merge(size_t reports);
 // Opens `path`, with CubeLib's "Reading <path> ... done." around it when `announce`.
 Report read_report(const std::string& path, bool announce);
 

@@ -274,14 +274,15 @@ constexpr std::array<KnownDifference, 34> kKnownDifferences{{
      "OPEN: the root's metric-exclusive value is a rounding residue (1e-14) that depends on the "
      "order in which CubeLib subtracts the sub-metrics"},
     {"pycubexr__test_only_files__cube-values_example.cubex/dump_d",
-     "OPEN: exclusive RATE values (CubeLib does not subtract the children's rates as cubekit "
-     "does)"},
+     "DELIBERATE: exclusive RATE values: CubeLib adds the callees' values to the inclusive one "
+     "instead of subtracting them; cubekit subtracts, as for every type (docs/compatibility.md)"},
     {"pycubexr__test_only_files__cube-values_example.cubex/dump_r",
-     "OPEN: exclusive RATE, NDOUBLES and COMPLEX values: CubeLib's exclusive value of main is its "
-     "inclusive value plus, not minus, its callees' (as in dump_d)"},
+     "DELIBERATE: exclusive RATE, NDOUBLES and COMPLEX values: CubeLib's exclusive value of main "
+     "is its inclusive value plus, not minus, its callees'; cubekit subtracts "
+     "(docs/compatibility.md)"},
     {"pycubexr__test_only_files__cube-values_example.cubex/dump_s_csv",
-     "OPEN: exclusive RATE values (CubeLib does not subtract the children's rates as cubekit "
-     "does)"},
+     "DELIBERATE: exclusive RATE values: CubeLib adds the callees' values to the inclusive one "
+     "instead of subtracting them; cubekit subtracts, as for every type (docs/compatibility.md)"},
 }};
 
 const char* known_difference(const std::string& name) {

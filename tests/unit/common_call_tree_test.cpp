@@ -12,6 +12,7 @@
 #include "cubekit/derived.hpp"
 #include "cubekit/report_algebra.hpp"
 #include "cubekit/writer.hpp"
+#include "unit/small_model.hpp"
 #include "unit/tar_builder.hpp"
 
 namespace cubekit {
@@ -28,12 +29,7 @@ struct CallPath {
 Report write_report(const std::string& path, const std::vector<CallPath>& calls, MetricKind kind,
                     const std::vector<uint32_t>& ids = {}) {
   auto model = std::make_shared<Model>();
-  Metric time;
-  time.uniq_name = time.disp_name = "time";
-  time.dtype_text = "DOUBLE";
-  time.dtype = DataType::parse("DOUBLE");
-  time.kind = kind;
-  model->metrics.push_back(time);
+  test::add_metric(*model, "time", "DOUBLE", kind);
   for (Index c = 0; c < calls.size(); ++c) {
     Index region = kNoIndex;
     for (Index r = 0; r < model->regions.size(); ++r)
@@ -52,19 +48,7 @@ Report write_report(const std::string& path, const std::vector<CallPath>& calls,
     model->cnodes.push_back(cnode);
     if (cnode.parent != kNoIndex) model->cnodes[cnode.parent].children.push_back(c);
   }
-  SystemNode node;
-  node.name = node.class_name = "machine";
-  node.groups.push_back(0);
-  model->system_nodes.push_back(node);
-  LocationGroup group;
-  group.name = "rank 0";
-  group.node = 0;
-  group.locations.push_back(0);
-  model->groups.push_back(group);
-  Location loc;
-  loc.name = "thread 0";
-  loc.group = 0;
-  model->locations.push_back(loc);
+  test::add_one_machine(*model, {1});
   model->finalize(path);
   // Inclusive values by hand: callees come after their callers.
   std::vector<double> rows(calls.size());

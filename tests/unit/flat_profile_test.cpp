@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cubekit/writer.hpp"
+#include "unit/small_model.hpp"
 #include "unit/tar_builder.hpp"
 
 namespace cubekit {
@@ -27,17 +28,8 @@ const std::vector<std::vector<double>> kPeak = {{1, 9}, {2, 1}, {7, 0}, {3, 4}, 
 
 Report recursive_report(const std::string& path) {
   auto model = std::make_shared<Model>();
-  const char* types[] = {"DOUBLE", "MAXDOUBLE"};
-  const char* names[] = {"time", "peak"};
-  for (uint32_t m = 0; m < 2; ++m) {
-    Metric metric;
-    metric.id = m;
-    metric.uniq_name = metric.disp_name = names[m];
-    metric.dtype_text = types[m];
-    metric.dtype = DataType::parse(types[m]);
-    metric.kind = MetricKind::kExclusive;
-    model->metrics.push_back(metric);
-  }
+  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  test::add_metric(*model, "peak", "MAXDOUBLE", MetricKind::kExclusive);
   for (uint32_t r = 0; r < 3; ++r) {
     Region region;
     region.id = r;
@@ -54,23 +46,7 @@ Report recursive_report(const std::string& path) {
     model->cnodes.push_back(cnode);
     if (cnode.parent != kNoIndex) model->cnodes[cnode.parent].children.push_back(c);
   }
-  SystemNode node;
-  node.name = node.class_name = "machine";
-  node.groups.push_back(0);
-  LocationGroup group;
-  group.name = "rank 0";
-  group.node = 0;
-  for (uint32_t t = 0; t < 2; ++t) {
-    Location loc;
-    loc.id = t;
-    loc.name = "thread " + std::to_string(t);
-    loc.rank = t;
-    loc.group = 0;
-    group.locations.push_back(t);
-    model->locations.push_back(loc);
-  }
-  model->groups.push_back(group);
-  model->system_nodes.push_back(node);
+  test::add_one_machine(*model, {2});
   model->finalize("flat_profile_test");
   ReportWriter writer(path, model);
   for (Index m = 0; m < 2; ++m) {

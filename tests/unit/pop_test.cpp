@@ -10,6 +10,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/writer.hpp"
+#include "unit/small_model.hpp"
 #include "unit/tar_builder.hpp"
 
 namespace cubekit {
@@ -29,15 +30,8 @@ struct MetricSpec {
 Report write_report(const std::string& path, const std::vector<RegionSpec>& regions,
                     const std::vector<size_t>& threads, const std::vector<MetricSpec>& metrics) {
   auto model = std::make_shared<Model>();
-  for (uint32_t m = 0; m < metrics.size(); ++m) {
-    Metric metric;
-    metric.id = m;
-    metric.uniq_name = metric.disp_name = metrics[m].name;
-    metric.dtype_text = "DOUBLE";
-    metric.dtype = DataType::parse("DOUBLE");
-    metric.kind = MetricKind::kExclusive;
-    model->metrics.push_back(metric);
-  }
+  for (const MetricSpec& m : metrics)
+    test::add_metric(*model, m.name, "DOUBLE", MetricKind::kExclusive);
   for (uint32_t r = 0; r < regions.size(); ++r) {
     Region region;
     region.id = r;
@@ -52,27 +46,7 @@ Report write_report(const std::string& path, const std::vector<RegionSpec>& regi
     model->cnodes.push_back(c);
     if (c.parent != kNoIndex) model->cnodes[c.parent].children.push_back(r);
   }
-  SystemNode node;
-  node.name = node.class_name = "machine";
-  for (uint32_t p = 0; p < threads.size(); ++p) {
-    node.groups.push_back(p);
-    LocationGroup group;
-    group.id = p;
-    group.name = "rank " + std::to_string(p);
-    group.rank = p;
-    group.node = 0;
-    for (uint32_t t = 0; t < threads[p]; ++t) {
-      Location loc;
-      loc.id = static_cast<uint32_t>(model->locations.size());
-      loc.name = "thread " + std::to_string(t);
-      loc.rank = t;
-      loc.group = p;
-      group.locations.push_back(loc.id);
-      model->locations.push_back(loc);
-    }
-    model->groups.push_back(group);
-  }
-  model->system_nodes.push_back(node);
+  test::add_one_machine(*model, std::vector<uint32_t>(threads.begin(), threads.end()));
   model->finalize("pop_test");
   ReportWriter writer(path, model);
   for (Index m = 0; m < metrics.size(); ++m) {

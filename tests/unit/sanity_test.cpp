@@ -12,6 +12,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/writer.hpp"
+#include "unit/small_model.hpp"
 #include "unit/tar_builder.hpp"
 
 namespace cubekit {
@@ -37,12 +38,7 @@ const double kTime[] = {1, 2, -5, 1, 1, 1, 1};
 
 Report faulty_report(const std::string& path) {
   auto model = std::make_shared<Model>();
-  Metric time;
-  time.uniq_name = time.disp_name = "time";
-  time.dtype_text = "DOUBLE";
-  time.dtype = DataType::parse("DOUBLE");
-  time.kind = MetricKind::kExclusive;
-  model->metrics.push_back(time);
+  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
   for (uint32_t r = 0; r < 6; ++r) {
     Region region;
     region.id = r;
@@ -60,17 +56,7 @@ Report faulty_report(const std::string& path) {
     model->cnodes.push_back(cnode);
     if (cnode.parent != kNoIndex) model->cnodes[cnode.parent].children.push_back(c);
   }
-  SystemNode node;
-  node.name = node.class_name = "machine";
-  node.groups.push_back(0);
-  model->system_nodes.push_back(node);
-  LocationGroup group;
-  group.name = "rank 0";
-  group.locations.push_back(0);
-  model->groups.push_back(group);
-  Location loc;
-  loc.name = "thread 0";
-  model->locations.push_back(loc);
+  test::add_one_machine(*model, {1});
   model->finalize(path);
   ReportWriter writer(path, model);
   writer.begin_metric(0);

@@ -1,0 +1,52 @@
+// Pieces of the small reports unit tests build by hand, so that each test states only what
+// matters to it (its metrics, regions and call tree).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cubekit/data_type.hpp"
+#include "cubekit/model.hpp"
+
+namespace cubekit::test {
+
+// One machine holding a process per entry of `threads` (group "rank p", rank p) with that many
+// threads ("thread t", rank t); locations numbered 0, 1, ... in that order.
+inline void add_one_machine(Model& model, const std::vector<uint32_t>& threads) {
+  SystemNode node;
+  node.name = node.class_name = "machine";
+  for (uint32_t p = 0; p < threads.size(); ++p) {
+    node.groups.push_back(p);
+    LocationGroup group;
+    group.id = p;
+    group.name = "rank " + std::to_string(p);
+    group.rank = p;
+    group.node = 0;
+    for (uint32_t t = 0; t < threads[p]; ++t) {
+      Location loc;
+      loc.id = static_cast<uint32_t>(model.locations.size());
+      loc.name = "thread " + std::to_string(t);
+      loc.rank = t;
+      loc.group = p;
+      group.locations.push_back(loc.id);
+      model.locations.push_back(loc);
+    }
+    model.groups.push_back(group);
+  }
+  model.system_nodes.push_back(node);
+}
+
+// A metric with the same unique and display name, numbered by its position in `model`.
+inline Metric& add_metric(Model& model, const std::string& name, const char* dtype,
+                          MetricKind kind) {
+  Metric m;
+  m.id = static_cast<uint32_t>(model.metrics.size());
+  m.uniq_name = m.disp_name = name;
+  m.dtype_text = dtype;
+  m.dtype = DataType::parse(dtype);
+  m.kind = kind;
+  model.metrics.push_back(m);
+  return model.metrics.back();
+}
+
+}  // namespace cubekit::test

@@ -83,6 +83,15 @@ cases=(
   "merge_C_blast_time_p4|cube_merge -C -o merge_C_bt blast.cubex time_p4.cubex|merge_C_bt.cubex"
   "mean_x1_x10|cube_mean -o mean_x1_x10 x1.cubex x10.cubex|mean_x1_x10.cubex"
   "mean_c_x1_x10|cube_mean -c -o mean_c_x1_x10 x1.cubex x10.cubex|mean_c_x1_x10.cubex"
+  "cut_p_summary|cube_cut -p x_solve_ -o cut_p_summary summary.cubex|cut_p_summary.cubex"
+  "cut_r_time_p4|cube_cut -r main -o cut_r_time_p4 time_p4.cubex|cut_r_time_p4.cubex"
+  "clean_profile|cube_clean -o clean_profile profile.cube|clean_profile.cubex"
+  "part_blast|cube_part -R 0-7 -o part_blast blast.cubex|part_blast.cubex"
+  "canonize_ctt|cube_canonize -p -m 12 -f -l ctt.cubex canonize_ctt|canonize_ctt.cubex"
+  "exclusify_x1|cube_exclusify -o excl_x1 x1.cubex|excl_x1_excl.cubex"
+  "inclusify_summary|cube_inclusify -o incl_summary summary.cubex|incl_summary_incl.cubex"
+  "commoncalltree_f1_f2|cube_commoncalltree ./f1.cubex ./f2.cubex|f1_commoncalltree.cubex f2_commoncalltree.cubex"
+  "commoncalltree_x1_blast|cube_commoncalltree ./x1.cubex ./blast.cubex|x1_commoncalltree.cubex blast_commoncalltree.cubex"
 )
 dumps=("w|-w" "incl_aggr|-m all -z incl -t aggr" "excl_aggr|-m all -z excl -t aggr"
   "incl_csv2|-m all -z incl -s csv2")

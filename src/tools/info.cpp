@@ -106,11 +106,8 @@ void print_metric_union(const std::vector<Report>& reports) {
 // Several reports side by side: each column once per report over the unified call tree, as
 // CubeLib's cube_info compares them; -b describes the first report, -l the merged metrics.
 int several_reports(int argc, char** argv) {
-  std::vector<Report> reports;
-  for (int i = optind; i < argc; ++i) reports.push_back(Report::open(argv[i]));
-  std::vector<const Report*> inputs;
-  for (const Report& r : reports) inputs.push_back(&r);
-  CallPathChecks checks(inputs);
+  const std::vector<Report> reports = open_reports(optind, argc, argv);
+  CallPathChecks checks(report_pointers(reports));
   say_cubelib_merge(reports.size());
   std::vector<CallPathChecks::CheckedMetric> columns;
   optind = 1;

@@ -52,4 +52,16 @@ void say_cubelib_merge(size_t reports) {
   say("INFO::Merge operation... done.\n");
 }
 
+std::vector<Report> open_reports(int first, int argc, char** argv) {
+  std::vector<Report> reports;
+  for (int i = first; i < argc; ++i) reports.push_back(Report::open(argv[i]));
+  return reports;
+}
+
+std::vector<const Report*> report_pointers(const std::vector<Report>& reports) {
+  std::vector<const Report*> pointers;
+  for (const Report& r : reports) pointers.push_back(&r);
+  return pointers;
+}
+
 }  // namespace cubekit::tools

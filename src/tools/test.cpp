@@ -224,11 +224,8 @@ int test_main(int argc, char** argv) {
     return 1;
   }
   try {
-    std::vector<Report> reports;
-    for (int i = optind; i < argc; ++i) reports.push_back(Report::open(argv[i]));
-    std::vector<const Report*> inputs;
-    for (const Report& r : reports) inputs.push_back(&r);
-    CallPathChecks checks(inputs);
+    const std::vector<Report> reports = open_reports(optind, argc, argv);
+    CallPathChecks checks(report_pointers(reports));
     say_cubelib_merge(reports.size());
     Session session{checks, verbosity, details_file.is_open() ? details_file : std::cout};
     optind = 1;

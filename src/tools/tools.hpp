@@ -71,6 +71,9 @@ void say(const std::string& text);
 // The lines CubeLib's tools that compare several reports (cube_test, cube_info) print while
 // they merge them ("INFO::Start operation \"MERGE\" with 0-th cube..." ...).
 void say_cubelib_merge(size_t reports);
+// Opens argv[first], ..., argv[argc - 1] (the tools that compare reports); throws Error.
+std::vector<Report> open_reports(int first, int argc, char** argv);
+std::vector<const Report*> report_pointers(const std::vector<Report>& reports);
 // Opens `path`, with CubeLib's "Reading <path> ... done." around it when `announce`.
 Report read_report(const std::string& path, bool announce);
 

@@ -91,7 +91,7 @@ cases=(
   "exclusify_x1|cube_exclusify -o excl_x1 x1.cubex|excl_x1_excl.cubex"
   "inclusify_summary|cube_inclusify -o incl_summary summary.cubex|incl_summary_incl.cubex"
   "commoncalltree_f1_f2|cube_commoncalltree ./f1.cubex ./f2.cubex|f1_commoncalltree.cubex f2_commoncalltree.cubex"
-  "commoncalltree_x1_blast|cube_commoncalltree ./x1.cubex ./blast.cubex|x1_commoncalltree.cubex blast_commoncalltree.cubex"
+  "commoncalltree_summary_cut|cube_cut -p x_solve_ -o summary_cut summary.cubex >/dev/null && cube_commoncalltree ./summary.cubex ./summary_cut.cubex|summary_commoncalltree.cubex summary_cut_commoncalltree.cubex"
 )
 dumps=("w|-w" "incl_aggr|-m all -z incl -t aggr" "excl_aggr|-m all -z excl -t aggr"
   "incl_csv2|-m all -z incl -s csv2")

@@ -183,7 +183,8 @@ std::vector<std::vector<bool>> common_call_paths(const std::vector<const Model*>
 // call paths' values are added to the exclusive value of their closest kept caller, so that
 // every kept call path keeps its inclusive value (CubeLib 4.6 drops them instead; see
 // docs/algebra_tools.md). Definitions as CubeLib's cube_commoncalltree writes them: metrics,
-// regions and the system tree copied, its version attributes. Throws cubekit::Error.
+// regions and the system tree copied, its version attributes. Throws cubekit::Error, also
+// when no call path is kept (nothing is written then).
 void write_call_tree_subset(const Report& input, const std::vector<bool>& kept,
                             const std::string& path, const WriteOptions& write_options = {});
 

@@ -72,6 +72,9 @@ std::vector<std::vector<bool>> common_call_paths(const std::vector<const Model*>
 void write_call_tree_subset(const Report& input, const std::vector<bool>& kept,
                             const std::string& path, const WriteOptions& write_options) {
   const Model& in = input.model();
+  // A report without call paths is no report: CubeLib cannot read one ("expecting <cnode").
+  if (std::find(kept.begin(), kept.end(), true) == kept.end())
+    throw Error(input.path() + ": no call path is left to write (the reports share none)");
   UnifiedDefinitions defs;
   std::vector<InputMapping> maps(1);
   defs.add_mirrors(in);

@@ -264,6 +264,10 @@ int commoncalltree_main(int argc, char** argv) {
     std::vector<const Model*> models;
     for (const Report& r : reports) models.push_back(&r.model());
     const std::vector<std::vector<bool>> kept = common_call_paths(models);
+    // Refused before anything is written: CubeLib writes reports without call paths that no
+    // reader, its own included, can open.
+    if (std::find(kept[0].begin(), kept[0].end(), true) == kept[0].end())
+      throw Error("the reports share no call path (no root with the same region)");
     for (size_t i = 0; i < reports.size(); ++i) {
       const std::string name = cube4_stem(argv[optind + static_cast<int>(i)]) + "_commoncalltree";
       say("Writing " + name);

@@ -202,6 +202,21 @@ TEST(AlgebraBadInput, WrongArgumentCountsExitOne) {
   EXPECT_EQ(run_tool("cube_commoncalltree", {"-h"}).exit_code, 0);
 }
 
+// x1 (main …) and blast share no root: CubeLib writes two reports without call paths that no
+// reader opens (scripts/reference_check.sh); cubekit refuses before writing.
+TEST(AlgebraBadInput, CommonCallTreeOfUnrelatedReportsWritesNothing) {
+  const auto [a, b] = two_profiles();
+  CUBEKIT_REQUIRE_SHARED();
+  TempDir tmp("commoncalltree-unrelated");
+  const fs::path x1 = tmp.path() / "x1.cubex", blast = tmp.path() / "blast.cubex";
+  fs::copy_file(a, x1);
+  fs::copy_file(shared_dir() / "data/real/pycubexr/blast.p64.r1/profile.cubex", blast);
+  const RunResult r = run_tool("cube_commoncalltree", {x1.string(), blast.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("share no call path"), std::string::npos) << r.err;
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp.path()), fs::directory_iterator()), 2);
+}
+
 TEST(AlgebraBadInput, CommonCallTreeOfAMissingInputWritesNothing) {
   const auto [a, b] = two_profiles();
   CUBEKIT_REQUIRE_SHARED();

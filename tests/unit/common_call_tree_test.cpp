@@ -4,12 +4,14 @@
 // values folded into their callers' exclusive values (CubeLib drops them).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cubekit/derived.hpp"
+#include "cubekit/error.hpp"
 #include "cubekit/report_algebra.hpp"
 #include "cubekit/writer.hpp"
 #include "unit/small_model.hpp"
@@ -115,6 +117,17 @@ TEST_F(CommonCallTree, LeftOutCalleesFoldIntoTheirCallers) {
   // Every region stays defined, used or not (as CubeLib writes it).
   EXPECT_EQ(first.model().regions.size(), 4u);
   EXPECT_EQ(second.model().regions.size(), 5u);
+}
+
+// Reports that share no root share nothing: writing nothing of them is refused (a report
+// without call paths cannot be read, by CubeLib neither).
+TEST_F(CommonCallTree, NothingSharedIsRefused) {
+  const Report other =
+      write_report(at("other.cubex"), {{"init", kNoIndex, 1}}, MetricKind::kExclusive);
+  const auto kept = common_call_paths({&first_.model(), &other.model()});
+  EXPECT_EQ(kept[0], std::vector<bool>(4, false));
+  EXPECT_THROW(write_call_tree_subset(first_, kept[0], at("none.cubex")), Error);
+  EXPECT_FALSE(std::filesystem::exists(at("none.cubex")));
 }
 
 TEST_F(CommonCallTree, CallPathsNumberedInTheOrderOfTheInputIds) {

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <list>
+#include <mutex>
 
 #include "cubekit/error.hpp"
+#include "cubekit/parallel.hpp"
 #include "format/compression.hpp"
 #include "format/metric_data.hpp"
 
@@ -68,12 +71,19 @@ std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Inde
   const Metric& m = model.metrics[metric];
   const StoredMetric stored = stored_metric(model, m);
   const TarMember& data = *stored.data;
-  // The decoded copy is what stays in memory: the file's pages go as the rows are decoded.
+  // The decoded copy is what stays in memory: the file's pages go as the rows are decoded,
+  // each share of the rows giving back what lies behind it.
   const auto bytes = member_bytes(data);
-  uint64_t released = 0;
-  auto matrix = decode_data(bytes, stored.index, storage_order(model, m.kind), m.dtype,
-                            model.locations.size(), stored.data_where,
-                            release_behind(data, released));
+  std::mutex mutex;
+  std::list<uint64_t> released;  // one counter per share, stable addresses
+  const ReleaseBehind release = [&](uint64_t share_start) {
+    std::lock_guard lock(mutex);
+    released.push_back(share_start);
+    return release_behind(data, released.back());
+  };
+  auto matrix =
+      decode_data(bytes, stored.index, storage_order(model, m.kind), m.dtype,
+                  model.locations.size(), stored.data_where, release, available_threads());
   file_->release(data.offset, data.size);
   return matrix;
 }

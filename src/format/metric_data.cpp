@@ -4,6 +4,7 @@
 #include <map>
 
 #include "cubekit/error.hpp"
+#include "cubekit/parallel.hpp"
 #include "format/compression.hpp"
 
 namespace cubekit::format {
@@ -237,13 +238,35 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             const MetricIndex& index,
                                             const std::vector<Index>& order, DataType type,
                                             size_t locations, const std::string& where,
-                                            const std::function<void(uint64_t)>& done_below) {
+                                            const ReleaseBehind& release, unsigned threads,
+                                            uint64_t parallel_from) {
   auto matrix = std::make_shared<SeverityMatrix>(type, order.size(), locations);
+  const size_t rows = index.rows(order.size());
+  const uint64_t disk_row = uint64_t{type.disk_size()} * locations;
+  // Shares of a plain member are contiguous byte ranges (threads pay off from tens of MB on).
+  const bool plain = starts_with(bytes, kDataMarker);
+  if (threads > 1 && plain && disk_row > 0 && rows > 1 && rows * disk_row >= parallel_from &&
+      rows <= (bytes.size() - 10) / disk_row) {
+    // Rows are laid out first (in the order a single pass would add them), then filled in
+    // parallel: each share writes only its own rows.
+    matrix->reserve_rows(rows);
+    for (size_t k = 0; k < rows; ++k) matrix->add_row(order[index.sparse ? index.positions[k] : k]);
+    const unsigned parts = static_cast<unsigned>(std::min<size_t>(threads, rows));
+    parallel_for(parts, [&](size_t part) {
+      const RowShare share{part, parts};
+      const uint64_t start = plain_row_offset(type, locations, rows * part / parts);
+      decode_rows(
+          bytes, index, order, type, locations, where, false, [](size_t) {},
+          [&](Index cnode) { return const_cast<std::byte*>(matrix->row(cnode)); },
+          [](Index, const std::byte*) {}, release ? release(start) : nullptr, share);
+    });
+    return matrix;
+  }
   decode_rows(
       bytes, index, order, type, locations, where, false,
-      [&](size_t rows) { matrix->reserve_rows(rows); },
+      [&](size_t rows_to_come) { matrix->reserve_rows(rows_to_come); },
       [&](Index cnode) { return matrix->add_row(cnode); }, [](Index, const std::byte*) {},
-      done_below);
+      release ? release(0) : nullptr);
   return matrix;
 }
 

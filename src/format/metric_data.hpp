@@ -24,13 +24,20 @@ struct MetricIndex {
 // `cnodes` is the number of call paths; positions must lie below it. Throws FormatError.
 MetricIndex decode_index(std::span<const std::byte> bytes, size_t cnodes, const std::string& where);
 
+// Gives back the file's pages below a byte count of the member; one per share of the rows,
+// made for the share's first byte (`share_start`), called from the share's thread.
+using ReleaseBehind = std::function<std::function<void(uint64_t)>(uint64_t share_start)>;
+
 // Decodes a data member into a matrix. `order[p]` is the cnode stored at position p.
-// `done_below` as for stream_data: the decoded copy is what stays, the file's pages can go.
+// `release` (may be empty) lets the file's pages go as rows are decoded: the decoded copy is
+// what stays. A plain member with at least `parallel_from` bytes of rows is decoded in
+// `threads` shares of its rows at once.
 std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             const MetricIndex& index,
                                             const std::vector<Index>& order, DataType type,
                                             size_t locations, const std::string& where,
-                                            const std::function<void(uint64_t)>& done_below = {});
+                                            const ReleaseBehind& release = {}, unsigned threads = 1,
+                                            uint64_t parallel_from = uint64_t{64} << 20);
 
 // Decodes the rows of a data member one at a time into a small buffer and hands each to
 // `visit(cnode, row)`: aggregations need no matrix in memory. With RowPlacement::kAnyAddress,

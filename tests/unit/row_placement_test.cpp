@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,54 @@ void expect_progress_is_safe(const std::string& path) {
       EXPECT_EQ(below, bytes.size()) << metric.uniq_name << ": the whole member is done";
     }
   }
+}
+
+// Decoding a plain member in shares on several threads (large metrics; here forced for every
+// size) gives the matrix one thread gives, and each share gives back only its own bytes.
+void expect_parallel_decode_equals_serial(const std::string& path) {
+  const Report r = Report::open(path);
+  const format::MappedFile file(path);
+  const format::TarIndex tar = format::TarIndex::scan(file.bytes(), path);
+  for (Index m = 0; m < r.model().metrics.size(); ++m) {
+    const Metric& metric = r.model().metrics[m];
+    const std::string id = std::to_string(metric.id);
+    const format::TarMember* data = tar.find(id + ".data");
+    if (data == nullptr) continue;
+    const auto bytes = file.bytes().subspan(data->offset, data->size);
+    const format::MetricIndex index = format::decode_index(
+        file.bytes().subspan(tar.find(id + ".index")->offset, tar.find(id + ".index")->size),
+        r.model().cnodes.size(), path);
+    const auto order = storage_order(r.model(), metric.kind);
+    const size_t locations = r.model().locations.size();
+    const auto serial = format::decode_data(bytes, index, order, metric.dtype, locations, path);
+    std::vector<uint64_t> share_starts;
+    std::mutex mutex;
+    const format::ReleaseBehind release = [&](uint64_t start) {
+      std::lock_guard lock(mutex);
+      share_starts.push_back(start);
+      return std::function<void(uint64_t)>([start](uint64_t below) { EXPECT_GE(below, start); });
+    };
+    const auto parallel =
+        format::decode_data(bytes, index, order, metric.dtype, locations, path, release, 3, 0);
+    ASSERT_EQ(parallel->stored_rows(), serial->stored_rows()) << metric.uniq_name;
+    const size_t row_bytes = metric.dtype.memory_size() * locations;
+    for (Index c = 0; c < r.model().cnodes.size(); ++c) {
+      ASSERT_EQ(parallel->has_row(c), serial->has_row(c)) << metric.uniq_name << " cnode " << c;
+      if (serial->has_row(c)) {
+        EXPECT_EQ(std::memcmp(parallel->row(c), serial->row(c), row_bytes), 0)
+            << metric.uniq_name << " cnode " << c;
+      }
+    }
+    const bool plain = bytes.size() >= 10 && std::memcmp(bytes.data(), "CUBEX", 5) == 0;
+    if (plain && serial->stored_rows() > 1) {
+      EXPECT_EQ(share_starts.size(), 3u) << metric.uniq_name;
+    }
+  }
+}
+
+TEST_F(RowPlacementTest, ParallelDecodeEqualsSerial) {
+  expect_parallel_decode_equals_serial(generate("par.cubex", false));
+  expect_parallel_decode_equals_serial(generate("parz.cubex", true));  // stays serial
 }
 
 TEST_F(RowPlacementTest, StreamingProgressNeverPassesARowStillToCome) {

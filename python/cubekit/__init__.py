@@ -25,11 +25,13 @@ from cubekit._native import (  # noqa: F401  (re-exported)
     SystemNode,
     dtype,
 )
-from cubekit._report import FlatProfile, Report, SystemValues, open  # noqa: F401
+from cubekit._report import (  # noqa: F401
+    FlatProfile, PopResult, Report, SystemValues, open, pop_metrics)
 from cubekit._builder import ReportBuilder  # noqa: F401
 
 __all__ = [
     "open", "Report", "ReportBuilder", "FlatProfile", "SystemValues", "dtype",
+    "pop_metrics", "PopResult",
     "Metric", "CallPath", "Region", "SystemNode", "LocationGroup", "Location",
     "Error", "FormatError", "IoError", "LookupError", "CubePLError",
 ]

@@ -138,6 +138,10 @@ class Report:
         share (inclusive − exclusive), aggregated over all locations."""
         return FlatProfile(*self._native.flat_profile(self._metric_index(metric), metric_tree))
 
+    def pop_metrics(self, model: str = "mpi", focus=None, individually: bool = False):
+        """POP efficiencies of this report (docs/pop_metrics.md); see ``cubekit.pop_metrics``."""
+        return pop_metrics([self], model, focus, individually)
+
     def drop(self) -> None:
         """Forgets every decoded and computed value (memory is freed once no array holds it)."""
         self._native.drop()
@@ -183,3 +187,32 @@ class Report:
         if isinstance(which, (int, np.integer)):
             return int(which)
         raise TypeError(f"a call path is an index or a cubekit.CallPath, not {type(which)}")
+
+
+class PopResult(NamedTuple):
+    """The POP metrics of one focus of interest in one report of a series."""
+
+    report: int          # index into the series
+    focus: str           # region names of the focus
+    call_paths: list     # call path ids of the focus
+    values: dict         # key ("global_efficiency", ...) → number, or None when not available
+    missing: dict        # key → why it is not available (the metric it needs)
+    labels: dict         # key → the guide's name ("Global Efficiency", ...), in hierarchy order
+
+
+def pop_metrics(reports, model: str = "mpi", focus=None, individually: bool = False):
+    """POP efficiency metrics (the library's, as ``cube_pop_metrics`` prints them) of one report
+    or a scaling series (scaling metrics against the first). ``model``: "mpi", "hybrid-add",
+    "hybrid-mult" or "bsc"; ``focus``: call path ids or region names (default: the call-tree
+    roots), accumulated unless ``individually``. One PopResult per focus and report."""
+    if isinstance(reports, Report):
+        reports = [reports]
+    focus = [] if focus is None else [str(f) for f in focus]
+    out = []
+    for r in _native.pop_metrics([rep._native for rep in reports], model, focus, individually):
+        values = {key: value for key, _, _, value, _ in r["values"]}
+        missing = {key: why for key, _, _, value, why in r["values"] if value is None}
+        labels = {key: label for key, label, _, _, _ in r["values"]}
+        out.append(PopResult(r["report"], r["focus"], list(r["call_paths"]), values, missing,
+                             labels))
+    return out

@@ -8,6 +8,7 @@
 #include "bindings.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/flat_profile.hpp"
+#include "cubekit/pop.hpp"
 #include "cubekit/writer.hpp"
 #include "views.hpp"
 
@@ -146,6 +147,43 @@ py::tuple flat_profile(const SessionPtr& s, Index metric, const std::string& met
                         values_array(std::move(flat.subroutines)));
 }
 
+// POP metrics (cubekit/pop.hpp) of one report or a scaling series: one dict per result with
+// "report" (index into `series`), "focus", "call_paths" and "values": [(key, label, depth,
+// value or None, why missing)] in the order of the hierarchy.
+py::list pop_metrics(const std::vector<SessionPtr>& series, const std::string& model,
+                     const std::vector<std::string>& focus, bool individually) {
+  PopOptions options;
+  const auto m = parse_pop_model(model);
+  if (!m)
+    throw std::invalid_argument("model must be mpi, hybrid-add, hybrid-mult or bsc, not \"" +
+                                model + "\"");
+  options.model = *m;
+  options.focus = focus;
+  options.individually = individually;
+  std::vector<const Report*> reports;
+  for (const SessionPtr& s : series) reports.push_back(&s->report());
+  std::vector<PopResult> results;
+  {
+    py::gil_scoped_release unlocked;
+    results = cubekit::pop_metrics(reports, options);
+  }
+  py::list out;
+  for (const PopResult& r : results) {
+    py::list values;
+    for (const PopValue& v : r.values)
+      values.append(py::make_tuple(v.key, v.label, v.depth,
+                                   v.value ? py::object(py::float_(*v.value)) : py::none(),
+                                   v.missing));
+    py::dict d;
+    d["report"] = r.report;
+    d["focus"] = r.focus;
+    d["call_paths"] = r.call_paths;
+    d["values"] = values;
+    out.append(d);
+  }
+  return out;
+}
+
 std::optional<Index> metric_by_name(const SessionPtr& s, const std::string& name) {
   if (auto i = s->model().metric_by_uniq_name(name)) return *i;
   for (Index i = s->model().metrics.size(); i < s->engine().metric_count(); ++i)
@@ -201,6 +239,8 @@ std::vector<View> some(const SessionPtr& s, const std::vector<Index>& indices) {
 }  // namespace
 
 void bind_report(py::module_& m) {
+  m.def("pop_metrics", &pop_metrics, py::arg("series"), py::arg("model"), py::arg("focus"),
+        py::arg("individually"));
   py::class_<Session, SessionPtr>(m, "NativeReport")
       .def(py::init<const std::string&>(), py::arg("path"))
       .def_property_readonly("path", [](const SessionPtr& s) { return text(s->report().path()); })

@@ -218,3 +218,34 @@ def test_flat_profile_of_record_types():
         flat = report.flat_profile("RATE")
         assert flat.exclusive.dtype.names == ("main", "time")
         assert flat.subroutines.dtype == flat.exclusive.dtype
+
+
+def test_pop_metrics_of_a_report_and_a_series():
+    # test16's trace analysis has Scalasca's wait states: the MPI hierarchy's identities hold.
+    with cubekit.open(profile("cubelib", "test16", "trace.cube")) as report:
+        (result,) = report.pop_metrics()
+        v = result.values
+        assert result.focus == "MAIN__" and result.call_paths == [0]
+        assert v["global_efficiency"] == pytest.approx(
+            v["parallel_efficiency"] * v["computation_efficiency"], rel=1e-12)
+        assert v["parallel_efficiency"] == pytest.approx(
+            v["load_balance_efficiency"] * v["communication_efficiency"], rel=1e-12)
+        assert v["communication_efficiency"] == pytest.approx(
+            v["serialisation_efficiency"] * v["transfer_efficiency"], rel=1e-12)
+        assert 0 < v["global_efficiency"] <= 1
+        # Without PAPI counters IPC is not guessed: None, with the metrics it needs.
+        assert v["ipc"] is None and "PAPI_TOT_CYC" in result.missing["ipc"]
+        assert list(result.labels)[0] == "global_efficiency"
+        with pytest.raises(ValueError, match="model"):
+            report.pop_metrics(model="posix")
+    # A series of two: one result per report, the second compared with the first.
+    x1 = cubekit.open(profile("extrap", "single_parameter", "mm.x1y1z1.r1.cubex"))
+    x10 = cubekit.open(profile("extrap", "single_parameter", "mm.x10y1z1.r1.cubex"))
+    with x1, x10:
+        series = cubekit.pop_metrics([x1, x10], model="hybrid-add")
+        assert [r.report for r in series] == [0, 1]
+        first, second = series
+        assert first.values["parallel_efficiency"] == pytest.approx(
+            first.values["process_efficiency"] + first.values["thread_efficiency"] - 1, rel=1e-12)
+        with pytest.raises(cubekit.Error):
+            cubekit.pop_metrics([x1], focus=["no_such_region"])

@@ -135,9 +135,20 @@ void write_canonized(const Report& input, const CanonizeOptions& options, const 
   for (SystemNode& n : model->system_nodes) n.attrs.clear();
   // CubeLib numbers the metrics of its copy anew, in document order.
   for (Index i = 0; i < model->metrics.size(); ++i) model->metrics[i].id = static_cast<uint32_t>(i);
-  // Metrics read as VOID, and all below them, are left out (without data members).
-  for (const Metric& m : model->metrics)
-    if (m.is_void) model->anchor_omitted_metric_ids.push_back(m.id);
+  // Metrics read as VOID are left out (without data members); CubeLib's copy does not define
+  // them, so a sub-metric that is not VOID itself loses its parent and becomes a root (after
+  // the root it was defined under, as roots keep their definition order).
+  for (Index i = 0; i < model->metrics.size(); ++i) {
+    Metric& m = model->metrics[i];
+    if (m.val == "VOID") {
+      model->anchor_omitted_metric_ids.push_back(m.id);
+    } else if (m.parent != kNoIndex && model->metrics[m.parent].val == "VOID") {
+      auto& siblings = model->metrics[m.parent].children;
+      siblings.erase(std::remove(siblings.begin(), siblings.end(), i), siblings.end());
+      m.parent = kNoIndex;
+    }
+  }
+  for (Metric& m : model->metrics) m.is_void = false;  // finalize() works it out again
   // CubeLib records a Cube 3 document's syntax version among the attributes it copies.
   if (model->version == "3.0" && !model->attr("Cube syntax version"))
     model->attrs.emplace_back("Cube syntax version", "3");

@@ -56,8 +56,9 @@ constexpr Step kSteps[] = {
     {"I_visible_more", "part_blast", "part_blast"},
     {"I_visible_more", "part_I_blast", "part_I_blast"},
     {"I_visible_more", "canonize_c_blast", "canon_c_blast"},
+    {"I_visible_more", "canonize_summary", "canon_summary"},
     // Still differing, listed in docs/algebra_tools.md ("Not yet matching"): cut_p_x_solve,
-    // cut_r_adi, cut_r_adi_p_x (F), cut_r_blast, canonize_summary (I).
+    // cut_r_adi, cut_r_adi_p_x (F), cut_r_blast (I).
 };
 
 // Runs the words of a .cmd with the working directory `dir` (as the oracle was made).

@@ -174,7 +174,7 @@ struct KnownDifference {
   const char* step;  // <folder>/<step>
   const char* reason;
 };
-constexpr std::array<KnownDifference, 34> kKnownDifferences{{
+constexpr std::array<KnownDifference, 31> kKnownDifferences{{
     {"cubelib__test__test1.1__equal.cube/canonize_p_m12_f_l",
      "DELIBERATE: the original aborts (rc 134) on these Cube 3 documents; cubekit writes the "
      "canonized report (docs/algebra_tools.md)"},
@@ -187,21 +187,12 @@ constexpr std::array<KnownDifference, 34> kKnownDifferences{{
     {"pycubexr__test_only_files__cube-values_example.cubex/canonize",
      "DELIBERATE: the original refuses the HISTOGRAM metric; cubekit writes the report "
      "(docs/algebra_tools.md)"},
-    {"cubelib__examples__cube__summary.cubex/canonize",
-     "OPEN: CubeLib's copy of summary.cubex orders the metrics differently (opencl_setup "
-     "before visits)"},
     {"pycubexr__test_only_files__cube-values_example.cubex/canonize_c",
      "DELIBERATE: the original refuses the HISTOGRAM metric; cubekit writes the report "
      "(docs/algebra_tools.md)"},
-    {"cubelib__examples__cube__summary.cubex/canonize_c",
-     "OPEN: CubeLib's copy of summary.cubex orders the metrics differently (opencl_setup "
-     "before visits)"},
     {"pycubexr__test_only_files__cube-values_example.cubex/canonize_p_m12_f_l",
      "DELIBERATE: the original refuses the HISTOGRAM metric; cubekit writes the report "
      "(docs/algebra_tools.md)"},
-    {"cubelib__examples__cube__summary.cubex/canonize_p_m12_f_l",
-     "OPEN: CubeLib's copy of summary.cubex orders the metrics differently (opencl_setup "
-     "before visits)"},
     {"cubelib__examples__cube__summary.cubex/inclusify",
      "OPEN: the root's metric-exclusive value of the report stored INCLUSIVE is a rounding "
      "residue (1e-13) that depends on the order of subtraction; CubeLib crashes on this "

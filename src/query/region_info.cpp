@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -176,6 +177,10 @@ uint64_t trace_record_bytes(const std::string& name) {
 std::vector<bool> filtered_regions(const Model& model, const std::vector<RegionKind>& kinds,
                                    const std::string& list_file,
                                    const std::function<void(const std::string&)>& warning) {
+  // A device or pipe (/dev/zero) could feed one endless line: only files are read.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(list_file, ec))
+    throw Error(list_file + ": the filter list is not a regular file");
   std::ifstream in(list_file);
   if (!in) throw Error(list_file + ": cannot open the filter list");
   std::vector<std::string> patterns;

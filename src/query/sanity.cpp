@@ -3,6 +3,7 @@
 
 #include <fnmatch.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -119,6 +120,10 @@ std::string line_rule(const Region& r) {
 }  // namespace
 
 std::vector<std::string> read_filter_patterns(const std::string& path) {
+  // A device or pipe (/dev/zero) could feed one endless word: only files are read.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw Error(path + ": the filter file is not a regular file");
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open the filter file");
   std::vector<std::string> patterns;

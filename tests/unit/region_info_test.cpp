@@ -84,6 +84,7 @@ TEST(RegionInfo, FilterListPatternsAndWarnings) {
                 "Warning: Filter contains measurement-related region \"TRACING\" which cannot be "
                 "filtered."}));
   EXPECT_THROW(filtered_regions(m, region_kinds(m), (dir.path() / "none").string(), {}), Error);
+  EXPECT_THROW(filtered_regions(m, region_kinds(m), "/dev/zero", {}), Error);  // no hang
 }
 
 }  // namespace

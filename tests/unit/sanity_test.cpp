@@ -159,6 +159,7 @@ TEST(SanityFilter, EveryWordIsAPattern) {
   std::ofstream(file) << "MPI_*  foo\nbar";  // no final line break: bar counts too
   EXPECT_EQ(read_filter_patterns(file.string()), (std::vector<std::string>{"MPI_*", "foo", "bar"}));
   EXPECT_THROW(read_filter_patterns((dir.path() / "none").string()), Error);
+  EXPECT_THROW(read_filter_patterns("/dev/zero"), Error);  // endless: refused, no hang
 }
 
 }  // namespace

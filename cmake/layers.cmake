@@ -40,4 +40,5 @@ set(CUBEKIT_PUBLIC_HEADERS
   region_info.hpp=query
   call_path_checks.hpp=query
   sanity.hpp=query
+  peri_xml.hpp=query
   server.hpp=server)

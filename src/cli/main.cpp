@@ -67,6 +67,8 @@ constexpr Tool kTools[] = {
      "check that reports agree call path by call path"},
     {"sanity", "cube_sanity", cubekit::tools::sanity_main,
      "check region names, files, lines and metric signs of a report"},
+    {"export-peri", "cube_export_peri", cubekit::tools::export_peri_main,
+     "write a report as PERI-XML (docs/peri-xml.md)"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
     {"serve", "cube_serve", cubekit::tools::serve_main,

@@ -1,0 +1,222 @@
+// PERI-XML export (peri_xml.hpp): the definitions as the proposal's dimensions, then the values
+// streamed metric by metric, call path by call path.
+#include "cubekit/peri_xml.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "cubekit/error.hpp"
+#include "format/xml_escape.hpp"
+
+namespace cubekit {
+namespace {
+
+using format::xml_escape;
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+const char* peri_type(const Metric& m) {
+  return m.dtype.is_integer() ? "int" : "float";
+}
+
+class PeriWriter {
+ public:
+  PeriWriter(MetricEngine& engine, std::ostream& out)
+      : engine_(engine), model_(engine.report().model()), out_(out) {}
+
+  void write() {
+    out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<peri generator=\"cubekit\">\n";
+    metrics();
+    code();
+    space();
+    data();
+    out_ << "</peri>\n";
+  }
+
+ private:
+  // ---- <metrics> -----------------------------------------------------------------------------
+  void metric(Index m, const char* flavour, int depth) {
+    const Metric& x = model_.metrics[m];
+    const std::string pad(2 * depth, ' ');
+    out_ << pad << "<metric id=\"" << x.id << '.' << flavour << "\" units=\"" << xml_escape(x.uom)
+         << "\" type=\"" << peri_type(x) << "\" name=\"" << xml_escape(x.disp_name) << " ("
+         << flavour << ")\">\n"
+         << pad << "  <desc>" << xml_escape(x.descr) << "</desc>\n";
+    if (is_derived(x.kind))
+      out_ << pad << "  <derived language=\"CubePL\">" << xml_escape(x.expression)
+           << "</derived>\n";
+    for (Index child : x.children)
+      if (!model_.metrics[child].ghost) metric(child, flavour, depth + 1);
+    out_ << pad << "</metric>\n";
+  }
+
+  void metrics() {
+    out_ << "<metrics>\n";
+    for (const char* flavour : {"incl", "excl"})
+      for (Index root : model_.metric_roots())
+        if (!model_.metrics[root].ghost) metric(root, flavour, 1);
+    out_ << "</metrics>\n";
+  }
+
+  // ---- <code> --------------------------------------------------------------------------------
+  void cnode(Index c, int depth) {
+    const Cnode& x = model_.cnodes[c];
+    const std::string pad(2 * depth, ' ');
+    out_ << pad << "<cnode id=\"c" << x.id << "\" ref=\"r" << model_.regions[x.region].id << '"';
+    if (!x.parameters.empty()) out_ << " state=\"s" << x.id << '"';
+    if (x.children.empty()) {
+      out_ << "/>\n";
+      return;
+    }
+    out_ << ">\n";
+    for (Index child : x.children) cnode(child, depth + 1);
+    out_ << pad << "</cnode>\n";
+  }
+
+  void code() {
+    std::map<std::string, size_t> sources;
+    for (const Region& r : model_.regions)
+      if (!r.mod.empty()) sources.emplace(r.mod, sources.size());
+    out_ << "<code>\n<sources>\n";
+    for (const auto& [file, n] : sources)
+      out_ << "  <source id=\"src" << n << "\" type=\"code\"><name>" << xml_escape(file)
+           << "</name></source>\n";
+    out_ << "</sources>\n<programs>\n<program id=\"prg0\">\n<regions>\n";
+    for (const Region& r : model_.regions) {
+      out_ << "  <region id=\"r" << r.id << "\" type=\"" << xml_escape(r.role) << "\"><name>"
+           << xml_escape(r.name) << "</name>";
+      if (!r.mod.empty())
+        out_ << "<src ref=\"src" << sources[r.mod] << "\"><line first=\"" << r.begin << "\" last=\""
+             << r.end << "\"/></src>";
+      out_ << "</region>\n";
+    }
+    out_ << "</regions>\n<cnodes>\n";
+    for (Index root : model_.cnode_roots()) cnode(root, 1);
+    out_ << "</cnodes>\n</program>\n</programs>\n</code>\n";
+    states();
+  }
+
+  // Call-path parameters (parameter profiles): one state per call path that has them.
+  void states() {
+    out_ << "<states>\n";
+    for (const Cnode& c : model_.cnodes) {
+      if (c.parameters.empty()) continue;
+      out_ << "  <state id=\"s" << c.id << "\">";
+      for (const Parameter& p : c.parameters)
+        out_ << "<p nm=\"" << xml_escape(p.key) << "\" type=\"" << xml_escape(p.type) << "\">"
+             << xml_escape(p.value) << "</p>";
+      out_ << "</state>\n";
+    }
+    out_ << "</states>\n";
+  }
+
+  // ---- <space> -------------------------------------------------------------------------------
+  void system_node(Index n, int depth) {
+    const SystemNode& x = model_.system_nodes[n];
+    const std::string pad(2 * depth, ' ');
+    const bool machine = depth == 1;
+    const char* element = machine ? "machine" : x.class_name == "node" ? "node" : "unit";
+    out_ << pad << '<' << element << " id=\"n" << x.id << '"';
+    if (!machine && std::string(element) == "unit")
+      out_ << " type=\"" << xml_escape(x.class_name) << '"';
+    out_ << "><name>" << xml_escape(x.name) << "</name>\n";
+    for (Index child : x.children) system_node(child, depth + 1);
+    out_ << pad << "</" << element << ">\n";
+  }
+
+  void space() {
+    out_ << "<space>\n<machines>\n";
+    for (Index root : model_.system_roots()) system_node(root, 1);
+    out_ << "</machines>\n<applications>\n<application id=\"app0\">\n";
+    for (const LocationGroup& g : model_.groups) {
+      out_ << "  <process id=\"p" << g.id << "\" pid=\"" << g.rank << "\" type=\""
+           << xml_escape(g.type) << "\"><name>" << xml_escape(g.name) << "</name>\n";
+      for (Index l : g.locations) {
+        const Location& loc = model_.locations[l];
+        out_ << "    <thread id=\"t" << loc.id << "\" tid=\"" << loc.rank << "\" type=\""
+             << xml_escape(loc.type) << "\"><name>" << xml_escape(loc.name) << "</name></thread>\n";
+      }
+      out_ << "  </process>\n";
+    }
+    out_ << "</application>\n</applications>\n<mappings>\n<mapping id=\"map0\">\n";
+    for (const LocationGroup& g : model_.groups)
+      if (g.node != kNoIndex)
+        out_ << "  <runson aref=\"p" << g.id << "\" mref=\"n" << model_.system_nodes[g.node].id
+             << "\"/>\n";
+    out_ << "</mapping>\n</mappings>\n<topologies>\n";
+    for (size_t t = 0; t < model_.topologies.size(); ++t) topology(model_.topologies[t], t);
+    out_ << "</topologies>\n</space>\n";
+  }
+
+  void topology(const Topology& t, size_t n) {
+    out_ << "  <cartesian id=\"topo" << n << "\" ndims=\"" << t.dims.size() << "\"><name>"
+         << xml_escape(t.name) << "</name>\n";
+    for (const Topology::Dim& d : t.dims)
+      out_ << "    <dim size=\"" << d.size << "\" periodic=\"" << (d.periodic ? "true" : "false")
+           << "\" name=\"" << xml_escape(d.name) << "\"/>\n";
+    for (const Topology::Coord& c : t.coords) {
+      const char prefix = c.owner == Topology::Owner::kLocation ? 't'
+                          : c.owner == Topology::Owner::kGroup  ? 'p'
+                                                                : 'n';
+      out_ << "    <coord ref=\"" << prefix << c.owner_id << "\">";
+      for (size_t i = 0; i < c.coords.size(); ++i) out_ << (i ? " " : "") << c.coords[i];
+      out_ << "</coord>\n";
+    }
+    out_ << "  </cartesian>\n";
+  }
+
+  // ---- <data> --------------------------------------------------------------------------------
+  void data() {
+    out_ << "<data>\n";
+    for (Index m = 0; m < model_.metrics.size(); ++m) {
+      const Metric& x = model_.metrics[m];
+      if (x.ghost || x.is_void) continue;
+      for (const Flavour flavour : {Flavour::kInclusive, Flavour::kExclusive}) {
+        out_ << "<d metric=\"" << x.id << (flavour == Flavour::kInclusive ? ".incl" : ".excl")
+             << "\">\n";
+        for (Index c = 0; c < model_.cnodes.size(); ++c) metric_row(m, c, flavour);
+        out_ << "</d>\n";
+      }
+    }
+    out_ << "</data>\n";
+  }
+
+  // One call path's values of one metric, per thread; zeros (and what is no single number)
+  // are left out.
+  void metric_row(Index m, Index c, Flavour flavour) {
+    const Values v = engine_.location_values(m, c, Flavour::kInclusive, flavour);
+    bool open = false;
+    for (size_t l = 0; l < model_.locations.size(); ++l) {
+      double value = 0;
+      try {
+        value = v.scalar(l);
+      } catch (const Error&) {
+        return;  // histograms, tuples: not single numbers, not exported
+      }
+      if (value == 0 || std::isnan(value)) continue;
+      if (!open) out_ << "  <d code=\"c" << model_.cnodes[c].id << "\">";
+      open = true;
+      // Value columns are location ids (Model::locations).
+      out_ << "<d spc=\"t" << l << "\">" << number(value) << "</d>";
+    }
+    if (open) out_ << "</d>\n";
+  }
+
+  MetricEngine& engine_;
+  const Model& model_;
+  std::ostream& out_;
+};
+
+}  // namespace
+
+void write_peri_xml(MetricEngine& engine, std::ostream& out) {
+  PeriWriter(engine, out).write();
+}
+
+}  // namespace cubekit

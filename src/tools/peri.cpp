@@ -1,0 +1,79 @@
+// cubekit export-peri: a report as PERI-XML (docs/peri-xml.md); the library writes it
+// (cubekit/peri_xml.hpp). The file appears whole or not at all (temporary file, then rename).
+#include <getopt.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "cubekit/error.hpp"
+#include "cubekit/peri_xml.hpp"
+#include "tools.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: cubekit export-peri [-h] [-o out.xml] <report>\n"
+    "  Writes the report as PERI-XML: metrics (each as inclusive and exclusive), code (sources,\n"
+    "  regions, the call tree), space (machines, processes, threads, mappings, topologies),\n"
+    "  states (call-path parameters) and the data. Default output: <report stem>.peri.xml\n";
+
+std::string default_output(const std::string& input) {
+  std::string stem = std::filesystem::path(input).filename().string();
+  for (const char* ext : {".cubex", ".cube.gz", ".cube"})
+    if (stem.size() > std::string(ext).size() && stem.ends_with(ext)) {
+      stem.resize(stem.size() - std::string(ext).size());
+      break;
+    }
+  return stem + ".peri.xml";
+}
+
+}  // namespace
+
+int export_peri_main(int argc, char** argv) {
+  std::string output;
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "o:h")) != -1;) {
+    if (c == 'o') output = optarg;
+    if (c == 'h') {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (c == '?') {
+      std::cerr << kUsage;
+      return 1;
+    }
+  }
+  if (argc - optind != 1) {
+    std::cerr << kUsage << "cubekit export-peri: one report expected\n";
+    return 1;
+  }
+  const std::string input = argv[optind];
+  if (output.empty()) output = default_output(input);
+  const std::string temporary = output + ".tmp-" + std::to_string(::getpid());
+  try {
+    const Report report = Report::open(input);
+    MetricEngine engine(report);
+    {
+      std::ofstream out(temporary, std::ios::binary);
+      if (!out) throw IoError(output + ": cannot write");
+      write_peri_xml(engine, out);
+      out.flush();
+      if (!out) throw IoError(output + ": writing failed");
+    }
+    std::filesystem::rename(temporary, output);
+  } catch (const std::exception& e) {
+    std::error_code ec;
+    std::filesystem::remove(temporary, ec);
+    std::cerr << "cubekit export-peri: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace cubekit::tools

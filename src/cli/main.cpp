@@ -69,6 +69,8 @@ constexpr Tool kTools[] = {
      "check region names, files, lines and metric signs of a report"},
     {"export-peri", "cube_export_peri", cubekit::tools::export_peri_main,
      "write a report as PERI-XML (docs/peri-xml.md)"},
+    {"import-peri", "cube_import_peri", cubekit::tools::import_peri_main,
+     "write a PERI-XML document as a report (docs/peri-xml.md)"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
     {"serve", "cube_serve", cubekit::tools::serve_main,

@@ -21,6 +21,11 @@ std::string number(double v) {
   return text;
 }
 
+bool is_signed_integer(TypeKind k) {
+  return k == TypeKind::kInt8 || k == TypeKind::kInt16 || k == TypeKind::kInt32 ||
+         k == TypeKind::kInt64;
+}
+
 const char* peri_type(const Metric& m) {
   return m.dtype.is_integer() ? "int" : "float";
 }
@@ -46,7 +51,8 @@ class PeriWriter {
     const std::string pad(2 * depth, ' ');
     out_ << pad << "<metric id=\"" << x.id << '.' << flavour << "\" units=\"" << xml_escape(x.uom)
          << "\" type=\"" << peri_type(x) << "\" name=\"" << xml_escape(x.disp_name) << " ("
-         << flavour << ")\">\n"
+         << flavour << ")\" cube_uniq_name=\"" << xml_escape(x.uniq_name) << "\" cube_dtype=\""
+         << xml_escape(x.dtype_text) << "\">\n"
          << pad << "  <desc>" << xml_escape(x.descr) << "</desc>\n";
     if (is_derived(x.kind))
       out_ << pad << "  <derived language=\"CubePL\">" << xml_escape(x.expression)
@@ -191,6 +197,7 @@ class PeriWriter {
   // are left out.
   void metric_row(Index m, Index c, Flavour flavour) {
     const Values v = engine_.location_values(m, c, Flavour::kInclusive, flavour);
+    const bool is_signed = v.type().is_integer() && is_signed_integer(v.type().kind());
     bool open = false;
     for (size_t l = 0; l < model_.locations.size(); ++l) {
       double value = 0;
@@ -202,8 +209,16 @@ class PeriWriter {
       if (value == 0 || std::isnan(value)) continue;
       if (!open) out_ << "  <d code=\"c" << model_.cnodes[c].id << "\">";
       open = true;
-      // Value columns are location ids (Model::locations).
-      out_ << "<d spc=\"t" << l << "\">" << number(value) << "</d>";
+      // Value columns are location ids (Model::locations). Integers as integers: 64 bits do
+      // not fit a double.
+      out_ << "<d spc=\"t" << l << "\">";
+      if (!v.type().is_integer())
+        out_ << number(value);
+      else if (is_signed)
+        out_ << v.int64(l);
+      else
+        out_ << v.uint64(l);
+      out_ << "</d>";
     }
     if (open) out_ << "</d>\n";
   }

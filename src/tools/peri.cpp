@@ -76,4 +76,46 @@ int export_peri_main(int argc, char** argv) {
   return 0;
 }
 
+int import_peri_main(int argc, char** argv) {
+  const char* usage =
+      "usage: cubekit import-peri [-h] [-o out.cubex] <file.xml>\n"
+      "  Writes a PERI-XML document as a report (default: <file stem>.cubex).\n";
+  std::string output;
+  optind = 1;
+  opterr = 1;
+  for (int c; (c = getopt(argc, argv, "o:h")) != -1;) {
+    if (c == 'o') output = optarg;
+    if (c == 'h') {
+      std::cout << usage;
+      return 0;
+    }
+    if (c == '?') {
+      std::cerr << usage;
+      return 1;
+    }
+  }
+  if (argc - optind != 1) {
+    std::cerr << usage << "cubekit import-peri: one PERI-XML file expected\n";
+    return 1;
+  }
+  const std::string input = argv[optind];
+  if (output.empty()) {
+    std::string stem = std::filesystem::path(input).filename().string();
+    for (const char* ext : {".peri.xml", ".xml"})
+      if (stem.ends_with(ext)) {
+        stem.resize(stem.size() - std::string(ext).size());
+        break;
+      }
+    output = stem + ".cubex";
+  }
+  if (!output.ends_with(".cubex")) output += ".cubex";
+  try {
+    import_peri_xml(input, output);  // the writer renames a complete file only
+  } catch (const std::exception& e) {
+    std::cerr << "cubekit import-peri: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace cubekit::tools

@@ -41,6 +41,7 @@ int regioninfo_main(int argc, char** argv);
 int test_main(int argc, char** argv);
 int sanity_main(int argc, char** argv);
 int export_peri_main(int argc, char** argv);
+int import_peri_main(int argc, char** argv);
 int inclusify_main(int argc, char** argv);
 
 // CubeLib's option convention (options.cpp): getopt over `spec` from the first argument on;

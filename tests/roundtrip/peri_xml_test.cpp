@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <pugixml.hpp>
 #include <sstream>
@@ -89,6 +90,123 @@ TEST(PeriXml, ExportHoldsEveryValueOfRealProfiles) {
         "pycubexr/call_tree_test/call_tree_test.cubex", "cubelib/test16/profile.cube",
         "cubelib/examples/summary.cubex"})
     check_export(real / p);
+}
+
+// Report → PERI-XML → report keeps every value: call-exclusive values (metric-inclusive, what
+// is stored) are equal to the last bit at every call path and location, for every metric that
+// holds single numbers; the trees keep their shape and names.
+void check_round_trip(const fs::path& path, const fs::path& tmp) {
+  SCOPED_TRACE(path.string());
+  const Report original = Report::open(path.string());
+  MetricEngine engine(original);
+  const fs::path xml = tmp / "x.xml", back = tmp / "back.cubex";
+  {
+    std::ofstream out(xml);
+    write_peri_xml(engine, out);
+  }
+  import_peri_xml(xml.string(), back.string());
+  const Report copy = Report::open(back.string());
+  MetricEngine copy_engine(copy);
+  const Model &a = original.model(), &b = copy.model();
+  ASSERT_EQ(a.cnodes.size(), b.cnodes.size());
+  ASSERT_EQ(a.locations.size(), b.locations.size());
+  EXPECT_EQ(a.groups.size(), b.groups.size());
+  for (Index c = 0; c < a.cnodes.size(); ++c)
+    EXPECT_EQ(a.regions[a.cnodes[c].region].name, b.regions[b.cnodes[c].region].name);
+  size_t compared = 0;
+  for (Index m = 0; m < a.metrics.size(); ++m) {
+    if (a.metrics[m].ghost || a.metrics[m].is_void) continue;
+    const auto in_copy = b.metric_by_uniq_name(a.metrics[m].uniq_name);
+    ASSERT_TRUE(in_copy) << a.metrics[m].uniq_name;
+    for (Index c = 0; c < a.cnodes.size(); ++c) {
+      const Values x = engine.location_values(m, c, Flavour::kInclusive, Flavour::kExclusive);
+      const Values y =
+          copy_engine.location_values(*in_copy, c, Flavour::kInclusive, Flavour::kExclusive);
+      // Locations correspond by position; their values sit in the column of their id.
+      for (size_t k = 0; k < a.locations.size(); ++k) {
+        double vx = 0;
+        try {
+          vx = x.scalar(a.locations[k].id);
+        } catch (const Error&) {
+          break;  // not single numbers: not exported
+        }
+        if (std::isnan(vx)) continue;
+        EXPECT_EQ(y.scalar(b.locations[k].id), vx)
+            << a.metrics[m].uniq_name << " cnode " << c << " location " << k;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0u);
+}
+
+TEST(PeriXml, RoundTripKeepsEveryValueOfRealProfiles) {
+  const fs::path shared = test::shared_dir();
+  CUBEKIT_REQUIRE_SHARED();
+  test::TempDir tmp("peri-round-trip");
+  for (const auto& e : fs::recursive_directory_iterator(shared / "data" / "real")) {
+    const std::string p = e.path().string();
+    if (!e.is_regular_file() || (!p.ends_with(".cubex") && !p.ends_with(".cube"))) continue;
+    try {
+      Report::open(p);
+    } catch (const std::exception&) {
+      continue;  // the deliberately broken inputs
+    }
+    check_round_trip(e.path(), tmp.path());
+  }
+}
+
+// The proposal's own example (tests/data/peri_proposal_example.xml, its slides' fragments put
+// together): metrics mp0 ⊃ mp1, mp2; main calls foo twice; two processes on two nodes of a
+// rack. The data name a region (r0: main's call path) and processes (p0, p1: their threads)
+// under a state, as the proposal allows.
+TEST(PeriXml, ImportsTheProposalsExample) {
+  test::TempDir tmp("peri-proposal");
+  const fs::path out = tmp.path() / "p.cubex";
+  import_peri_xml(CUBEKIT_SOURCE_DIR "/tests/data/peri_proposal_example.xml", out.string());
+  const Report r = Report::open(out.string());
+  const Model& m = r.model();
+  ASSERT_EQ(m.metrics.size(), 4u);
+  EXPECT_EQ(m.metrics[1].uniq_name, "mp0");
+  EXPECT_EQ(m.metrics[2].parent, 1u);
+  ASSERT_EQ(m.cnodes.size(), 3u);
+  EXPECT_EQ(m.regions[m.cnodes[0].region].name, "main");
+  EXPECT_EQ(m.regions[m.cnodes[0].region].mod, "foo.c");
+  EXPECT_EQ(m.regions[m.cnodes[0].region].begin, 3);
+  ASSERT_EQ(m.locations.size(), 2u);
+  EXPECT_EQ(m.groups[1].rank, 5783);
+  EXPECT_EQ(m.system_nodes[m.groups[1].node].name, "jump02");
+  MetricEngine engine(r);
+  const Values main = engine.location_values(1, 0, Flavour::kInclusive, Flavour::kExclusive);
+  EXPECT_EQ(main.scalar(0), 32872980);
+  EXPECT_EQ(main.scalar(1), 45960582);
+  const Values foo = engine.location_values(1, 1, Flavour::kInclusive, Flavour::kExclusive);
+  EXPECT_EQ(foo.scalar(0), 509386);
+  EXPECT_EQ(foo.scalar(1), 3029745);
+  const Values incl = engine.location_values(1, 0, Flavour::kInclusive, Flavour::kInclusive);
+  EXPECT_EQ(incl.scalar(1), 45960582 + 3029745);
+}
+
+TEST(PeriXml, BadDocumentsSayWhereAndWriteNothing) {
+  test::TempDir tmp("peri-bad");
+  const fs::path out = tmp.path() / "out.cubex";
+  auto import_text = [&](const std::string& text) -> std::string {
+    const fs::path xml = tmp.path() / "in.xml";
+    std::ofstream(xml) << text;
+    try {
+      import_peri_xml(xml.string(), out.string());
+    } catch (const FormatError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(import_text("<peri>\n<metrics>\n</peri>\n").find("in.xml:3:"), std::string::npos);
+  const std::string undefined = import_text(
+      "<peri><metrics><metric id=\"m\"/></metrics>\n<data>\n  <d "
+      "metric=\"nope\"/>\n</data></peri>");
+  EXPECT_NE(undefined.find("in.xml:3:"), std::string::npos) << undefined;
+  EXPECT_NE(undefined.find("nope"), std::string::npos) << undefined;
+  EXPECT_FALSE(fs::exists(out));
 }
 
 TEST(PeriXml, ToolWritesTheFileWholeOrNotAtAll) {

@@ -2,11 +2,13 @@
 // streamed metric by metric, call path by call path.
 #include "cubekit/peri_xml.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
 
+#include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "format/xml_escape.hpp"
 
@@ -14,12 +16,6 @@ namespace cubekit {
 namespace {
 
 using format::xml_escape;
-
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
-}
 
 bool is_signed_integer(TypeKind k) {
   return k == TypeKind::kInt8 || k == TypeKind::kInt16 || k == TypeKind::kInt32 ||
@@ -186,20 +182,46 @@ class PeriWriter {
       for (const Flavour flavour : {Flavour::kInclusive, Flavour::kExclusive}) {
         out_ << "<d metric=\"" << x.id << (flavour == Flavour::kInclusive ? ".incl" : ".excl")
              << "\">\n";
-        for (Index c = 0; c < model_.cnodes.size(); ++c) metric_row(m, c, flavour);
+        metric_rows(m, flavour);
         out_ << "</d>\n";
       }
     }
     out_ << "</data>\n";
   }
 
-  // One call path's values of one metric, per thread; zeros (and what is no single number)
-  // are left out.
-  void metric_row(Index m, Index c, Flavour flavour) {
-    const Values v = engine_.location_values(m, c, Flavour::kInclusive, flavour);
-    const bool is_signed = v.type().is_integer() && is_signed_integer(v.type().kind());
-    bool open = false;
-    for (size_t l = 0; l < model_.locations.size(); ++l) {
+  // Every call path's values of one metric in one call-tree flavour. Inclusive values of a
+  // metric stored exclusive are folded from the exclusive rows, children before parents (one
+  // pass, not one subtree walk per call path); everything else is asked per call path.
+  void metric_rows(Index m, Flavour flavour) {
+    const Metric& x = model_.metrics[m];
+    const bool fold =
+        flavour == Flavour::kInclusive && !is_derived(x.kind) && x.kind == MetricKind::kExclusive;
+    if (!fold) {
+      for (Index c = 0; c < model_.cnodes.size(); ++c)
+        metric_row(c, engine_.location_values(m, c, Flavour::kInclusive, flavour));
+      return;
+    }
+    std::vector<Values> rows;
+    rows.reserve(model_.cnodes.size());
+    for (Index c = 0; c < model_.cnodes.size(); ++c)
+      rows.push_back(engine_.location_values(m, c, Flavour::kInclusive, Flavour::kExclusive));
+    const std::vector<Index> order = pre_order(model_);
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const Index parent = model_.cnodes[*it].parent;
+      if (parent != kNoIndex)
+        plus_rows(rows[parent].type(), rows[parent].data(), rows[*it].data(), rows[*it].size());
+    }
+    for (Index c = 0; c < model_.cnodes.size(); ++c) metric_row(c, rows[c]);
+  }
+
+  // One call path's values, per thread; zeros (and what is no single number) are left out.
+  // Numbers in their shortest exact form (std::to_chars), integers as integers.
+  void metric_row(Index c, const Values& v) {
+    const bool integer = v.type().is_integer();
+    const bool is_signed = integer && is_signed_integer(v.type().kind());
+    line_.clear();
+    char text[40];
+    for (size_t l = 0; l < v.size(); ++l) {
       double value = 0;
       try {
         value = v.scalar(l);
@@ -207,25 +229,26 @@ class PeriWriter {
         return;  // histograms, tuples: not single numbers, not exported
       }
       if (value == 0 || std::isnan(value)) continue;
-      if (!open) out_ << "  <d code=\"c" << model_.cnodes[c].id << "\">";
-      open = true;
-      // Value columns are location ids (Model::locations). Integers as integers: 64 bits do
-      // not fit a double.
-      out_ << "<d spc=\"t" << l << "\">";
-      if (!v.type().is_integer())
-        out_ << number(value);
-      else if (is_signed)
-        out_ << v.int64(l);
-      else
-        out_ << v.uint64(l);
-      out_ << "</d>";
+      if (line_.empty()) line_ = "  <d code=\"c" + std::to_string(model_.cnodes[c].id) + "\">";
+      // Value columns are location ids (Model::locations).
+      line_ += "<d spc=\"t";
+      line_ += std::to_string(l);
+      line_ += "\">";
+      const auto end = integer ? (is_signed ? std::to_chars(text, text + sizeof text, v.int64(l))
+                                            : std::to_chars(text, text + sizeof text, v.uint64(l)))
+                               : std::to_chars(text, text + sizeof text, value);
+      line_.append(text, end.ptr);
+      line_ += "</d>";
     }
-    if (open) out_ << "</d>\n";
+    if (line_.empty()) return;
+    line_ += "</d>\n";
+    out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
   }
 
   MetricEngine& engine_;
   const Model& model_;
   std::ostream& out_;
+  std::string line_;  // one call path's <d> elements, written at once
 };
 
 }  // namespace

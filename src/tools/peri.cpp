@@ -32,28 +32,37 @@ std::string default_output(const std::string& input) {
   return stem + ".peri.xml";
 }
 
-}  // namespace
-
-int export_peri_main(int argc, char** argv) {
-  std::string output;
+// [-h] [-o output] <one input>: -1 to go on (input and output set), else the exit code.
+int parse_peri_options(int argc, char** argv, const char* usage, const char* tool,
+                       std::string& input, std::string& output) {
   optind = 1;
   opterr = 1;
   for (int c; (c = getopt(argc, argv, "o:h")) != -1;) {
     if (c == 'o') output = optarg;
     if (c == 'h') {
-      std::cout << kUsage;
+      std::cout << usage;
       return 0;
     }
     if (c == '?') {
-      std::cerr << kUsage;
+      std::cerr << usage;
       return 1;
     }
   }
   if (argc - optind != 1) {
-    std::cerr << kUsage << "cubekit export-peri: one report expected\n";
+    std::cerr << usage << tool << ": one input file expected\n";
     return 1;
   }
-  const std::string input = argv[optind];
+  input = argv[optind];
+  return -1;
+}
+
+}  // namespace
+
+int export_peri_main(int argc, char** argv) {
+  std::string input, output;
+  if (const int rc = parse_peri_options(argc, argv, kUsage, "cubekit export-peri", input, output);
+      rc >= 0)
+    return rc;
   if (output.empty()) output = default_output(input);
   const std::string temporary = output + ".tmp-" + std::to_string(::getpid());
   try {
@@ -80,25 +89,10 @@ int import_peri_main(int argc, char** argv) {
   const char* usage =
       "usage: cubekit import-peri [-h] [-o out.cubex] <file.xml>\n"
       "  Writes a PERI-XML document as a report (default: <file stem>.cubex).\n";
-  std::string output;
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "o:h")) != -1;) {
-    if (c == 'o') output = optarg;
-    if (c == 'h') {
-      std::cout << usage;
-      return 0;
-    }
-    if (c == '?') {
-      std::cerr << usage;
-      return 1;
-    }
-  }
-  if (argc - optind != 1) {
-    std::cerr << usage << "cubekit import-peri: one PERI-XML file expected\n";
-    return 1;
-  }
-  const std::string input = argv[optind];
+  std::string input, output;
+  if (const int rc = parse_peri_options(argc, argv, usage, "cubekit import-peri", input, output);
+      rc >= 0)
+    return rc;
   if (output.empty()) {
     std::string stem = std::filesystem::path(input).filename().string();
     for (const char* ext : {".peri.xml", ".xml"})

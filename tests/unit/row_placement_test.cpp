@@ -109,21 +109,30 @@ TEST_F(RowPlacementTest, CompressedRowsGiveTheSameValues) {
   same_rows_either_way(generate("z.cubex", true));
 }
 
-// What streaming tells the caller it may give back: never a byte a later row needs, and in
-// the end the whole member. (Checked on the raw members of generated reports.)
-void expect_progress_is_safe(const std::string& path) {
+// Calls `check(metric, data member bytes, index)` for every metric of the report at `path` that
+// has a data member (the raw members, as the format layer reads them).
+template <class Check>
+void for_each_member(const std::string& path, const Check& check) {
   const Report r = Report::open(path);
   const format::MappedFile file(path);
   const format::TarIndex tar = format::TarIndex::scan(file.bytes(), path);
   for (Index m = 0; m < r.model().metrics.size(); ++m) {
-    const Metric& metric = r.model().metrics[m];
-    const std::string id = std::to_string(metric.id);
+    const std::string id = std::to_string(r.model().metrics[m].id);
     const format::TarMember* data = tar.find(id + ".data");
     if (data == nullptr) continue;
-    const auto bytes = file.bytes().subspan(data->offset, data->size);
-    const format::MetricIndex index = format::decode_index(
-        file.bytes().subspan(tar.find(id + ".index")->offset, tar.find(id + ".index")->size),
-        r.model().cnodes.size(), path);
+    const format::TarMember* index = tar.find(id + ".index");
+    check(r, m, file.bytes().subspan(data->offset, data->size),
+          format::decode_index(file.bytes().subspan(index->offset, index->size),
+                               r.model().cnodes.size(), path));
+  }
+}
+
+// What streaming tells the caller it may give back: never a byte a later row needs, and in
+// the end the whole member. (Checked on the raw members of generated reports.)
+void expect_progress_is_safe(const std::string& path) {
+  for_each_member(path, [&](const Report& r, Index m, std::span<const std::byte> bytes,
+                            const format::MetricIndex& index) {
+    const Metric& metric = r.model().metrics[m];
     uint64_t below = 0, calls = 0;
     const std::byte* last_row = nullptr;
     format::stream_data(
@@ -145,24 +154,15 @@ void expect_progress_is_safe(const std::string& path) {
       EXPECT_GT(calls, 0u);
       EXPECT_EQ(below, bytes.size()) << metric.uniq_name << ": the whole member is done";
     }
-  }
+  });
 }
 
 // Decoding a plain member in shares on several threads (large metrics; here forced for every
 // size) gives the matrix one thread gives, and each share gives back only its own bytes.
 void expect_parallel_decode_equals_serial(const std::string& path) {
-  const Report r = Report::open(path);
-  const format::MappedFile file(path);
-  const format::TarIndex tar = format::TarIndex::scan(file.bytes(), path);
-  for (Index m = 0; m < r.model().metrics.size(); ++m) {
+  for_each_member(path, [&](const Report& r, Index m, std::span<const std::byte> bytes,
+                            const format::MetricIndex& index) {
     const Metric& metric = r.model().metrics[m];
-    const std::string id = std::to_string(metric.id);
-    const format::TarMember* data = tar.find(id + ".data");
-    if (data == nullptr) continue;
-    const auto bytes = file.bytes().subspan(data->offset, data->size);
-    const format::MetricIndex index = format::decode_index(
-        file.bytes().subspan(tar.find(id + ".index")->offset, tar.find(id + ".index")->size),
-        r.model().cnodes.size(), path);
     const auto order = storage_order(r.model(), metric.kind);
     const size_t locations = r.model().locations.size();
     const auto serial = format::decode_data(bytes, index, order, metric.dtype, locations, path);
@@ -188,7 +188,7 @@ void expect_parallel_decode_equals_serial(const std::string& path) {
     if (plain && serial->stored_rows() > 1) {
       EXPECT_EQ(share_starts.size(), 3u) << metric.uniq_name;
     }
-  }
+  });
 }
 
 TEST_F(RowPlacementTest, ParallelDecodeEqualsSerial) {

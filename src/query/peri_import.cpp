@@ -1,123 +1,210 @@
-// PERI-XML import (peri_xml.hpp: import_peri_xml): the document's dimensions become a Model,
-// its <d> values the rows of the report's metrics.
+// PERI-XML import (peri_xml.hpp: import_peri_xml). One pass over the document with XmlStream:
+// the elements beside <data> (the dimensions, small) are parsed with pugixml once the first
+// <data> begins, and the <d> values are added into the metrics' rows as they stream by.
 #include <algorithm>
-#include <cstdio>
+#include <atomic>
+#include <charconv>
+#include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <pugixml.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/parallel.hpp"
 #include "cubekit/peri_xml.hpp"
 #include "cubekit/writer.hpp"
+#include "format/mapped_file.hpp"
+#include "query/peri_reader.hpp"
+#include "query/xml_stream.hpp"
 
-namespace cubekit {
+namespace cubekit::query {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+bool is_dimension(std::string_view element) {
+  return element == "metrics" || element == "code" || element == "space" || element == "states" ||
+         element == "time";
+}
+
+// Ids looked up by the views XmlStream gives, without making strings.
+struct IdHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using IdMap = std::unordered_map<std::string, Index, IdHash, std::equal_to<>>;
+
+// How a metric's values are held while reading: 64-bit integers for integer types (exact),
+// doubles otherwise; one 8-byte lane each.
+DataType lane_type(const Metric& m) {
+  if (!m.dtype.is_integer()) return DataType(TypeKind::kDouble);
+  const TypeKind k = m.dtype.kind();
+  const bool is_signed = k == TypeKind::kInt8 || k == TypeKind::kInt16 || k == TypeKind::kInt32 ||
+                         k == TypeKind::kInt64;
+  return DataType(is_signed ? TypeKind::kInt64 : TypeKind::kUInt64);
+}
+
+// Text without XML's white space around it.
+std::string_view trimmed(std::string_view text) {
+  // Loops, not find_first_not_of: that searches the set with memchr for every character.
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// A number as from_chars reads it, with an optional '+'.
+template <class T>
+bool parse_number(std::string_view text, T& value) {
+  if (text.size() > 1 && text.front() == '+' && text[1] != '-') text.remove_prefix(1);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
 class PeriReader {
  public:
-  explicit PeriReader(std::string path) : path_(std::move(path)) {}
+  PeriReader(std::string_view text, std::string name, const format::MappedFile* mapped)
+      : text_(text), path_(std::move(name)), mapped_(mapped) {}
 
-  void read() {
-    const pugi::xml_parse_result ok = doc_.load_file(path_.c_str());
-    if (!ok) throw FormatError(where(ok.offset) + ": malformed XML: " + ok.description());
+  PeriDocument read() {
+    try {
+      read_document();
+    } catch (const XmlSyntaxError& e) {
+      throw FormatError(where(e.offset()) + ": malformed XML: " + e.what());
+    }
+    return {model_, std::move(values_)};
+  }
+
+ private:
+  // An element beside <data> (a dimension, or one to ignore) or a <data>, by byte range.
+  struct Part {
+    size_t begin, end;
+    bool data;
+  };
+
+  void read_document() {
+    XmlStream xml(text_);
+    XmlStream::Token t;
+    while ((t = xml.next()) != XmlStream::Token::kStart)
+      if (t == XmlStream::Token::kEndOfInput)
+        throw FormatError(where(text_.size()) + ": no document element");
+    root_tag_ = {xml.token_offset(), xml.position()};
+    root_name_ = std::string(xml.name());
+    std::vector<Part> parts;
+    bool dimensions_read = false, late_dimensions = false;
+    while ((t = xml.next()) != XmlStream::Token::kEnd) {
+      if (t != XmlStream::Token::kStart) continue;  // text beside the dimensions
+      const size_t begin = xml.token_offset();
+      const bool is_data = xml.name() == "data";
+      if (is_data) {
+        if (!dimensions_read) read_dimensions(parts);
+        dimensions_read = true;
+        read_data(xml);
+      } else {
+        late_dimensions = late_dimensions || (dimensions_read && is_dimension(xml.name()));
+        xml.skip_element();
+      }
+      parts.push_back({begin, xml.position(), is_data});
+    }
+    while (xml.next() != XmlStream::Token::kEndOfInput) {
+      // what follows the document element: comments, white space (checked by the scanner)
+    }
+    if (!dimensions_read) {
+      read_dimensions(parts);
+    } else if (late_dimensions) {
+      // A dimension after a <data>: read again, now knowing every id.
+      model_ = std::make_shared<Model>();
+      for (IdMap* ids : {&metric_ids_, &twin_excl_, &region_ids_, &cnode_ids_, &node_ids_,
+                         &group_ids_, &location_ids_})
+        ids->clear();
+      location_keys_.clear();
+      cnode_state_.clear();
+      values_.clear();
+      data_error_.reset();
+      has_data_error_ = false;
+      read_dimensions(parts);
+      for (const Part& part : parts) {
+        if (!part.data) continue;
+        XmlStream again(text_, part.begin);
+        again.next();
+        read_data(again);
+      }
+    }
+    if (data_error_) throw FormatError(where(data_error_->first) + ": " + data_error_->second);
+  }
+
+  // "file:line:column" of a byte offset into the document.
+  std::string where(size_t offset) const {
+    const TextPosition p = text_position(text_, offset);
+    return path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+  }
+  // pugixml's offsets are into the dimensions' text (dimensions_text): back to the document.
+  size_t document_offset(ptrdiff_t in_dimensions) const {
+    const size_t offset = static_cast<size_t>(std::max<ptrdiff_t>(in_dimensions, 0));
+    size_t in_document = text_.size();
+    for (const auto& [from, to] : dimension_offsets_)
+      if (from <= offset) in_document = to + (offset - from);
+    return in_document;
+  }
+  std::string where(const pugi::xml_node& node) const {
+    return where(document_offset(node.offset_debug()));
+  }
+
+  // ---- the dimensions: the root's start tag and every element beside <data>, for pugixml ----
+  void read_dimensions(const std::vector<Part>& parts) {
+    std::string text;
+    dimension_offsets_.clear();
+    auto append = [&](size_t begin, size_t end) {
+      dimension_offsets_.emplace_back(text.size(), begin);
+      text.append(text_.substr(begin, end - begin));
+    };
+    append(root_tag_.first, root_tag_.second);
+    const bool empty_root = text.size() >= 2 && text[text.size() - 2] == '/';
+    for (const Part& part : parts)
+      if (!part.data) append(part.begin, part.end);
+    if (!empty_root) text += "</" + root_name_ + ">";
+    const pugi::xml_parse_result ok = doc_.load_buffer(text.data(), text.size());
+    if (!ok)
+      throw FormatError(where(document_offset(ok.offset)) + ": malformed XML: " + ok.description());
     const pugi::xml_node root = doc_.document_element();
     metrics(root.child("metrics"));
     code(root.child("code"));
     states(root.child("states"));
     space(root.child("space"));
     model_->finalize(path_);
-    values_.resize(model_->metrics.size());
-    for (const pugi::xml_node& d : root.child("data").children("d")) data(d, {});
+    values_.assign(model_->metrics.size(), {});
+    lane_kinds_.clear();
+    for (const Metric& m : model_->metrics) lane_kinds_.push_back(lane_type(m).kind());
+    row_allocated_ = std::make_unique<std::once_flag[]>(model_->metrics.size());
+    row_ready_ = std::make_unique<std::atomic<bool>[]>(model_->metrics.size());
+    location_keys_.resize(model_->locations.size());
+    first_cnode_of_region_.assign(model_->regions.size(), kNoIndex);
+    for (Index c = model_->cnodes.size(); c-- > 0;)
+      first_cnode_of_region_[model_->cnodes[c].region] = c;
   }
-
-  void write(const std::string& out) {
-    ReportWriter writer(out, model_);
-    const size_t n = model_->locations.size();
-    for (Index m = 0; m < model_->metrics.size(); ++m) {
-      const Metric& metric = model_->metrics[m];
-      std::vector<uint64_t> row((metric.dtype.memory_size() * n + 7) / 8);
-      if (values_[m].empty()) values_[m].assign(model_->cnodes.size() * n, 0);
-      // A row of zeros is left out where 0 is what a missing row means (not for minima and
-      // maxima, whose missing rows mean ±DBL_MAX). All-zero bits are 0 in every lane type.
-      const bool sums = metric.dtype.kind() != TypeKind::kMinDouble &&
-                        metric.dtype.kind() != TypeKind::kMaxDouble;
-      writer.begin_metric(m);
-      for (Index c : storage_order(*model_, metric.kind)) {
-        const uint64_t* from = values_[m].data() + c * n;
-        if (sums && std::all_of(from, from + n, [](uint64_t v) { return v == 0; })) continue;
-        convert_values(lane_type(metric), reinterpret_cast<const std::byte*>(from), metric.dtype,
-                       reinterpret_cast<std::byte*>(row.data()), n,
-                       path_ + ": metric '" + metric.uniq_name + "'");
-        writer.write_row(c, reinterpret_cast<const std::byte*>(row.data()));
-      }
-      writer.end_metric();
-    }
-    writer.finish();
-  }
-
- private:
-  // How a metric's values are held while reading: 64-bit integers for integer types (exact),
-  // doubles otherwise; one 8-byte lane each.
-  static DataType lane_type(const Metric& m) {
-    if (!m.dtype.is_integer()) return DataType(TypeKind::kDouble);
-    const TypeKind k = m.dtype.kind();
-    const bool is_signed = k == TypeKind::kInt8 || k == TypeKind::kInt16 || k == TypeKind::kInt32 ||
-                           k == TypeKind::kInt64;
-    return DataType(is_signed ? TypeKind::kInt64 : TypeKind::kUInt64);
-  }
-
-  // Adds the text of a value to a lane of `lanes`' type.
-  void add_value(const Metric& m, uint64_t& lane, const pugi::xml_node& d) {
-    const std::string text = d.child_value();
-    const TypeKind k = lane_type(m).kind();
-    if (k == TypeKind::kDouble) {
-      double x = 0;
-      std::memcpy(&x, &lane, sizeof x);
-      x += d.text().as_double();
-      std::memcpy(&lane, &x, sizeof x);
-    } else if (k == TypeKind::kInt64) {
-      lane = static_cast<uint64_t>(static_cast<int64_t>(lane) + std::stoll(text));
-    } else {
-      lane += std::stoull(text);
-    }
-  }
-
-  // "file:line:column" of a byte offset into the document.
-  std::string where(ptrdiff_t offset) const {
-    FILE* f = std::fopen(path_.c_str(), "rb");
-    size_t line = 1, column = 1;
-    if (f != nullptr) {
-      for (ptrdiff_t i = 0; i < offset; ++i) {
-        const int ch = std::fgetc(f);
-        if (ch == EOF) break;
-        if (ch == '\n')
-          ++line, column = 1;
-        else
-          ++column;
-      }
-      std::fclose(f);
-    }
-    return path_ + ":" + std::to_string(line) + ":" + std::to_string(column);
-  }
-  std::string where(const pugi::xml_node& node) const { return where(node.offset_debug()); }
 
   // ---- metrics -------------------------------------------------------------------------------
   void metrics(const pugi::xml_node& list) {
-    for (const pugi::xml_node& m : list.children("metric")) metric(m, kNoIndex);
+    for (const pugi::xml_node& m : list.children("metric")) metric(m, kNoIndex, 1);
   }
 
-  void metric(const pugi::xml_node& node, Index parent) {
+  void metric(const pugi::xml_node& node, Index parent, int depth) {
     const std::string id = node.attribute("id").value();
+    if (depth > kMaxTreeNesting)
+      throw FormatError(where(node) + ": metrics nested deeper than " +
+                        std::to_string(kMaxTreeNesting));
     // write_peri_xml's inclusive twin: the exclusive one carries the values that are stored.
     if (ends_with(id, ".incl")) {
       const std::string base = id.substr(0, id.size() - 5);
@@ -155,8 +242,8 @@ class PeriReader {
     model_->metrics.push_back(m);
     if (parent != kNoIndex) model_->metrics[parent].children.push_back(self);
     metric_ids_[id] = self;
-    if (ends_with(id, ".excl")) excl_of_[id] = self;
-    for (const pugi::xml_node& child : node.children("metric")) metric(child, self);
+    if (ends_with(id, ".excl")) twin_excl_[id.substr(0, id.size() - 5) + ".incl"] = self;
+    for (const pugi::xml_node& child : node.children("metric")) metric(child, self, depth + 1);
   }
 
   // ---- code ----------------------------------------------------------------------------------
@@ -183,21 +270,31 @@ class PeriReader {
     }
   }
 
-  void cnode(const pugi::xml_node& node, Index parent) {
-    const auto region = region_ids_.find(node.attribute("ref").value());
-    if (region == region_ids_.end())
-      throw FormatError(where(node) + ": cnode '" + node.attribute("id").value() +
-                        "' refers to the undefined region '" + node.attribute("ref").value() + "'");
-    Cnode c;
-    c.id = static_cast<uint32_t>(model_->cnodes.size());
-    c.region = region->second;
-    c.parent = parent;
-    const Index self = static_cast<Index>(model_->cnodes.size());
-    model_->cnodes.push_back(c);
-    if (parent != kNoIndex) model_->cnodes[parent].children.push_back(self);
-    cnode_ids_[node.attribute("id").value()] = self;
-    if (!node.attribute("state").empty()) cnode_state_[self] = node.attribute("state").value();
-    for (const pugi::xml_node& child : node.children("cnode")) cnode(child, self);
+  // The call tree in pre-order, with an explicit stack: call trees may be deep (model.hpp).
+  void cnode(const pugi::xml_node& top, Index top_parent) {
+    std::vector<std::pair<pugi::xml_node, Index>> pending{{top, top_parent}};
+    std::vector<pugi::xml_node> children;
+    while (!pending.empty()) {
+      const auto [node, parent] = pending.back();
+      pending.pop_back();
+      const auto region = region_ids_.find(std::string_view(node.attribute("ref").value()));
+      if (region == region_ids_.end())
+        throw FormatError(where(node) + ": cnode '" + node.attribute("id").value() +
+                          "' refers to the undefined region '" + node.attribute("ref").value() +
+                          "'");
+      Cnode c;
+      c.id = static_cast<uint32_t>(model_->cnodes.size());
+      c.region = region->second;
+      c.parent = parent;
+      const Index self = static_cast<Index>(model_->cnodes.size());
+      model_->cnodes.push_back(c);
+      if (parent != kNoIndex) model_->cnodes[parent].children.push_back(self);
+      cnode_ids_[node.attribute("id").value()] = self;
+      if (!node.attribute("state").empty()) cnode_state_[self] = node.attribute("state").value();
+      children.assign(node.children("cnode").begin(), node.children("cnode").end());
+      for (auto child = children.rbegin(); child != children.rend(); ++child)
+        pending.emplace_back(*child, self);
+    }
   }
 
   void states(const pugi::xml_node& states) {
@@ -211,7 +308,10 @@ class PeriReader {
   }
 
   // ---- space ---------------------------------------------------------------------------------
-  void system_node(const pugi::xml_node& node, Index parent) {
+  void system_node(const pugi::xml_node& node, Index parent, int depth) {
+    if (depth > kMaxTreeNesting)
+      throw FormatError(where(node) + ": system tree nested deeper than " +
+                        std::to_string(kMaxTreeNesting));
     SystemNode n;
     n.id = static_cast<uint32_t>(model_->system_nodes.size());
     n.name = node.child_value("name");
@@ -226,12 +326,12 @@ class PeriReader {
     node_ids_[node.attribute("id").value()] = self;
     for (const pugi::xml_node& child : node.children())
       if (std::string(child.name()) == "unit" || std::string(child.name()) == "node")
-        system_node(child, self);
+        system_node(child, self, depth + 1);
   }
 
   void space(const pugi::xml_node& space) {
     for (const pugi::xml_node& m : space.child("machines").children("machine"))
-      system_node(m, kNoIndex);
+      system_node(m, kNoIndex, 1);
     std::map<std::string, std::string> runs_on;
     for (const pugi::xml_node& map : space.child("mappings").children("mapping"))
       for (const pugi::xml_node& r : map.children("runson"))
@@ -276,8 +376,11 @@ class PeriReader {
       if (!t.attribute("type").empty()) loc.type = t.attribute("type").value();
       loc.group = self;
       model_->groups[self].locations.push_back(static_cast<Index>(model_->locations.size()));
-      if (t != p)
+      if (t != p) {
         location_ids_[t.attribute("id").value()] = static_cast<Index>(model_->locations.size());
+        location_keys_.resize(model_->locations.size() + 1);
+        location_keys_.back() = t.attribute("id").value();
+      }
       model_->locations.push_back(loc);
     }
   }
@@ -307,97 +410,427 @@ class PeriReader {
   }
 
   // ---- data ----------------------------------------------------------------------------------
+  // A <data> is read by several threads. One reads the elements directly in it and the start
+  // tags of theirs; the elements one level further down (a metric's call paths, say) it only
+  // passes over (XmlStream::pass_element, a fraction of the cost of reading them) and queues,
+  // with what their parent names; the other threads read what is queued, and the first joins
+  // them when it is through. Values are added under a lock per (metric, call path) stripe, so
+  // any nesting of the dimensions stays correct.
+
+  // Where a <d> stands: what it and its ancestors name.
   struct Point {
     Index metric = kNoIndex, cnode = kNoIndex, location = kNoIndex;
-    bool skipped = false;  // an inclusive twin: its values follow from the exclusive ones
   };
+  struct OpenD {
+    Point point;
+    size_t offset = 0;
+    bool has_child = false;
+    bool raw = false;       // text is character data as written: entities not yet replaced
+    std::string_view text;  // while it has no <d> child
+  };
+  // An element queued for reading: its bytes and what its parent <d> names.
+  struct Block {
+    size_t begin = 0, end = 0;
+    Point context;
+  };
+  // Elements found, waiting to be read, in document order.
+  class Queue {
+   public:
+    void push(const Block& block) {
+      {
+        std::lock_guard<std::mutex> guard(mutex_);
+        blocks_.push_back(block);
+        done_.push_back(false);
+      }
+      ready_.notify_one();
+    }
+    void finish() {
+      {
+        std::lock_guard<std::mutex> guard(mutex_);
+        finished_ = true;
+      }
+      ready_.notify_all();
+    }
+    // Bytes from the first block not yet read to the end of the last one found.
+    size_t backlog() {
+      std::lock_guard<std::mutex> guard(mutex_);
+      return first_open_ < blocks_.size() ? blocks_.back().end - blocks_[first_open_].begin : 0;
+    }
+    bool try_pop(Block& block, size_t& index) {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (next_ == blocks_.size()) return false;
+      index = next_++;
+      block = blocks_[index];
+      return true;
+    }
+    bool pop(Block& block, size_t& index) {
+      std::unique_lock<std::mutex> guard(mutex_);
+      ready_.wait(guard, [&] { return finished_ || next_ < blocks_.size(); });
+      if (next_ == blocks_.size()) return false;
+      index = next_++;
+      block = blocks_[index];
+      return true;
+    }
+    // Block `index` is read. Returns the bytes before the first block not yet read once they
+    // reach 16 MiB (else an empty range): they are not needed again.
+    std::pair<size_t, size_t> done(size_t index) {
+      std::lock_guard<std::mutex> guard(mutex_);
+      done_[index] = true;
+      while (first_open_ < next_ && done_[first_open_]) ++first_open_;
+      const size_t upto =
+          first_open_ < blocks_.size() ? blocks_[first_open_].begin : blocks_[first_open_ - 1].end;
+      if (upto < released_ + (16u << 20)) return {0, 0};
+      const std::pair<size_t, size_t> range{released_, upto};
+      released_ = upto;
+      return range;
+    }
 
-  template <class Map>
-  Index lookup(const Map& ids, const pugi::xml_node& d, const char* attribute, const char* what) {
-    const std::string id = d.attribute(attribute).value();
-    const auto it = ids.find(id);
-    if (it == ids.end())
-      throw FormatError(where(d) + ": <d " + attribute + "=\"" + id + "\"> names no " + what);
-    return it->second;
+   private:
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::vector<Block> blocks_;
+    std::vector<bool> done_;
+    size_t next_ = 0, first_open_ = 0, released_ = 0;
+    bool finished_ = false;
+  };
+  // One thread's reading.
+  struct Cursor {
+    std::vector<OpenD> open;
+    Point context;           // what the parent of the element read names
+    Queue* queue = nullptr;  // set: the children of <data>'s children are queued, not read
+    std::function<void()> after_push;  // called by the finder after each block it queued
+    std::string joined;                // text in pieces (CDATA, comments between)
+    size_t locked = SIZE_MAX;          // the stripe held
+    std::unique_lock<std::mutex> lock;
+    Index last_location = kNoIndex;
+  };
+  static constexpr size_t kStripes = 256;
+  static constexpr size_t kMaxBacklog = size_t{64} << 20;
+
+  // Reads one <data> element (its start tag just read) up to its end tag. Errors are kept, the
+  // first in the document of each kind: a syntax error ends the reading (thrown here), an
+  // undefined id or a bad number only later (read_document: a dimension after this <data> may
+  // still define what was missing).
+  void read_data(XmlStream& xml) {
+    Queue queue;
+    const unsigned threads = available_threads();
+    parallel_for(
+        threads,
+        [&](size_t job) {
+          Cursor cursor;
+          if (job == 0) {
+            // Alone, the finder reads everything itself; with helpers it queues, and reads
+            // queued blocks itself when it is too far ahead of them (the pages between the
+            // first block not yet read and the last one found stay resident).
+            Cursor own_blocks;
+            cursor.queue = threads > 1 ? &queue : nullptr;
+            cursor.after_push = [&] {
+              Block block;
+              for (size_t index; queue.backlog() > kMaxBacklog && queue.try_pop(block, index);)
+                read_block(own_blocks, queue, block, index);
+            };
+            read_blocks(cursor, xml, xml.depth(), true);
+            queue.finish();
+            cursor.queue = nullptr;
+          }
+          Block block;
+          for (size_t index; queue.pop(block, index);) read_block(cursor, queue, block, index);
+        },
+        threads);
+    if (syntax_error_) throw XmlSyntaxError(syntax_error_->first, syntax_error_->second);
   }
 
-  Index first_cnode_of(Index region, const pugi::xml_node& d) {
-    for (Index c = 0; c < model_->cnodes.size(); ++c)
-      if (model_->cnodes[c].region == region) return c;
-    throw FormatError(where(d) + ": region '" + d.attribute("code").value() +
-                      "' has no call path (<cnode ref=...>) to hold its values");
+  void read_block(Cursor& cursor, Queue& queue, const Block& block, size_t index) {
+    XmlStream element(text_, block.begin);
+    cursor.context = block.context;
+    if (read_blocks(cursor, element, 1, false) && element.position() != block.end)
+      keep_error(syntax_error_, block.begin, "the element begun here ends elsewhere");
+    // Pages read stay in the page cache, not in this process's resident set.
+    const auto [from, to] = queue.done(index);
+    if (mapped_ != nullptr && to > from) mapped_->release(from, to - from);
   }
 
-  Index first_thread_of(Index group, const pugi::xml_node& d) {
-    if (model_->groups[group].locations.empty())
-      throw FormatError(where(d) + ": process '" + d.attribute("spc").value() +
-                        "' has no thread to hold its values");
-    return model_->groups[group].locations.front();
-  }
-
-  void data(const pugi::xml_node& d, Point p) {
-    if (!d.attribute("metric").empty()) {
-      const std::string id = d.attribute("metric").value();
-      if (ends_with(id, ".incl") && excl_of_.count(id.substr(0, id.size() - 5) + ".excl"))
-        p.skipped = true;
-      else
-        p.metric = lookup(metric_ids_, d, "metric", "metric");
-    }
-    // A region stands for its first call path, a process for its first thread (the proposal's
-    // "reference to non-leaf hierarchy identifiers").
-    if (!d.attribute("code").empty()) {
-      const std::string id = d.attribute("code").value();
-      if (const auto r = region_ids_.find(id); r != region_ids_.end() && !cnode_ids_.count(id))
-        p.cnode = first_cnode_of(r->second, d);
-      else
-        p.cnode = lookup(cnode_ids_, d, "code", "call path or region");
-    }
-    if (!d.attribute("spc").empty()) {
-      const std::string id = d.attribute("spc").value();
-      if (const auto g = group_ids_.find(id); g != group_ids_.end() && !location_ids_.count(id))
-        p.location = first_thread_of(g->second, d);
-      else
-        p.location = lookup(location_ids_, d, "spc", "thread or process");
-    }
-    bool inner = false;
-    for (const pugi::xml_node& child : d.children("d")) {
-      inner = true;
-      data(child, p);
-    }
-    // A <d> without children and without a value holds nothing (an empty metric, say).
-    if (inner || p.skipped ||
-        std::string(d.child_value()).find_first_not_of(" \t\r\n") == std::string::npos)
-      return;
-    if (p.metric == kNoIndex || p.cnode == kNoIndex || p.location == kNoIndex)
-      throw FormatError(where(d) +
-                        ": a value needs a metric, a call path (code) and a thread (spc)");
-    std::vector<uint64_t>& v = values_[p.metric];
-    const size_t n = model_->locations.size();
-    if (v.empty()) v.assign(model_->cnodes.size() * n, 0);
-    // Values of several states (or a region's and its call path's) add up: a report has no
-    // state dimension.
+  // Reads tokens while `depth` elements are open (`whole_data`: those of a <data>). False after
+  // a syntax error (kept).
+  bool read_blocks(Cursor& cursor, XmlStream& xml, size_t depth, bool whole_data) {
+    bool ok = true;
+    // The finder alone releases what it has read; with helpers the queue knows (read_data).
+    const bool release = mapped_ != nullptr && whole_data && cursor.queue == nullptr;
+    size_t released = xml.position();
     try {
-      add_value(model_->metrics[p.metric], v[p.cnode * n + model_->locations[p.location].id], d);
-    } catch (const std::logic_error&) {
-      throw FormatError(where(d) + ": '" + d.child_value() + "' is not a number");
+      while (read_token(cursor, xml) && xml.depth() >= depth) {
+        if (release && xml.position() - released > (16u << 20)) {
+          mapped_->release(released, xml.position() - released);
+          released = xml.position();
+        }
+      }
+    } catch (const XmlSyntaxError& e) {
+      keep_error(syntax_error_, e.offset(), e.what());
+      cursor.open.clear();
+      ok = false;
+    }
+    unlock(cursor);
+    return ok;
+  }
+
+  static void unlock(Cursor& cursor) {
+    cursor.lock = {};
+    cursor.locked = SIZE_MAX;
+  }
+
+  // One token; false after the end of the element the cursor's stream began with (or of
+  // the <data> it reads).
+  bool read_token(Cursor& cursor, XmlStream& xml) {
+    std::vector<OpenD>& open = cursor.open;
+    const XmlStream::Token t = xml.next();
+    if (t == XmlStream::Token::kStart) {
+      if (xml.name() != "d" || has_data_error_) {
+        xml.skip_element();  // unknown elements are ignored, with what they hold
+        return true;
+      }
+      if (!open.empty()) open.back().has_child = true;
+      if (cursor.queue != nullptr && open.size() == 1) {
+        const size_t begin = xml.token_offset();
+        xml.pass_element();  // its reader checks it
+        cursor.queue->push({begin, xml.position(), open.back().point});
+        cursor.after_push();
+        return true;
+      }
+      OpenD& d = open.emplace_back();
+      d.point = open.size() > 1 ? open[open.size() - 2].point : cursor.context;
+      d.offset = xml.token_offset();
+      if (!enter(cursor, xml, d.point)) {
+        open.pop_back();
+        xml.skip_element();
+      }
+    } else if (t == XmlStream::Token::kText) {
+      if (open.empty() || open.back().has_child) return true;
+      OpenD& d = open.back();
+      if (d.text.empty()) {  // entities are replaced only if the text is no number as it is
+        d.text = xml.text();
+        d.raw = !xml.text_is_cdata();
+      } else {
+        std::string joined = d.raw ? unescape(d.text) : std::string(d.text);
+        joined += xml.text_is_cdata() ? std::string(xml.text()) : unescape(xml.text());
+        cursor.joined = std::move(joined);
+        d.text = cursor.joined;
+        d.raw = false;
+      }
+    } else if (t == XmlStream::Token::kEnd) {
+      if (open.empty()) return false;  // </data>
+      if (!open.back().has_child && !has_data_error_) value(cursor, open.back());
+      open.pop_back();
+    }
+    return t != XmlStream::Token::kEndOfInput;
+  }
+
+  // xml_unescape of a part of the document, its errors placed in the document.
+  std::string unescape(std::string_view part) const {
+    try {
+      return xml_unescape(part);
+    } catch (const XmlSyntaxError& e) {
+      throw XmlSyntaxError(static_cast<size_t>(part.data() - text_.data()) + e.offset(), e.what());
     }
   }
 
+  // Keeps the error found first in the document (threads find them in any order).
+  void keep_error(std::optional<std::pair<size_t, std::string>>& slot, size_t offset,
+                  const std::string& what) {
+    std::lock_guard<std::mutex> guard(error_mutex_);
+    if (!slot || offset < slot->first) slot = {offset, what};
+  }
+  void data_error(size_t offset, const std::string& what) {
+    keep_error(data_error_, offset, what);
+    has_data_error_ = true;
+  }
+
+  // The <d> start tag's ids narrow `p`. False: nothing inside counts (an inclusive twin, whose
+  // values follow from the exclusive ones, or an undefined id, kept as an error).
+  bool enter(Cursor& cursor, const XmlStream& xml, Point& p) {
+    std::string unescaped;
+    for (const XmlAttribute& a : xml.attributes()) {
+      std::string_view id = a.raw_value;
+      if (id.find('&') != std::string_view::npos) id = unescaped = unescape(id);
+      if (a.name == "spc") {
+        // Threads come in order: the one after the last is tried before the table.
+        const Index next = cursor.last_location + 1;
+        if (next < location_keys_.size() && location_keys_[next] == id) {
+          p.location = cursor.last_location = next;
+          continue;
+        }
+        if (lookup(location_ids_, id, p.location)) {
+          cursor.last_location = p.location;
+          continue;
+        }
+        // A process stands for its first thread, a region (below) for its first call path:
+        // the proposal's "reference to non-leaf hierarchy identifiers".
+        Index group = kNoIndex;
+        if (!lookup(group_ids_, id, group)) return missing(xml, a, "thread or process");
+        if (model_->groups[group].locations.empty()) {
+          data_error(xml.token_offset(),
+                     "process '" + std::string(id) + "' has no thread to hold its values");
+          return false;
+        }
+        p.location = model_->groups[group].locations.front();
+      } else if (a.name == "metric") {
+        if (twin_excl_.contains(id)) return false;
+        if (!lookup(metric_ids_, id, p.metric)) return missing(xml, a, "metric");
+      } else if (a.name == "code") {
+        if (lookup(cnode_ids_, id, p.cnode)) continue;
+        Index region = kNoIndex;
+        if (!lookup(region_ids_, id, region)) return missing(xml, a, "call path or region");
+        p.cnode = first_cnode_of_region_[region];
+        if (p.cnode == kNoIndex) {
+          data_error(xml.token_offset(),
+                     "region '" + std::string(id) +
+                         "' has no call path (<cnode ref=...>) to hold its values");
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  static bool lookup(const IdMap& ids, std::string_view id, Index& found) {
+    const auto it = ids.find(id);
+    if (it == ids.end()) return false;
+    found = it->second;
+    return true;
+  }
+
+  bool missing(const XmlStream& xml, const XmlAttribute& a, const char* what) {
+    data_error(xml.token_offset(), "<d " + std::string(a.name) + "=\"" + std::string(a.raw_value) +
+                                       "\"> names no " + what);
+    return false;
+  }
+
+  // A leaf <d>'s text added to its point's value. Values of several states (or a region's and
+  // its call path's) add up: a report has no state dimension.
+  void value(Cursor& cursor, const OpenD& d) {
+    std::string_view number = trimmed(d.text);
+    if (number.empty()) return;  // holds nothing
+    const Point& p = d.point;
+    if (p.metric == kNoIndex || p.cnode == kNoIndex || p.location == kNoIndex)
+      return data_error(d.offset, "a value needs a metric, a call path (code) and a thread (spc)");
+    const TypeKind kind = lane_kinds_[p.metric];
+    uint64_t x = 0;
+    bool ok = parse_lane(kind, number, x);
+    std::string unescaped;
+    if (!ok && d.raw && number.find('&') != std::string_view::npos) {
+      number = trimmed(unescaped = unescape(number));
+      ok = parse_lane(kind, number, x);
+    }
+    if (!ok)
+      return data_error(d.offset, "'" + std::string(number.substr(0, 64)) + "' is not a number");
+    const size_t stripe = (p.metric * size_t{2654435761u} + p.cnode) % kStripes;
+    if (cursor.locked != stripe) {
+      unlock(cursor);  // one lock held at a time: no two threads wait for each other
+      cursor.lock = std::unique_lock<std::mutex>(stripe_locks_[stripe]);
+      cursor.locked = stripe;
+    }
+    std::vector<uint64_t>& row = values_[p.metric];
+    const size_t n = model_->locations.size();
+    if (!row_ready_[p.metric].load(std::memory_order_acquire)) {
+      std::call_once(row_allocated_[p.metric], [&] { row.assign(model_->cnodes.size() * n, 0); });
+      row_ready_[p.metric].store(true, std::memory_order_release);
+    }
+    add_lane(kind, row[p.cnode * n + model_->locations[p.location].id], x);
+    if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
+  }
+
+  // A number in a lane of `kind` (lane_type), and the sum of two lanes.
+  static bool parse_lane(TypeKind kind, std::string_view text, uint64_t& lane) {
+    if (kind == TypeKind::kInt64) {
+      int64_t x = 0;
+      const bool ok = parse_number(text, x);
+      lane = static_cast<uint64_t>(x);
+      return ok;
+    }
+    if (kind == TypeKind::kUInt64) return parse_number(text, lane);
+    double x = 0;
+    const bool ok = parse_number(text, x);
+    std::memcpy(&lane, &x, sizeof x);
+    return ok;
+  }
+  static void add_lane(TypeKind kind, uint64_t& sum, uint64_t x) {
+    if (kind == TypeKind::kInt64 || kind == TypeKind::kUInt64) {
+      sum += x;  // two's complement: the same bits for signed lanes
+      return;
+    }
+    double a = 0, b = 0;
+    std::memcpy(&a, &sum, sizeof a);
+    std::memcpy(&b, &x, sizeof b);
+    a += b;
+    std::memcpy(&sum, &a, sizeof a);
+  }
+
+  std::string_view text_;
   std::string path_;
+  const format::MappedFile* mapped_;
+  std::pair<size_t, size_t> root_tag_;
+  std::string root_name_;
+  std::vector<std::pair<size_t, size_t>> dimension_offsets_;  // (in their text, in the document)
   pugi::xml_document doc_;
   std::shared_ptr<Model> model_ = std::make_shared<Model>();
-  std::map<std::string, Index> metric_ids_, excl_of_, region_ids_, cnode_ids_, node_ids_,
-      group_ids_, location_ids_;
+  IdMap metric_ids_, twin_excl_, region_ids_, cnode_ids_, node_ids_, group_ids_, location_ids_;
+  std::vector<std::string> location_keys_;  // the ids of location_ids_, by location
   std::map<Index, std::string> cnode_state_;
-  std::vector<std::vector<uint64_t>> values_;  // per metric: cnodes × locations (lanes)
+  std::vector<Index> first_cnode_of_region_;
+  std::vector<TypeKind> lane_kinds_;  // by metric
+  std::unique_ptr<std::mutex[]> stripe_locks_ = std::make_unique<std::mutex[]>(kStripes);
+  std::unique_ptr<std::once_flag[]> row_allocated_;  // by metric
+  std::unique_ptr<std::atomic<bool>[]> row_ready_;
+  std::vector<std::vector<uint64_t>> values_;
+  std::mutex error_mutex_;
+  std::optional<std::pair<size_t, std::string>> syntax_error_, data_error_;
+  std::atomic<bool> has_data_error_ = false;
 };
+
+// The values as the report's rows, in the writer's order.
+void write_peri_document(const PeriDocument& doc, const std::string& name, const std::string& out) {
+  const Model& model = *doc.model;
+  ReportWriter writer(out, doc.model);
+  const size_t n = model.locations.size();
+  const std::vector<uint64_t> no_values(model.cnodes.size() * n, 0);
+  for (Index m = 0; m < model.metrics.size(); ++m) {
+    const Metric& metric = model.metrics[m];
+    std::vector<uint64_t> row((metric.dtype.memory_size() * n + 7) / 8);
+    const std::vector<uint64_t>& values = doc.values[m].empty() ? no_values : doc.values[m];
+    // A row of zeros is left out where 0 is what a missing row means (not for minima and
+    // maxima, whose missing rows mean ±DBL_MAX). All-zero bits are 0 in every lane type.
+    const bool sums =
+        metric.dtype.kind() != TypeKind::kMinDouble && metric.dtype.kind() != TypeKind::kMaxDouble;
+    writer.begin_metric(m);
+    for (Index c : storage_order(model, metric.kind)) {
+      const uint64_t* from = values.data() + c * n;
+      if (sums && std::all_of(from, from + n, [](uint64_t v) { return v == 0; })) continue;
+      convert_values(lane_type(metric), reinterpret_cast<const std::byte*>(from), metric.dtype,
+                     reinterpret_cast<std::byte*>(row.data()), n,
+                     name + ": metric '" + metric.uniq_name + "'");
+      writer.write_row(c, reinterpret_cast<const std::byte*>(row.data()));
+    }
+    writer.end_metric();
+  }
+  writer.finish();
+}
 
 }  // namespace
 
+PeriDocument read_peri_xml(std::string_view text, const std::string& name,
+                           const format::MappedFile* mapped) {
+  return PeriReader(text, name, mapped).read();
+}
+
+}  // namespace cubekit::query
+
+namespace cubekit {
+
 void import_peri_xml(const std::string& xml_path, const std::string& cubex_path) {
-  PeriReader reader(xml_path);
-  reader.read();
-  reader.write(cubex_path);
+  const format::MappedFile file(xml_path);
+  const std::string_view text(reinterpret_cast<const char*>(file.bytes().data()),
+                              file.bytes().size());
+  const query::PeriDocument doc = query::read_peri_xml(text, xml_path, &file);
+  query::write_peri_document(doc, xml_path, cubex_path);
 }
 
 }  // namespace cubekit

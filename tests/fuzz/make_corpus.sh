@@ -6,12 +6,14 @@
 #   CORPUS/cube3        Cube 3 documents, plain and gzip-compressed
 #   CORPUS/cubepl       CubePL expressions of the remap .spec files
 #   CORPUS/spec         the remap .spec files themselves
+#   CORPUS/peri         PERI-XML documents (the project's own, tests/data)
 # Usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]}
 real=${2:-$here/../../../shared/data/real}
-mkdir -p "$out"/{tar,anchor,metric_data,cube3,cubepl,spec}
+mkdir -p "$out"/{tar,anchor,metric_data,cube3,cubepl,spec,peri}
+cp "$here"/../data/peri_*.xml "$out/peri/"
 if [[ ! -d $real ]]; then
   echo "make_corpus.sh: no real data at $real; corpora stay empty (the fuzzers start from scratch)" >&2
   exit 0

@@ -22,6 +22,7 @@ targets=(
   fuzz_cube3:cube3:131072
   fuzz_cubepl:cubepl:131072:600
   fuzz_spec:spec:65536
+  fuzz_peri:peri:65536
 )
 
 # Runs one fuzzer; its statistics and verdict go to its log, the verdict also to <target>.failed.

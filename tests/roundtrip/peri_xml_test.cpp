@@ -6,14 +6,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <pugixml.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cubekit/error.hpp"
+#include "query/peri_reader.hpp"
 #include "test_support.hpp"
 #include "unit/tar_builder.hpp"
 
@@ -213,6 +217,119 @@ TEST(PeriXml, BadDocumentsSayWhereAndWriteNothing) {
   EXPECT_NE(undefined.find("in.xml:3:"), std::string::npos) << undefined;
   EXPECT_NE(undefined.find("nope"), std::string::npos) << undefined;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// A small document of the proposal's kind: metric m (integers), call paths c0 ⊃ c1, two
+// threads on one node; `data` goes where `at` says (before or after the dimensions).
+std::string small_document(const std::string& data, bool data_first) {
+  const std::string dimensions =
+      "<metrics><metric id=\"m\" type=\"int\" name=\"M\"/></metrics>\n"
+      "<code><programs><program id=\"p\"><regions><region id=\"r0\"><name>main</name></region>"
+      "<region id=\"r1\"><name>f</name></region></regions>\n"
+      "<cnodes><cnode id=\"c0\" ref=\"r0\"><cnode id=\"c1\" ref=\"r1\"/></cnode></cnodes>"
+      "</program></programs></code>\n"
+      "<space><applications><application id=\"a\"><process id=\"p0\" pid=\"0\">"
+      "<thread id=\"t&amp;0\" tid=\"0\"/><thread id=\"t1\" tid=\"1\"/></process></application>"
+      "</applications></space>\n";
+  return "<?xml version=\"1.0\"?>\n<peri>\n" +
+         (data_first ? data + dimensions : dimensions + data) + "</peri>\n";
+}
+
+// The values of metric `m` of an imported document, by call path and thread.
+std::vector<std::vector<double>> imported_values(const test::TempDir& tmp, const std::string& doc) {
+  const fs::path xml = tmp.path() / "in.xml", out = tmp.path() / "out.cubex";
+  std::ofstream(xml) << doc;
+  fs::remove(out);
+  import_peri_xml(xml.string(), out.string());
+  const Report r = Report::open(out.string());
+  MetricEngine engine(r);
+  std::vector<std::vector<double>> values;
+  for (Index c = 0; c < r.model().cnodes.size(); ++c) {
+    const Values v = engine.location_values(0, c, Flavour::kInclusive, Flavour::kExclusive);
+    values.push_back({v.scalar(0), v.scalar(1)});
+  }
+  return values;
+}
+
+TEST(PeriXml, ImportTakesDimensionsAfterTheData) {
+  test::TempDir tmp("peri-order");
+  const std::string data =
+      "<data><d metric=\"m\"><d code=\"c0\"><d spc=\"t&amp;0\">3</d><d spc=\"t1\">4</d></d>"
+      "<d code=\"c1\"><d spc=\"t1\">5</d></d></d></data>\n";
+  const std::vector<std::vector<double>> expected = {{3, 4}, {0, 5}};
+  EXPECT_EQ(imported_values(tmp, small_document(data, true)), expected);
+  EXPECT_EQ(imported_values(tmp, small_document(data, false)), expected);
+}
+
+// Text as XML allows it: white space and '+' around a number, a CDATA section, a comment in
+// the middle of a number, an entity-escaped id; unknown elements (with values inside) ignored;
+// a <d> naming a process stands for its first thread; two values of one point add up.
+TEST(PeriXml, ImportReadsValuesInEveryXmlForm) {
+  test::TempDir tmp("peri-forms");
+  const std::string data =
+      "<data><d metric=\"m\">\n"
+      "  <d code=\"c0\"><d spc=\"t&amp;0\"> +12\n</d><d spc=\"t1\"><![CDATA[7]]></d></d>\n"
+      "  <d code=\"c1\"><d spc=\"t1\">1<!-- x -->5</d><unknown><d spc=\"t1\">99</d></unknown></d>\n"
+      "  <d code=\"c1\" spc=\"p0\">2</d><d code=\"c1\"><d spc=\"t&amp;0\">3</d></d>\n"
+      "</d></data>\n";
+  const std::vector<std::vector<double>> expected = {{12, 7}, {5, 15}};
+  EXPECT_EQ(imported_values(tmp, small_document(data, false)), expected);
+}
+
+// The data are read by several threads (docs/peri-xml.md): one thread and two give the same
+// bits, here on a real profile's export whose values are doubles.
+TEST(PeriXml, ImportIsTheSameOnOneThreadAndOnSeveral) {
+  const fs::path shared = test::shared_dir();
+  CUBEKIT_REQUIRE_SHARED();
+  const Report report =
+      Report::open((shared / "data/real/cubelib/examples/summary.cubex").string());
+  MetricEngine engine(report);
+  std::ostringstream text;
+  write_peri_xml(engine, text);
+  const std::string doc = text.str();
+  auto read_with = [&](const char* threads) {
+    setenv("CUBEKIT_THREADS", threads, 1);
+    query::PeriDocument d = query::read_peri_xml(doc, "summary.xml");
+    unsetenv("CUBEKIT_THREADS");
+    return d.values;
+  };
+  const auto one = read_with("1");
+  EXPECT_EQ(one, read_with("2"));
+  EXPECT_EQ(one, read_with("4"));
+  size_t nonzero = 0;
+  for (const auto& row : one)
+    nonzero += static_cast<size_t>(
+        std::count_if(row.begin(), row.end(), [](uint64_t v) { return v != 0; }));
+  EXPECT_GT(nonzero, 1000u);
+}
+
+TEST(PeriXml, BadDataSayWhereAndWhatFirst) {
+  test::TempDir tmp("peri-bad-data");
+  auto error_of = [&](const std::string& data) -> std::string {
+    try {
+      imported_values(tmp, small_document(data, false));
+    } catch (const FormatError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  // The data begin on line 7 (the dimensions take lines 3-6): the value is on line 8, its
+  // "</x>" in column 14.
+  const std::string syntax =
+      error_of("<data><d metric=\"m\"><d code=\"c0\">\n<d spc=\"t1\">5</x></d></d></data>\n");
+  EXPECT_EQ(syntax.substr(syntax.find("in.xml")),
+            "in.xml:8:14: malformed XML: </x> where </d> was expected");
+  const std::string number =
+      error_of("<data><d metric=\"m\"><d code=\"c0\">\n<d spc=\"t1\">5x</d></d></d></data>\n");
+  EXPECT_EQ(number.substr(number.find("in.xml")), "in.xml:8:1: '5x' is not a number");
+  // Of an undefined id (line 8) and a syntax error (line 9, the unquoted value in column 15),
+  // the syntax error is told.
+  const std::string both = error_of(
+      "<data><d metric=\"m\"><d code=\"c0\">\n<d spc=\"nope\">1</d>\n<d spc=\"t1\" a=1>5</d>"
+      "</d></d></data>\n");
+  EXPECT_EQ(both.substr(both.find("in.xml")),
+            "in.xml:9:15: malformed XML: attribute 'a': its value must be quoted");
+  EXPECT_FALSE(fs::exists(tmp.path() / "out.cubex"));
 }
 
 TEST(PeriXml, ToolWritesTheFileWholeOrNotAtAll) {

@@ -1,0 +1,368 @@
+// XmlStream (xml_stream.hpp): markup found with memchr, names and attributes as views into the
+// document; only the stack of open element names is kept.
+#include "query/xml_stream.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+
+namespace cubekit::query {
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+// Characters that end a name: white space and the markup around names (a table: names are
+// scanned for every tag).
+constexpr std::array<bool, 256> kEndsName = [] {
+  std::array<bool, 256> table{};
+  for (const unsigned char c : std::string_view(" \n\t\r>/=<\"'?!")) table[c] = true;
+  return table;
+}();
+bool ends_name(char c) {
+  return kEndsName[static_cast<unsigned char>(c)];
+}
+
+// memchr, after a look at the first byte: between two tags there is often nothing.
+const char* find_char(const char* from, const char* end, char c) {
+  if (from == end) return nullptr;
+  if (*from == c) return from;
+  return static_cast<const char*>(std::memchr(from, c, static_cast<size_t>(end - from)));
+}
+
+// Equal names (short: a loop, no memcmp call).
+bool same_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+std::string shown(std::string_view s) {
+  return std::string(s.substr(0, 64));
+}
+
+}  // namespace
+
+XmlStream::XmlStream(std::string_view document, size_t from) : doc_(document), pos_(from) {
+  names_.reserve(64);
+  attributes_.reserve(8);
+}
+
+void XmlStream::fail(size_t at, const std::string& what) const {
+  throw XmlSyntaxError(at, what);
+}
+
+std::string_view XmlStream::attribute(std::string_view name) const {
+  for (const XmlAttribute& a : attributes_)
+    if (a.name == name) return a.raw_value;
+  return {};
+}
+
+size_t XmlStream::find(std::string_view what, size_t from, const char* unterminated) const {
+  const size_t at = from <= doc_.size() ? doc_.find(what, from) : std::string_view::npos;
+  if (at == std::string_view::npos) fail(token_offset_, std::string(unterminated) + " not closed");
+  return at;
+}
+
+std::string_view XmlStream::scan_name(size_t& at) const {
+  const size_t begin = at;
+  while (at < doc_.size() && !ends_name(doc_[at])) ++at;
+  if (at == begin) fail(begin, "a name was expected");
+  return doc_.substr(begin, at - begin);
+}
+
+void XmlStream::pass_over_quoted(size_t& at) const {
+  const char quote = doc_[at];
+  const char* close = find_char(doc_.data() + at + 1, doc_.data() + doc_.size(), quote);
+  if (close == nullptr) fail(at, "quoted value not closed");
+  at = static_cast<size_t>(close - doc_.data()) + 1;
+}
+
+XmlStream::Token XmlStream::next() {
+  if (pending_end_) {
+    pending_end_ = false;
+    name_ = names_.back();
+    names_.pop_back();
+    return Token::kEnd;
+  }
+  for (;;) {
+    token_offset_ = pos_;
+    if (pos_ >= doc_.size()) {
+      if (!names_.empty()) fail(pos_, "<" + shown(names_.back()) + "> is not closed");
+      return Token::kEndOfInput;
+    }
+    if (doc_[pos_] != '<') {
+      const char* lt = find_char(doc_.data() + pos_, doc_.data() + doc_.size(), '<');
+      const size_t end = lt == nullptr ? doc_.size() : static_cast<size_t>(lt - doc_.data());
+      text_ = doc_.substr(pos_, end - pos_);
+      cdata_ = false;
+      pos_ = end;
+      return Token::kText;
+    }
+    if (pos_ + 1 >= doc_.size()) fail(pos_, "'<' at the end of the document");
+    const char c = doc_[pos_ + 1];
+    if (c == '/') return end_tag();
+    if (c == '?') {
+      pos_ = find("?>", pos_ + 2, "processing instruction") + 2;
+    } else if (c == '!') {
+      if (markup_declaration()) return Token::kText;
+    } else {
+      return start_tag();
+    }
+  }
+}
+
+XmlStream::Token XmlStream::start_tag() {
+  size_t at = pos_ + 1;
+  name_ = scan_name(at);
+  attributes_.clear();
+  for (;;) {
+    const size_t before_space = at;
+    while (at < doc_.size() && is_space(doc_[at])) ++at;
+    if (at >= doc_.size()) fail(token_offset_, "start tag <" + shown(name_) + " not closed");
+    const char c = doc_[at];
+    if (c == '>' || c == '/') {
+      if (c == '/' && (at + 1 >= doc_.size() || doc_[at + 1] != '>'))
+        fail(at, "'/' not followed by '>' in <" + shown(name_) + ">");
+      pos_ = at + (c == '>' ? 1 : 2);
+      names_.push_back(name_);
+      pending_end_ = c == '/';
+      return Token::kStart;
+    }
+    if (at == before_space) fail(at, "white space expected before an attribute");
+    const std::string_view attribute_name = scan_name(at);
+    while (at < doc_.size() && is_space(doc_[at])) ++at;
+    if (at >= doc_.size() || doc_[at] != '=')
+      fail(at, "attribute '" + shown(attribute_name) + "' of <" + shown(name_) + "> has no '='");
+    ++at;
+    while (at < doc_.size() && is_space(doc_[at])) ++at;
+    if (at >= doc_.size() || (doc_[at] != '"' && doc_[at] != '\''))
+      fail(at, "attribute '" + shown(attribute_name) + "': its value must be quoted");
+    const size_t open = at;
+    pass_over_quoted(at);
+    const std::string_view value = doc_.substr(open + 1, at - open - 2);
+    if (const size_t lt = value.find('<'); lt != std::string_view::npos)
+      fail(open + 1 + lt, "'<' in the value of attribute '" + shown(attribute_name) + "'");
+    for (const XmlAttribute& a : attributes_)
+      if (same_name(a.name, attribute_name))
+        fail(open, "attribute '" + shown(attribute_name) + "' given twice");
+    attributes_.push_back({attribute_name, value});
+  }
+}
+
+XmlStream::Token XmlStream::end_tag() {
+  // The usual case first: exactly the open element's name, then '>'.
+  if (!names_.empty()) {
+    const std::string_view open = names_.back();
+    const size_t close = pos_ + 2 + open.size();
+    if (close < doc_.size() && doc_[close] == '>' &&
+        same_name(doc_.substr(pos_ + 2, open.size()), open)) {
+      name_ = open;
+      names_.pop_back();
+      pos_ = close + 1;
+      return Token::kEnd;
+    }
+  }
+  size_t at = pos_ + 2;
+  name_ = scan_name(at);
+  while (at < doc_.size() && is_space(doc_[at])) ++at;
+  if (at >= doc_.size() || doc_[at] != '>')
+    fail(at, "end tag </" + shown(name_) + " not closed by '>'");
+  if (names_.empty()) fail(token_offset_, "</" + shown(name_) + "> closes no element");
+  if (!same_name(names_.back(), name_))
+    fail(token_offset_,
+         "</" + shown(name_) + "> where </" + shown(names_.back()) + "> was expected");
+  names_.pop_back();
+  pos_ = at + 1;
+  return Token::kEnd;
+}
+
+bool XmlStream::markup_declaration() {
+  const std::string_view rest = doc_.substr(pos_);
+  if (rest.starts_with("<!--")) {
+    pos_ = find("-->", pos_ + 4, "comment") + 3;
+    return false;
+  }
+  if (rest.starts_with("<![CDATA[")) {
+    const size_t end = find("]]>", pos_ + 9, "CDATA section");
+    text_ = doc_.substr(pos_ + 9, end - pos_ - 9);
+    cdata_ = true;
+    pos_ = end + 3;
+    return true;
+  }
+  if (!rest.starts_with("<!DOCTYPE")) fail(pos_, "unknown markup after '<!'");
+  // The internal subset ([...]) may hold '>' in declarations and quoted literals.
+  size_t at = pos_ + 9;
+  int brackets = 0;
+  while (at < doc_.size()) {
+    const char c = doc_[at];
+    if (c == '"' || c == '\'') {
+      pass_over_quoted(at);
+      continue;
+    }
+    if (c == '[') ++brackets;
+    if (c == ']') --brackets;
+    if (c == '>' && brackets <= 0) {
+      pos_ = at + 1;
+      return false;
+    }
+    ++at;
+  }
+  fail(pos_, "DOCTYPE not closed");
+}
+
+void XmlStream::skip_element() {
+  if (pending_end_) {  // an empty element: nothing inside
+    pending_end_ = false;
+    names_.pop_back();
+    return;
+  }
+  const size_t depth_after = names_.size() - 1;
+  while (names_.size() > depth_after) {
+    const char* lt = find_char(doc_.data() + pos_, doc_.data() + doc_.size(), '<');
+    if (lt == nullptr) fail(doc_.size(), "<" + shown(names_.back()) + "> is not closed");
+    pos_ = static_cast<size_t>(lt - doc_.data());
+    token_offset_ = pos_;
+    if (pos_ + 1 >= doc_.size()) fail(pos_, "'<' at the end of the document");
+    const char c = doc_[pos_ + 1];
+    if (c == '/') {
+      end_tag();
+    } else if (c == '?') {
+      pos_ = find("?>", pos_ + 2, "processing instruction") + 2;
+    } else if (c == '!') {
+      markup_declaration();
+    } else {
+      // A start tag: its name, then its end, passing over quoted values (they may hold '>').
+      size_t at = pos_ + 1;
+      const std::string_view name = scan_name(at);
+      const char* p = doc_.data() + at;
+      const char* const end = doc_.data() + doc_.size();
+      for (char quote = 0; p != end && (quote != 0 || *p != '>'); ++p) {
+        if (quote != 0) {
+          if (*p == quote) quote = 0;
+        } else if (*p == '"' || *p == '\'') {
+          quote = *p;
+        } else if (*p == '<') {
+          fail(static_cast<size_t>(p - doc_.data()),
+               "'<' inside the start tag <" + shown(name) + ">");
+        }
+      }
+      if (p == end) fail(pos_, "start tag <" + shown(name) + " not closed");
+      pos_ = static_cast<size_t>(p - doc_.data()) + 1;
+      if (p[-1] != '/') names_.push_back(name);
+    }
+  }
+}
+
+void XmlStream::pass_element() {
+  if (pending_end_) {
+    pending_end_ = false;
+    names_.pop_back();
+    return;
+  }
+  const char* p = doc_.data() + pos_;
+  const char* const end = doc_.data() + doc_.size();
+  for (size_t depth = 1; depth > 0;) {
+    p = find_char(p, end, '<');
+    if (p == nullptr || p + 1 == end)
+      fail(doc_.size(), "<" + shown(names_.back()) + "> is not closed");
+    if (p[1] == '/') {
+      --depth;
+      ++p;
+    } else if (p[1] == '!' || p[1] == '?') {
+      pos_ = static_cast<size_t>(p - doc_.data());
+      token_offset_ = pos_;
+      if (p[1] == '?')
+        pos_ = find("?>", pos_ + 2, "processing instruction") + 2;
+      else
+        markup_declaration();
+      p = doc_.data() + pos_;
+    } else {
+      // A start tag's end, passing over quoted values (they may hold '>').
+      char quote = 0;
+      for (++p; p != end && (quote != 0 || *p != '>'); ++p) {
+        if (quote != 0) {
+          if (*p == quote) quote = 0;
+        } else if (*p == '"' || *p == '\'') {
+          quote = *p;
+        }
+      }
+      if (p == end) fail(doc_.size(), "a start tag is not closed");
+      if (p[-1] != '/') ++depth;
+    }
+  }
+  // p is just past the "</" of the element's end tag.
+  const char* close = find_char(p, end, '>');
+  if (close == nullptr) fail(doc_.size(), "an end tag is not closed");
+  pos_ = static_cast<size_t>(close - doc_.data()) + 1;
+  names_.pop_back();
+}
+
+std::string xml_unescape(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  size_t at = 0;
+  while (at < raw.size()) {
+    const size_t amp = raw.find('&', at);
+    out.append(raw.substr(at, amp == std::string_view::npos ? raw.size() - at : amp - at));
+    if (amp == std::string_view::npos) break;
+    const size_t semi = raw.find(';', amp);
+    if (semi == std::string_view::npos) throw XmlSyntaxError(amp, "'&' without ';'");
+    const std::string_view ref = raw.substr(amp + 1, semi - amp - 1);
+    if (ref == "lt") {
+      out += '<';
+    } else if (ref == "gt") {
+      out += '>';
+    } else if (ref == "amp") {
+      out += '&';
+    } else if (ref == "quot") {
+      out += '"';
+    } else if (ref == "apos") {
+      out += '\'';
+    } else if (ref.size() > 1 && ref[0] == '#') {
+      const bool hex = ref[1] == 'x';
+      const std::string_view digits = ref.substr(hex ? 2 : 1);
+      uint32_t code = 0;
+      const auto [end, ec] =
+          std::from_chars(digits.data(), digits.data() + digits.size(), code, hex ? 16 : 10);
+      if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty() ||
+          code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+        throw XmlSyntaxError(amp, "bad character reference '&" + shown(ref) + ";'");
+      // UTF-8 of the code point.
+      if (code < 0x80) {
+        out += static_cast<char>(code);
+      } else if (code < 0x800) {
+        out += static_cast<char>(0xC0 | (code >> 6));
+        out += static_cast<char>(0x80 | (code & 0x3F));
+      } else if (code < 0x10000) {
+        out += static_cast<char>(0xE0 | (code >> 12));
+        out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (code & 0x3F));
+      } else {
+        out += static_cast<char>(0xF0 | (code >> 18));
+        out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (code & 0x3F));
+      }
+    } else {
+      throw XmlSyntaxError(amp, "unknown entity '&" + shown(ref) + ";'");
+    }
+    at = semi + 1;
+  }
+  return out;
+}
+
+TextPosition text_position(std::string_view document, size_t offset) {
+  offset = std::min(offset, document.size());
+  const std::string_view before = document.substr(0, offset);
+  TextPosition p;
+  p.line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
+  const size_t newline = before.rfind('\n');
+  p.column = offset - (newline == std::string_view::npos ? 0 : newline + 1) + 1;
+  return p;
+}
+
+}  // namespace cubekit::query

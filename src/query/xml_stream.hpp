@@ -1,0 +1,102 @@
+// A pull scanner over an XML document held in memory (a mapped file): one token at a time,
+// nothing kept but the open elements' names. For documents whose bulk a DOM cannot hold —
+// PERI-XML's data section has one element per value, and pugixml's tree of a 750 MB document
+// took 4.5 GB — and for skipping subtrees at memchr speed. pugixml stays the parser of the
+// small parts (PERI's dimensions); this reads exactly the XML 1.0 syntax those parts may
+// interleave with: elements, attributes, character data with the five predefined entities and
+// character references, CDATA sections, comments, processing instructions and a DOCTYPE (its
+// internal subset is skipped, its entities are not expanded).
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cubekit::query {
+
+// Malformed XML: what is wrong and the byte offset it was found at.
+class XmlSyntaxError : public std::runtime_error {
+ public:
+  XmlSyntaxError(size_t offset, const std::string& what)
+      : std::runtime_error(what), offset_(offset) {}
+  size_t offset() const { return offset_; }
+
+ private:
+  size_t offset_;
+};
+
+struct XmlAttribute {
+  std::string_view name;
+  std::string_view raw_value;  // as written: entities not yet replaced (xml_unescape)
+};
+
+class XmlStream {
+ public:
+  enum class Token { kStart, kEnd, kText, kEndOfInput };
+
+  // Scans `document` from byte `from`, which must begin markup or text outside any element
+  // (the document's start, or an element's start tag to read just that element: stop at its
+  // kEnd, where depth() is 0 again). Throws XmlSyntaxError.
+  explicit XmlStream(std::string_view document, size_t from = 0);
+
+  // The next token. An empty element (<a/>) is a kStart followed by its kEnd. Comments,
+  // processing instructions and the DOCTYPE are passed over. At the end of the input every
+  // element must be closed.
+  Token next();
+
+  // kStart / kEnd: the element's name. kText: the raw character data (xml_unescape) or a
+  // CDATA section's content (text_is_cdata).
+  std::string_view name() const { return name_; }
+  std::string_view text() const { return text_; }
+  bool text_is_cdata() const { return cdata_; }
+  // kStart: its attributes, valid until the next call.
+  const std::vector<XmlAttribute>& attributes() const { return attributes_; }
+  std::string_view attribute(std::string_view name) const;
+  // Byte offset where the last token began, and where scanning goes on.
+  size_t token_offset() const { return token_offset_; }
+  size_t position() const { return pos_; }
+  // Elements open after the last token (a kStart counts its own element).
+  size_t depth() const { return names_.size(); }
+
+  // After a kStart: passes over the element's content up to and including its end tag,
+  // looking only at markup (much faster than next() on a large subtree). The element's end is
+  // not reported as a token.
+  void skip_element();
+  // The same, faster, looking only at where tags begin and end, not at their names: for an
+  // element that another XmlStream reads (and checks) anyway — the reader of PERI's data finds
+  // where each value block ends with it and hands the block to another thread.
+  void pass_element();
+
+ private:
+  [[noreturn]] void fail(size_t at, const std::string& what) const;
+  Token start_tag();
+  Token end_tag();
+  bool markup_declaration();  // <!-- -->, <![CDATA[ ]]> (true: a text token), <!DOCTYPE>
+  size_t find(std::string_view what, size_t from, const char* unterminated) const;
+  std::string_view scan_name(size_t& at) const;
+  void pass_over_quoted(size_t& at) const;
+
+  std::string_view doc_;
+  size_t pos_ = 0;
+  size_t token_offset_ = 0;
+  std::vector<std::string_view> names_;  // of the open elements, outermost first
+  std::string_view name_, text_;
+  bool cdata_ = false;
+  bool pending_end_ = false;  // an empty element's kEnd comes next
+  std::vector<XmlAttribute> attributes_;
+};
+
+// Character data or an attribute value with its entity and character references replaced
+// (&lt; &gt; &amp; &quot; &apos; &#N; &#xN;). Throws XmlSyntaxError (offset relative to `raw`)
+// on an unknown or unterminated reference.
+std::string xml_unescape(std::string_view raw);
+
+// 1-based line and column of a byte offset into `document`.
+struct TextPosition {
+  size_t line = 1, column = 1;
+};
+TextPosition text_position(std::string_view document, size_t offset);
+
+}  // namespace cubekit::query

@@ -1,0 +1,134 @@
+// XmlStream (src/query/xml_stream.hpp): tokens, offsets and refusals on small documents written
+// here, each expectation read off the document by hand.
+#include "query/xml_stream.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace cubekit::query {
+namespace {
+
+using Token = XmlStream::Token;
+
+// The tokens as "<name a=v>", "</name>", "text" (raw), one string each.
+std::vector<std::string> tokens(std::string_view doc) {
+  XmlStream xml(doc);
+  std::vector<std::string> out;
+  for (Token t; (t = xml.next()) != Token::kEndOfInput;) {
+    if (t == Token::kStart) {
+      std::string s = "<" + std::string(xml.name());
+      for (const XmlAttribute& a : xml.attributes())
+        s += " " + std::string(a.name) + "=" + std::string(a.raw_value);
+      out.push_back(s + ">");
+    } else if (t == Token::kEnd) {
+      out.push_back("</" + std::string(xml.name()) + ">");
+    } else {
+      out.push_back(std::string(xml.text()));
+    }
+  }
+  return out;
+}
+
+// The offset and message of the syntax error `doc` raises ("" when it raises none).
+std::pair<size_t, std::string> error_of(std::string_view doc) {
+  try {
+    tokens(doc);
+  } catch (const XmlSyntaxError& e) {
+    return {e.offset(), e.what()};
+  }
+  return {0, ""};
+}
+
+TEST(XmlStream, ElementsAttributesAndText) {
+  const std::vector<std::string> expected = {"\n",        "<a x=1 y=two>", "\n ",  "<b>", "</b>",
+                                             "<c q=a>b>", "t&amp;",        "</c>", "</a>"};
+  EXPECT_EQ(
+      tokens("<?xml version=\"1.0\"?>\n<a x=\"1\" y='two'>\n <b/><c q=\"a>b\">t&amp;</c></a>"),
+      expected);
+}
+
+TEST(XmlStream, CommentsInstructionsDoctypeAndCdata) {
+  const std::vector<std::string> expected = {"<r>", "<x>y", "</r>"};
+  EXPECT_EQ(tokens("<!DOCTYPE r [ <!ENTITY e \"]>\"> ]><!-- <no/> --><r><?pi <no/>?>"
+                   "<![CDATA[<x>y]]></r>"),
+            expected);
+}
+
+TEST(XmlStream, DepthOffsetsAndAttributeLookup) {
+  const std::string doc = "<r>\n  <d spc=\"t1\">5</d></r>";
+  XmlStream xml(doc);
+  EXPECT_EQ(xml.next(), Token::kStart);
+  EXPECT_EQ(xml.depth(), 1u);
+  EXPECT_EQ(xml.next(), Token::kText);
+  EXPECT_EQ(xml.next(), Token::kStart);
+  EXPECT_EQ(xml.token_offset(), 6u);
+  EXPECT_EQ(xml.depth(), 2u);
+  EXPECT_EQ(xml.attribute("spc"), "t1");
+  EXPECT_EQ(xml.attribute("metric"), "");
+  const TextPosition p = text_position(doc, xml.token_offset());
+  EXPECT_EQ(p.line, 2u);
+  EXPECT_EQ(p.column, 3u);
+}
+
+TEST(XmlStream, SkipElementPassesOverItsSubtree) {
+  const std::string doc = "<r><big a=\"/>\"><x/><y>t<!-- </big> --></y></big><after/></r>";
+  XmlStream xml(doc);
+  xml.next();  // <r>
+  ASSERT_EQ(xml.next(), Token::kStart);
+  ASSERT_EQ(xml.name(), "big");
+  xml.skip_element();
+  EXPECT_EQ(xml.depth(), 1u);
+  ASSERT_EQ(xml.next(), Token::kStart);
+  EXPECT_EQ(xml.name(), "after");
+  xml.skip_element();  // an empty element
+  EXPECT_EQ(xml.next(), Token::kEnd);
+  EXPECT_EQ(xml.name(), "r");
+  EXPECT_EQ(xml.next(), Token::kEndOfInput);
+  // A subtree that never closes is an error there too.
+  XmlStream open("<r><big><x>");
+  open.next();
+  open.next();
+  EXPECT_THROW(open.skip_element(), XmlSyntaxError);
+}
+
+TEST(XmlStream, ReadsOneElementFromItsStartTag) {
+  const std::string doc = "<r><a/><data><d>1</d></data><z/></r>";
+  XmlStream xml(doc, doc.find("<data>"));
+  EXPECT_EQ(xml.next(), Token::kStart);
+  EXPECT_EQ(xml.next(), Token::kStart);
+  EXPECT_EQ(xml.next(), Token::kText);
+  EXPECT_EQ(xml.next(), Token::kEnd);
+  EXPECT_EQ(xml.next(), Token::kEnd);
+  EXPECT_EQ(xml.name(), "data");
+  EXPECT_EQ(xml.depth(), 0u);
+}
+
+TEST(XmlStream, MalformedDocumentsSayWhatAndWhere) {
+  EXPECT_EQ(error_of("<a><b></a>"),
+            std::make_pair(size_t{6}, std::string("</a> where </b> was expected")));
+  EXPECT_EQ(error_of("<a>"), std::make_pair(size_t{3}, std::string("<a> is not closed")));
+  EXPECT_EQ(error_of("<a x=1/>").second, "attribute 'x': its value must be quoted");
+  EXPECT_EQ(error_of("<a x=\"1\"x=\"2\"/>").second, "white space expected before an attribute");
+  EXPECT_EQ(error_of("<a x=\"1\" x=\"2\"/>").second, "attribute 'x' given twice");
+  EXPECT_EQ(error_of("<a x=\"<\"/>"),
+            std::make_pair(size_t{6}, std::string("'<' in the value of attribute 'x'")));
+  EXPECT_EQ(error_of("<a><!-- x</a>").second, "comment not closed");
+  EXPECT_EQ(error_of("</a>").second, "</a> closes no element");
+  EXPECT_EQ(error_of("<a><!x></a>").second, "unknown markup after '<!'");
+  EXPECT_EQ(error_of("<a>x<").second, "'<' at the end of the document");
+  EXPECT_EQ(error_of("<a/ >").second, "'/' not followed by '>' in <a>");
+}
+
+TEST(XmlStream, UnescapesEntitiesAndCharacterReferences) {
+  EXPECT_EQ(xml_unescape("a&lt;b&gt;&amp;&quot;&apos;&#65;&#x42;&#xE9;&#x20AC;&#x1F600;"),
+            "a<b>&\"'AB\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+  EXPECT_THROW(xml_unescape("&nope;"), XmlSyntaxError);
+  EXPECT_THROW(xml_unescape("&#0;"), XmlSyntaxError);
+  EXPECT_THROW(xml_unescape("&#xD800;"), XmlSyntaxError);
+  EXPECT_THROW(xml_unescape("a & b"), XmlSyntaxError);
+}
+
+}  // namespace
+}  // namespace cubekit::query

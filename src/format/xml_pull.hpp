@@ -1,13 +1,14 @@
-// A small pull tokenizer for XML, used where building a DOM would cost too much: the system
-// tree of reports with millions of locations. It understands what anchors contain (start, end
-// and empty-element tags, attributes in either quote, the five entities and numeric character
-// references, CDATA, comments, processing instructions) and nothing more (no DTDs).
+// Tokens of XmlStream (xml_stream.hpp) with their text and attribute values decoded, for the
+// pull readers of an anchor's call and system trees (tree_reader.cpp), which read them as a
+// DOM reader would: an empty element is one token, errors name the document.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "format/xml_stream.hpp"
 
 namespace cubekit::format {
 
@@ -24,8 +25,8 @@ struct XmlToken {
 
 class XmlPull {
  public:
-  // Tokenizes xml[begin, end); `where` names the document in errors. Throws FormatError with
-  // the byte offset of the problem (the caller turns it into line:column).
+  // Tokenizes xml[begin, end), which must begin outside any element; `where` names the
+  // document in errors. Throws FormatError "where:line:column: malformed XML: ...".
   XmlPull(std::string_view xml, size_t begin, size_t end, std::string where);
   // The next token; kEof at the end.
   const XmlToken& next();
@@ -33,15 +34,12 @@ class XmlPull {
   std::string element_text();
   // Skips the rest of the element just started.
   void skip_element();
-  size_t offset() const { return pos_; }
+  size_t offset() const { return stream_.position(); }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const;
-  void read_tag();
-  void read_text();
-  std::string decode(std::string_view raw) const;
+  [[noreturn]] void fail(size_t offset, const std::string& what) const;
   std::string_view xml_;
-  size_t pos_, end_;
+  XmlStream stream_;
   std::string where_;
   XmlToken token_;
 };

@@ -23,12 +23,18 @@
 #include "cubekit/parallel.hpp"
 #include "cubekit/peri_xml.hpp"
 #include "cubekit/writer.hpp"
+#include "format/anchor.hpp"
 #include "format/mapped_file.hpp"
+#include "format/xml_stream.hpp"
 #include "query/peri_reader.hpp"
-#include "query/xml_stream.hpp"
 
 namespace cubekit::query {
 namespace {
+
+using format::xml_unescape;
+using format::XmlAttribute;
+using format::XmlStream;
+using format::XmlSyntaxError;
 
 bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
@@ -147,8 +153,7 @@ class PeriReader {
 
   // "file:line:column" of a byte offset into the document.
   std::string where(size_t offset) const {
-    const TextPosition p = text_position(text_, offset);
-    return path_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+    return path_ + ":" + format::line_column(text_, static_cast<ptrdiff_t>(offset));
   }
   // pugixml's offsets are into the dimensions' text (dimensions_text): back to the document.
   size_t document_offset(ptrdiff_t in_dimensions) const {
@@ -610,8 +615,8 @@ class PeriReader {
         d.text = xml.text();
         d.raw = !xml.text_is_cdata();
       } else {
-        std::string joined = d.raw ? unescape(d.text) : std::string(d.text);
-        joined += xml.text_is_cdata() ? std::string(xml.text()) : unescape(xml.text());
+        std::string joined = d.raw ? xml_unescape(d.text) : std::string(d.text);
+        joined += xml.text_is_cdata() ? std::string(xml.text()) : xml_unescape(xml.text());
         cursor.joined = std::move(joined);
         d.text = cursor.joined;
         d.raw = false;
@@ -622,15 +627,6 @@ class PeriReader {
       open.pop_back();
     }
     return t != XmlStream::Token::kEndOfInput;
-  }
-
-  // xml_unescape of a part of the document, its errors placed in the document.
-  std::string unescape(std::string_view part) const {
-    try {
-      return xml_unescape(part);
-    } catch (const XmlSyntaxError& e) {
-      throw XmlSyntaxError(static_cast<size_t>(part.data() - text_.data()) + e.offset(), e.what());
-    }
   }
 
   // Keeps the error found first in the document (threads find them in any order).
@@ -650,7 +646,7 @@ class PeriReader {
     std::string unescaped;
     for (const XmlAttribute& a : xml.attributes()) {
       std::string_view id = a.raw_value;
-      if (id.find('&') != std::string_view::npos) id = unescaped = unescape(id);
+      if (id.find('&') != std::string_view::npos) id = unescaped = xml_unescape(id);
       if (a.name == "spc") {
         // Threads come in order: the one after the last is tried before the table.
         const Index next = cursor.last_location + 1;
@@ -717,7 +713,7 @@ class PeriReader {
     bool ok = parse_lane(kind, number, x);
     std::string unescaped;
     if (!ok && d.raw && number.find('&') != std::string_view::npos) {
-      number = trimmed(unescaped = unescape(number));
+      number = trimmed(unescaped = xml_unescape(number));
       ok = parse_lane(kind, number, x);
     }
     if (!ok)
@@ -791,22 +787,33 @@ void write_peri_document(const PeriDocument& doc, const std::string& name, const
   const Model& model = *doc.model;
   ReportWriter writer(out, doc.model);
   const size_t n = model.locations.size();
-  const std::vector<uint64_t> no_values(model.cnodes.size() * n, 0);
   for (Index m = 0; m < model.metrics.size(); ++m) {
     const Metric& metric = model.metrics[m];
-    std::vector<uint64_t> row((metric.dtype.memory_size() * n + 7) / 8);
-    const std::vector<uint64_t>& values = doc.values[m].empty() ? no_values : doc.values[m];
-    // A row of zeros is left out where 0 is what a missing row means (not for minima and
-    // maxima, whose missing rows mean ±DBL_MAX). All-zero bits are 0 in every lane type.
+    writer.begin_metric(m);
+    // A metric without values has no rows: all of them would be 0 (for minima and maxima,
+    // whose missing rows mean ±DBL_MAX, rows of zeros are written).
     const bool sums =
         metric.dtype.kind() != TypeKind::kMinDouble && metric.dtype.kind() != TypeKind::kMaxDouble;
-    writer.begin_metric(m);
+    const std::vector<uint64_t>& values = doc.values[m];
+    if (values.empty() && sums) {
+      writer.end_metric();
+      continue;
+    }
+    const std::vector<uint64_t> zeros(values.empty() ? n : 0, 0);
+    const DataType lanes = lane_type(metric);
+    std::vector<uint64_t> row(lanes == metric.dtype ? 0 : (metric.dtype.memory_size() * n + 7) / 8);
+    const std::string what = name + ": metric '" + metric.uniq_name + "'";
     for (Index c : storage_order(model, metric.kind)) {
-      const uint64_t* from = values.data() + c * n;
+      const uint64_t* from = values.empty() ? zeros.data() : values.data() + c * n;
+      // A row of zeros is left out where 0 is what a missing row means. All-zero bits are 0
+      // in every lane type.
       if (sums && std::all_of(from, from + n, [](uint64_t v) { return v == 0; })) continue;
-      convert_values(lane_type(metric), reinterpret_cast<const std::byte*>(from), metric.dtype,
-                     reinterpret_cast<std::byte*>(row.data()), n,
-                     name + ": metric '" + metric.uniq_name + "'");
+      if (row.empty()) {  // the lanes are the stored type
+        writer.write_row(c, reinterpret_cast<const std::byte*>(from));
+        continue;
+      }
+      convert_values(lanes, reinterpret_cast<const std::byte*>(from), metric.dtype,
+                     reinterpret_cast<std::byte*>(row.data()), n, what);
       writer.write_row(c, reinterpret_cast<const std::byte*>(row.data()));
     }
     writer.end_metric();

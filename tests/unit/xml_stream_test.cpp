@@ -1,13 +1,17 @@
-// XmlStream (src/query/xml_stream.hpp): tokens, offsets and refusals on small documents written
-// here, each expectation read off the document by hand.
-#include "query/xml_stream.hpp"
+// XmlStream (src/format/xml_stream.hpp) and XmlPull over it (xml_pull.hpp): tokens, offsets
+// and refusals on small documents written here, each expectation read off the document by hand.
+#include "format/xml_stream.hpp"
+
+#include "cubekit/error.hpp"
+#include "format/anchor.hpp"
+#include "format/xml_pull.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace cubekit::query {
+namespace cubekit::format {
 namespace {
 
 using Token = XmlStream::Token;
@@ -67,9 +71,7 @@ TEST(XmlStream, DepthOffsetsAndAttributeLookup) {
   EXPECT_EQ(xml.depth(), 2u);
   EXPECT_EQ(xml.attribute("spc"), "t1");
   EXPECT_EQ(xml.attribute("metric"), "");
-  const TextPosition p = text_position(doc, xml.token_offset());
-  EXPECT_EQ(p.line, 2u);
-  EXPECT_EQ(p.column, 3u);
+  EXPECT_EQ(line_column(doc, static_cast<ptrdiff_t>(xml.token_offset())), "2:3");
 }
 
 TEST(XmlStream, SkipElementPassesOverItsSubtree) {
@@ -124,11 +126,31 @@ TEST(XmlStream, MalformedDocumentsSayWhatAndWhere) {
 TEST(XmlStream, UnescapesEntitiesAndCharacterReferences) {
   EXPECT_EQ(xml_unescape("a&lt;b&gt;&amp;&quot;&apos;&#65;&#x42;&#xE9;&#x20AC;&#x1F600;"),
             "a<b>&\"'AB\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
-  EXPECT_THROW(xml_unescape("&nope;"), XmlSyntaxError);
-  EXPECT_THROW(xml_unescape("&#0;"), XmlSyntaxError);
-  EXPECT_THROW(xml_unescape("&#xD800;"), XmlSyntaxError);
-  EXPECT_THROW(xml_unescape("a & b"), XmlSyntaxError);
+  // As pugixml reads them: what is no reference stays as written.
+  EXPECT_EQ(xml_unescape("R&D &nope; &#xZZ; &#; a & b &amp"), "R&D &nope; &#xZZ; &#; a & b &amp");
+}
+
+// XmlPull: an empty element is one token, values decoded, errors "where:line:column".
+TEST(XmlPull, DecodedTokensAndPlacedErrors) {
+  const std::string doc = "<a x=\"1&amp;2\"><b/>t&lt;<![CDATA[<c>]]></a>";
+  XmlPull pull(doc, 0, doc.size(), "doc.xml");
+  EXPECT_EQ(pull.next().kind, XmlToken::Kind::kStart);
+  ASSERT_NE(pull.next().kind, XmlToken::Kind::kEof);  // <b/>
+  EXPECT_EQ(pull.element_text(), "");
+  EXPECT_EQ(pull.next().text, "t<");
+  EXPECT_EQ(pull.next().text, "<c>");
+  EXPECT_EQ(pull.next().kind, XmlToken::Kind::kEnd);
+  EXPECT_EQ(pull.next().kind, XmlToken::Kind::kEof);
+  XmlPull first(doc, 0, doc.size(), "doc.xml");
+  EXPECT_EQ(*first.next().attribute("x"), "1&2");
+  const std::string bad = "<a>\n  <b></c></a>";
+  XmlPull broken(bad, 0, bad.size(), "bad.xml");
+  try {
+    for (;;) broken.next();
+  } catch (const FormatError& e) {
+    EXPECT_STREQ(e.what(), "bad.xml:2:6: malformed XML: </c> where </b> was expected");
+  }
 }
 
 }  // namespace
-}  // namespace cubekit::query
+}  // namespace cubekit::format

@@ -1,11 +1,12 @@
-// A pull scanner over an XML document held in memory (a mapped file): one token at a time,
-// nothing kept but the open elements' names. For documents whose bulk a DOM cannot hold —
-// PERI-XML's data section has one element per value, and pugixml's tree of a 750 MB document
-// took 4.5 GB — and for skipping subtrees at memchr speed. pugixml stays the parser of the
-// small parts (PERI's dimensions); this reads exactly the XML 1.0 syntax those parts may
-// interleave with: elements, attributes, character data with the five predefined entities and
-// character references, CDATA sections, comments, processing instructions and a DOCTYPE (its
-// internal subset is skipped, its entities are not expanded).
+// The pull scanner over XML held in memory (a mapped file): one token at a time, names and
+// values as views into the document, nothing kept but the open elements' names. For the parts
+// of documents a DOM cannot hold — an anchor's call and system trees with millions of entries
+// (tree_reader.cpp, through XmlPull), PERI-XML's data section with one element per value
+// (pugixml's tree of a 750 MB document took 4.5 GB) — and for skipping subtrees at memchr
+// speed. pugixml stays the parser of the small parts. It reads the XML 1.0 syntax documents
+// use: elements, attributes in either quote, character data with the five predefined entities
+// and character references, CDATA sections, comments, processing instructions and a DOCTYPE
+// (its internal subset is skipped, its entities are not expanded). End tags must match.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cubekit::query {
+namespace cubekit::format {
 
 // Malformed XML: what is wrong and the byte offset it was found at.
 class XmlSyntaxError : public std::runtime_error {
@@ -51,6 +52,8 @@ class XmlStream {
   std::string_view name() const { return name_; }
   std::string_view text() const { return text_; }
   bool text_is_cdata() const { return cdata_; }
+  // kStart: whether it was written <x/> (its kEnd comes next).
+  bool empty_element() const { return pending_end_; }
   // kStart: its attributes, valid until the next call.
   const std::vector<XmlAttribute>& attributes() const { return attributes_; }
   std::string_view attribute(std::string_view name) const;
@@ -89,14 +92,8 @@ class XmlStream {
 };
 
 // Character data or an attribute value with its entity and character references replaced
-// (&lt; &gt; &amp; &quot; &apos; &#N; &#xN;). Throws XmlSyntaxError (offset relative to `raw`)
-// on an unknown or unterminated reference.
+// (&lt; &gt; &amp; &quot; &apos; &#N; &#xN;), as pugixml reads them: any other '&' stays as it
+// is (real reports have bare ampersands in region names).
 std::string xml_unescape(std::string_view raw);
 
-// 1-based line and column of a byte offset into `document`.
-struct TextPosition {
-  size_t line = 1, column = 1;
-};
-TextPosition text_position(std::string_view document, size_t offset);
-
-}  // namespace cubekit::query
+}  // namespace cubekit::format

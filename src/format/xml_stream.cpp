@@ -1,13 +1,14 @@
 // XmlStream (xml_stream.hpp): markup found with memchr, names and attributes as views into the
 // document; only the stack of open element names is kept.
-#include "query/xml_stream.hpp"
+#include "format/xml_stream.hpp"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 
-namespace cubekit::query {
+namespace cubekit::format {
 namespace {
 
 bool is_space(char c) {
@@ -30,6 +31,33 @@ const char* find_char(const char* from, const char* end, char c) {
   if (from == end) return nullptr;
   if (*from == c) return from;
   return static_cast<const char*>(std::memchr(from, c, static_cast<size_t>(end - from)));
+}
+
+// The UTF-8 of a character reference's number ("65", "x41"); nothing if it is none.
+void append_code_point(std::string& out, std::string_view number) {
+  const bool hex = !number.empty() && (number[0] == 'x' || number[0] == 'X');
+  const std::string_view digits = number.substr(hex ? 1 : 0);
+  uint32_t code = 0;
+  const auto [end, ec] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), code, hex ? 16 : 10);
+  if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty() ||
+      code > 0x10FFFF)
+    return;
+  if (code < 0x80) {
+    out += static_cast<char>(code);
+  } else if (code < 0x800) {
+    out += static_cast<char>(0xC0 | (code >> 6));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  } else if (code < 0x10000) {
+    out += static_cast<char>(0xE0 | (code >> 12));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (code >> 18));
+    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  }
 }
 
 // Equal names (short: a loop, no memcmp call).
@@ -302,16 +330,14 @@ void XmlStream::pass_element() {
 }
 
 std::string xml_unescape(std::string_view raw) {
+  if (raw.find('&') == std::string_view::npos) return std::string(raw);
   std::string out;
   out.reserve(raw.size());
-  size_t at = 0;
-  while (at < raw.size()) {
-    const size_t amp = raw.find('&', at);
-    out.append(raw.substr(at, amp == std::string_view::npos ? raw.size() - at : amp - at));
-    if (amp == std::string_view::npos) break;
-    const size_t semi = raw.find(';', amp);
-    if (semi == std::string_view::npos) throw XmlSyntaxError(amp, "'&' without ';'");
-    const std::string_view ref = raw.substr(amp + 1, semi - amp - 1);
+  for (size_t at = 0; at < raw.size(); ++at) {
+    const size_t semi = raw[at] == '&' ? raw.find(';', at) : std::string_view::npos;
+    const std::string_view ref =
+        semi == std::string_view::npos ? std::string_view() : raw.substr(at + 1, semi - at - 1);
+    const size_t before = out.size();
     if (ref == "lt") {
       out += '<';
     } else if (ref == "gt") {
@@ -323,46 +349,15 @@ std::string xml_unescape(std::string_view raw) {
     } else if (ref == "apos") {
       out += '\'';
     } else if (ref.size() > 1 && ref[0] == '#') {
-      const bool hex = ref[1] == 'x';
-      const std::string_view digits = ref.substr(hex ? 2 : 1);
-      uint32_t code = 0;
-      const auto [end, ec] =
-          std::from_chars(digits.data(), digits.data() + digits.size(), code, hex ? 16 : 10);
-      if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty() ||
-          code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
-        throw XmlSyntaxError(amp, "bad character reference '&" + shown(ref) + ";'");
-      // UTF-8 of the code point.
-      if (code < 0x80) {
-        out += static_cast<char>(code);
-      } else if (code < 0x800) {
-        out += static_cast<char>(0xC0 | (code >> 6));
-        out += static_cast<char>(0x80 | (code & 0x3F));
-      } else if (code < 0x10000) {
-        out += static_cast<char>(0xE0 | (code >> 12));
-        out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (code & 0x3F));
-      } else {
-        out += static_cast<char>(0xF0 | (code >> 18));
-        out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (code & 0x3F));
-      }
-    } else {
-      throw XmlSyntaxError(amp, "unknown entity '&" + shown(ref) + ";'");
+      append_code_point(out, ref.substr(1));
     }
-    at = semi + 1;
+    if (out.size() == before) {
+      out += raw[at];  // no reference: the character itself
+    } else {
+      at = semi;
+    }
   }
   return out;
 }
 
-TextPosition text_position(std::string_view document, size_t offset) {
-  offset = std::min(offset, document.size());
-  const std::string_view before = document.substr(0, offset);
-  TextPosition p;
-  p.line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
-  const size_t newline = before.rfind('\n');
-  p.column = offset - (newline == std::string_view::npos ? 0 : newline + 1) + 1;
-  return p;
-}
-
-}  // namespace cubekit::query
+}  // namespace cubekit::format

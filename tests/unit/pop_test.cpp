@@ -315,6 +315,77 @@ TEST_F(Pop, HybridSeriesAndIndividualFocus) {
   EXPECT_NEAR(value(results[3], "parallel_efficiency"), 2.75 / 4, kEps);
 }
 
+// Every hybrid model, accumulated and individually, on one report and on a series of three
+// equal ones (a series of equal runs scales perfectly: computation efficiency 1 and every
+// efficiency as on one report). Focus: main (the whole report: the values of the tests above)
+// and the parallel region, where by hand: run [5, 5, 5, 5] (max 5); computation = parallel +
+// loop = [5, 4, 3, 3] (avg 3.75, max 5), all of it in OpenMP; OpenMP (inclusive) 5 on every
+// location; masters: serial 0, busy 5, outside MPI 5.
+TEST_F(Pop, EveryHybridModelAccumulatedAndIndividuallyOnOneReportAndASeries) {
+  const Report b1 = hybrid_report(path("s1.cubex"));
+  const Report b2 = hybrid_report(path("s2.cubex"));
+  const Report b3 = hybrid_report(path("s3.cubex"));
+  struct Expected {
+    PopModel model;
+    std::vector<std::pair<std::string, std::pair<double, double>>> values;  // main, parallel
+  };
+  const std::vector<Expected> models = {
+      {PopModel::kHybridMultiplicative,
+       {{"parallel_efficiency", {4.5 / 9, 3.75 / 5}},
+        {"process_efficiency", {6.5 / 9, 1}},
+        {"computation_load_balance_efficiency", {6.5 / 7, 1}},
+        {"mpi_communication_efficiency", {7.0 / 9, 1}},
+        {"thread_efficiency", {4.5 / 6.5, 3.75 / 5}},
+        {"amdahl_efficiency", {4.5 / 5.25, 1}},
+        {"omp_region_efficiency", {5.25 / 6.5, 3.75 / 5}},
+        {"global_efficiency", {0.5, 3.75 / 5}}}},
+      {PopModel::kHybridAdditive,
+       {{"parallel_efficiency", {4.5 / 9, 3.75 / 5}},
+        {"process_efficiency", {6.5 / 9, 1}},
+        {"computation_load_balance_efficiency", {8.5 / 9, 1}},
+        {"mpi_communication_efficiency", {7.0 / 9, 1}},
+        {"thread_efficiency", {7.0 / 9, 3.75 / 5}},
+        {"amdahl_efficiency", {(9 - 0.75) / 9, 1}},
+        {"omp_region_efficiency", {7.75 / 9, 3.75 / 5}}}},
+      {PopModel::kBsc,
+       {{"hybrid_parallel_efficiency", {4.5 / 9, 3.75 / 5}},
+        {"hybrid_load_balance_efficiency", {4.5 / 7, 3.75 / 5}},
+        {"hybrid_communication_efficiency", {7.0 / 9, 1}},
+        {"mpi_parallel_efficiency", {6.5 / 9, 1}},
+        {"mpi_load_balance_efficiency", {6.5 / 7, 1}},
+        {"mpi_communication_efficiency", {7.0 / 9, 1}},
+        {"omp_parallel_efficiency", {4.5 / 6.5, 3.75 / 5}},
+        {"omp_load_balance_efficiency", {(4.5 / 7) / (6.5 / 7), 3.75 / 5}},
+        {"omp_communication_efficiency", {1, 1}},
+        {"global_efficiency", {0.5, 3.75 / 5}}}},
+  };
+  for (const Expected& e : models) {
+    for (const bool individually : {false, true}) {
+      for (const size_t reports : {size_t{1}, size_t{3}}) {
+        SCOPED_TRACE(std::to_string(static_cast<int>(e.model)) +
+                     (individually ? " individual" : "") + " reports " + std::to_string(reports));
+        PopOptions options;
+        options.model = e.model;
+        options.individually = individually;
+        options.focus = {"main", "!$omp parallel @a.c:1"};
+        std::vector<const Report*> series = {&b1, &b2, &b3};
+        series.resize(reports);
+        const std::vector<PopResult> results = pop_metrics(series, options);
+        // Accumulated, the two foci count as one: the parallel region lies inside main.
+        ASSERT_EQ(results.size(), (individually ? 2 : 1) * reports);
+        for (size_t i = 0; i < results.size(); ++i) {
+          const bool parallel = individually && i >= reports;  // focus-major
+          for (const auto& [key, both] : e.values)
+            EXPECT_NEAR(value(results[i], key), parallel ? both.second : both.first, kEps) << key;
+          if (results[i].report > 0) {
+            EXPECT_NEAR(value(results[i], "computation_efficiency"), 1.0, kEps);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_F(Pop, UnknownFocusAndMissingTimeAreErrors) {
   const Report a = write_report(path("a.cubex"), kMpiTree, {1, 1}, mpi_metrics({6, 3}));
   PopOptions options;

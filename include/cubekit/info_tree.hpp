@@ -99,5 +99,10 @@ struct InfoBasics {
                                       // location; none without a metric "time"
 };
 InfoBasics info_basics(MetricEngine& engine);
+// The figures of several reports' merge, as CubeLib's cube_info shows for them (it merges them
+// as cube_merge does): nodes and processes of the unified system tree, the wall-clock time of
+// the last report that has "time" (the merge takes a metric's values from the last input that
+// has it). Throws Error when the system trees do not fit one another (no merge exists).
+InfoBasics info_basics(const std::vector<const Report*>& reports);
 
 }  // namespace cubekit

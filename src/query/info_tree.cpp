@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cubekit/error.hpp"
+#include "cubekit/report_algebra.hpp"
 #include "cubekit/statistics.hpp"
 
 namespace cubekit {
@@ -293,14 +294,46 @@ std::string info_tree_text(const Model& tree, const CallForest& forest,
   return InfoPrinter(tree, forest, columns).text();
 }
 
-InfoBasics info_basics(MetricEngine& engine) {
-  const Model& model = engine.report().model();
-  InfoBasics b;
+namespace {
+
+// The system figures of cube_info -b.
+void count_system(const Model& model, InfoBasics& b) {
+  b = {};
   for (const SystemNode& node : model.system_nodes) {
     if (node.class_name != "node") continue;
     if (b.nodes++ == 0) b.children_of_first_node = node.children.size();
   }
   b.processes = model.groups.size();
+}
+
+}  // namespace
+
+InfoBasics info_basics(const std::vector<const Report*>& reports) {
+  if (reports.empty()) throw Error("cube_info -b: no report");
+  UnifiedDefinitions merge;
+  std::vector<InputMapping> maps(reports.size());
+  for (size_t i = 0; i < reports.size(); ++i)
+    if (!merge.add_system_tree(reports[i]->model(), maps[i], SystemUnification::kStrict))
+      throw Error(
+          reports[i]->path() +
+          ": its system tree does not fit the other reports' (no merge exists to describe)");
+  InfoBasics b;
+  for (auto r = reports.rbegin(); r != reports.rend(); ++r) {
+    if (!(*r)->model().metric_by_uniq_name("time")) continue;
+    MetricEngine engine(**r);
+    b = info_basics(engine);
+    break;
+  }
+  const std::optional<double> wallclock = b.wallclock;
+  count_system(merge.model(), b);
+  b.wallclock = wallclock;
+  return b;
+}
+
+InfoBasics info_basics(MetricEngine& engine) {
+  const Model& model = engine.report().model();
+  InfoBasics b;
+  count_system(model, b);
   if (const auto time = model.metric_by_uniq_name("time")) {
     double total = 0;
     for (Index c = 0; c < model.cnodes.size(); ++c) {

@@ -37,8 +37,7 @@ constexpr const char* kUsage =
     "met: unique_metric_name[:incl|excl[:process_rank[.thread]]], e.g. time or time:excl:2\n"
     "Several reports: their call trees merged, each column once per report.\n";
 
-void print_basics(MetricEngine& engine) {
-  const InfoBasics b = info_basics(engine);
+void print_basics(const InfoBasics& b) {
   std::cout << "Number of nodes    : " << b.nodes << '\n'
             << "Processes per node : " << b.children_of_first_node << '\n'
             << "Number of processes: " << b.processes << '\n'
@@ -69,7 +68,7 @@ bool apply_options(int argc, char** argv, MetricEngine& engine, std::vector<Info
     const std::string arg = optarg ? optarg : "";
     switch (c) {
       case 'b':
-        print_basics(engine);
+        print_basics(info_basics(engine));
         return false;
       case 'l':
         for (const Metric& m : model.metrics) std::cout << m.uniq_name << '\n';
@@ -104,7 +103,7 @@ void print_metric_union(const std::vector<Report>& reports) {
 }
 
 // Several reports side by side: each column once per report over the unified call tree, as
-// CubeLib's cube_info compares them; -b describes the first report, -l the merged metrics.
+// CubeLib's cube_info compares them; -b describes their merge, -l lists its metrics.
 int several_reports(int argc, char** argv) {
   const std::vector<Report> reports = open_reports(optind, argc, argv);
   CallPathChecks checks(report_pointers(reports));
@@ -115,8 +114,7 @@ int several_reports(int argc, char** argv) {
   for (int c; (c = getopt(argc, argv, kOptions)) != -1;) {
     const std::string arg = optarg ? optarg : "";
     if (c == 'b') {
-      MetricEngine engine(reports.front());
-      print_basics(engine);
+      print_basics(info_basics(report_pointers(reports)));
       return 0;
     }
     if (c == 'l') {

@@ -460,6 +460,35 @@ TEST(CubeInfo, SeveralReportsSideBySide) {
       << l.out;
 }
 
+// -b of several reports describes their merge, as the original (it merges them first): the
+// unified system tree's nodes and processes, and the wall-clock time of the last report that
+// has "time" (the merge's values). mm.x10 and mm.x100 share one system tree (one node, one
+// process); the expected figures are the oracle's info_b of mm.x100 alone. Reports whose
+// system trees do not fit have no merge: exit 1, naming the report.
+TEST(CubeInfo, BasicsOfSeveralReportsDescribeTheirMerge) {
+  REQUIRE_SHARED();
+  const std::string x10 = "extrap__single_parameter__mm.x10y1z1.r1__profile.cubex",
+                    x100 = "extrap__single_parameter__mm.x100y1z1.r1__profile.cubex";
+  std::string expected;
+  for (int i = 0; i < 2; ++i)
+    expected += "INFO::Start operation \"MERGE\" with " + std::to_string(i) +
+                "-th cube...\nINFO::Merging metric dimension... done.\n"
+                "INFO::Merging program dimension... done.\nINFO::Merging system dimension... "
+                "done.\nINFO::Merging topologies... done.\n";
+  expected += "INFO::Merge operation... done.\n";
+  const auto r = run_tool("cube_info", {"-b", oracle_input(x10), oracle_input(x100)});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, expected + read_file(shared_dir() / "oracle" / x100 / "info_b.out"));
+  const auto other = read_file(shared_dir() / "oracle" / x10 / "info_b.out");
+  const auto reversed = run_tool("cube_info", {"-b", oracle_input(x100), oracle_input(x10)});
+  EXPECT_EQ(reversed.out, expected + other);
+  const std::string summary = "cubelib__examples__cube__summary.cubex";
+  const auto bad = run_tool("cube_info", {"-b", oracle_input(x10), oracle_input(summary)});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("summary.cubex: its system tree does not fit"), std::string::npos)
+      << bad.err;
+}
+
 TEST(CubeCalltree, ThresholdLeavesOutSmallCallPaths) {
   REQUIRE_SHARED();
   // Inclusive shares: main 100 %, init_mat 2/5 = 40 %, zero_mat and mat_mul 20 %.

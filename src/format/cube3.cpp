@@ -52,16 +52,7 @@ struct Context {
     if (node.type() == pugi::node_element && offset > 0 &&
         static_cast<size_t>(offset) <= text.size() && text[offset - 1] == '<')
       --offset;
-    size_t line = 1, column = 1;
-    for (ptrdiff_t i = 0; i < offset && i < static_cast<ptrdiff_t>(text.size()); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    return where + ":" + std::to_string(line) + ":" + std::to_string(column);
+    return where + ":" + line_column(text, offset);
   }
   [[noreturn]] void fail(const pugi::xml_node& node, const std::string& message) const {
     throw FormatError(at(node) + ": " + message);

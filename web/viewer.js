@@ -472,11 +472,19 @@ function renderTopology() {
   }
 }
 
-async function renderFlat() {
+// The regions by exclusive value, the first FLAT_ROWS of them: a report of thousands of
+// regions would take the browser most of a second to lay out, and the top is what one reads
+// first; a last row shows the rest on request.
+const FLAT_ROWS = 50;
+async function renderFlat(all = false) {
   const r = await api('flat', { report: state.report, metric: state.metric, metric_flavour: metricFlavour() });
   const rows = r.regions.filter((x) => x.excl !== 0 || x.subroutines !== 0).sort((a, b) => b.excl - a.excl);
+  const shown = all ? rows : rows.slice(0, FLAT_ROWS);
+  const more = rows.length - shown.length;
   $('flat').innerHTML = '<tr><th>region</th><th>exclusive</th><th>subroutines</th><th>inclusive</th></tr>' +
-    rows.map((x) => `<tr><td>${escapeHtml(x.name)}</td><td>${fmt(x.excl)}</td><td>${fmt(x.subroutines)}</td><td>${fmt(x.incl)}</td></tr>`).join('');
+    shown.map((x) => `<tr><td>${escapeHtml(x.name)}</td><td>${fmt(x.excl)}</td><td>${fmt(x.subroutines)}</td><td>${fmt(x.incl)}</td></tr>`).join('') +
+    (more > 0 ? `<tr class="more"><td colspan="4"><button id="flat-all">${more} more regions: show all</button></td></tr>` : '');
+  if (more > 0) $('flat-all').addEventListener('click', () => renderFlat(true));
 }
 
 // POP efficiencies of the selected call path (or of the roots), indented as the hierarchy.

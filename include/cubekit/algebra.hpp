@@ -13,8 +13,13 @@ namespace cubekit {
 void set_identity(DataType type, std::byte* dst, size_t n);
 // acc[i] = acc[i] ⊕ x[i], for n values.
 void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n);
-// acc[i] = acc[i] ⊖ x[i], for n values.
+// acc[i] = acc[i] ⊖ x[i], for n values: the call tree's ⊖, where a DOUBLE difference within
+// a few ulps of the operands is 0 (CubeLib's minus_operator; rounding residues of a parent
+// minus its children vanish).
 void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n);
+// The same, but a DOUBLE difference is the plain a − b: the metric tree's ⊖ (a metric's
+// exclusive value is its inclusive one minus each sub-metric's, CubeLib's operator-=).
+void minus_rows_unsnapped(DataType type, std::byte* acc, const std::byte* x, size_t n);
 // acc[0] = acc[0] ⊕ x[0] ⊕ … ⊕ x[n-1]: aggregation over the locations of a row.
 void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n);
 // Whether fold_row of this type accepts a row `x` at any address (integers and the doubles):

@@ -209,7 +209,8 @@ Values stored_values(const Report& report, Index metric, Index cnode) {
 void subtract_sub_metric(const Report& report, Index parent, Index child, Values& values,
                          const Values& child_values) {
   const DataType to = values.type(), from = child_values.type();
-  if (from == to) return minus_rows(to, values.data(), child_values.data(), values.size());
+  if (from == to)
+    return minus_rows_unsnapped(to, values.data(), child_values.data(), values.size());
   auto plain = [](DataType t) { return t.is_integer() || t.kind() == TypeKind::kDouble; };
   const Model& model = report.model();
   if (!plain(from) || !plain(to))
@@ -219,7 +220,7 @@ void subtract_sub_metric(const Report& report, Index parent, Index child, Values
                       ": its exclusive values would subtract values of another kind");
   Values converted(to, values.size());
   convert_values(from, child_values.data(), to, converted.data(), values.size(), "sub-metric");
-  minus_rows(to, values.data(), converted.data(), values.size());
+  minus_rows_unsnapped(to, values.data(), converted.data(), values.size());
 }
 
 Values location_values(const Report& report, Index metric, Index cnode, Flavour metric_flavour,

@@ -298,6 +298,11 @@ void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
   }
 }
 
+void minus_rows_unsnapped(DataType type, std::byte* acc, const std::byte* x, size_t n) {
+  if (type.kind() == TypeKind::kDouble) return sub_lanes(dbl(acc), dbl(x), n);
+  minus_rows(type, acc, x, n);
+}
+
 bool fold_reads_unaligned(DataType type) {
   return type.is_single_number();  // the kernels below that load with load_any
 }

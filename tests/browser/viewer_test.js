@@ -137,6 +137,25 @@ async function main() {
     await page.click('#tabs button[data-tab=box]');
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, '7-summary-box.png') });
+    // Flat profile: the 50 regions of largest exclusive time first, as the API gives them, and
+    // the other 15 of summary.cubex's 65 on request.
+    await page.click('#tabs button[data-tab=flat]');
+    await page.waitForSelector('#flat tr td');
+    const flatApi = await (await fetch(`${server.url}api/v1/flat?${new URLSearchParams({ report: 'cubelib/examples/summary.cubex', metric: 'time', metric_flavour: 'incl' })}`)).json();
+    const byExcl = flatApi.regions.filter((x) => x.excl !== 0 || x.subroutines !== 0).sort((a, b) => b.excl - a.excl);
+    let flatShown = await page.$$eval('#flat tr', (trs) => trs.slice(1).map((tr) => [...tr.cells].map((td) => td.textContent)));
+    assert.strictEqual(byExcl.length, 65);
+    assert.strictEqual(flatShown.length, 51, '50 regions and the row that shows the rest');
+    assert.strictEqual(flatShown[50][0], '15 more regions: show all');
+    for (let i = 0; i < 50; ++i) {
+      assert.strictEqual(flatShown[i][0], byExcl[i].name);
+      assert.ok(Math.abs(Number(flatShown[i][1]) - byExcl[i].excl) <= 5e-6 * Math.abs(byExcl[i].excl) + 1e-12, byExcl[i].name);
+    }
+    await page.click('#flat-all');
+    await page.waitForFunction(() => document.querySelectorAll('#flat tr').length === 66);
+    flatShown = await page.$$eval('#flat tr', (trs) => trs.slice(1).map((tr) => tr.cells[0].textContent));
+    assert.deepStrictEqual(flatShown, byExcl.map((x) => x.name));
+    await page.screenshot({ path: path.join(shots, '8-summary-flat.png') });
     // POP efficiencies of the roots: the table shows the API's numbers, each to 6 digits.
     await page.click('#tabs button[data-tab=pop]');
     await page.waitForSelector('#pop tr td');
@@ -152,7 +171,7 @@ async function main() {
       if (expected[i].value === null) assert.strictEqual(popShown[i][1], '–', expected[i].key);
       else assert.ok(Math.abs(Number(popShown[i][1]) - expected[i].value) <= 5e-6 * Math.abs(expected[i].value) + 1e-12, expected[i].key);
     }
-    await page.screenshot({ path: path.join(shots, '8-summary-pop.png') });
+    await page.screenshot({ path: path.join(shots, '9-summary-pop.png') });
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

@@ -1,5 +1,7 @@
 #include "cubekit/statistics.hpp"
 
+#include "cubekit/algebra.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -85,37 +87,66 @@ std::vector<double> stored_doubles(MetricEngine& engine, Index metric, Index cno
 
 }  // namespace
 
-// Stored metrics are computed from their rows in double, in the order CubeLib's per-location
-// question adds them, so that sums and differences round as the original's: an exclusive
-// metric's inclusive value folds the call path and then its subtree in pre-order; an inclusive
-// metric's exclusive value subtracts the children from the call path (which also lets an
-// unsigned metric go below zero, as the original prints it).
+namespace {
+
+// A stored metric's call-exclusive row of `cnode`, in double: the stored row, or for a metric
+// stored inclusive the stored row minus each child's, one by one with the call tree's ⊖ (a
+// difference of a few ulps is 0), which also lets an unsigned metric go below zero, as the
+// original prints it.
+std::vector<double> exclusive_doubles(MetricEngine& engine, Index metric, Index cnode) {
+  const Model& model = engine.report().model();
+  std::vector<double> v = stored_doubles(engine, metric, cnode);
+  if (model.metrics[metric].kind != MetricKind::kInclusive) return v;
+  const DataType doubles(TypeKind::kDouble);
+  for (Index child : model.cnodes[cnode].children) {
+    const std::vector<double> row = stored_doubles(engine, metric, child);
+    minus_rows(doubles, reinterpret_cast<std::byte*>(v.data()),
+               reinterpret_cast<const std::byte*>(row.data()), v.size());
+  }
+  return v;
+}
+
+// A stored metric's call-inclusive row as CubeLib's tools library computes it (AggrCube::
+// get_vcsev), whatever the storage: I(c) = E(c) + I(child 1) + I(child 2) + …, E the exclusive
+// row above, each child's subtree summed before it is added. For a metric stored inclusive
+// this differs from the stored row in the last bits, and variances over many locations show
+// it (cube_stat -%). Depth-first with one partial sum per level of the current path.
+std::vector<double> inclusive_as_sum_of_subtrees(MetricEngine& engine, Index metric, Index cnode) {
+  const Model& model = engine.report().model();
+  struct Level {
+    Index cnode;
+    size_t next_child = 0;
+    std::vector<double> sum;
+  };
+  std::vector<Level> path;
+  path.push_back({cnode, 0, exclusive_doubles(engine, metric, cnode)});
+  for (;;) {
+    Level& top = path.back();
+    const auto& children = model.cnodes[top.cnode].children;
+    if (top.next_child < children.size()) {
+      const Index child = children[top.next_child++];
+      path.push_back({child, 0, exclusive_doubles(engine, metric, child)});
+      continue;
+    }
+    if (path.size() == 1) return std::move(top.sum);
+    std::vector<double> done = std::move(top.sum);
+    path.pop_back();
+    for (size_t l = 0; l < done.size(); ++l) path.back().sum[l] += done[l];
+  }
+}
+
+}  // namespace
+
+// Stored metrics are computed from their rows in double, in the order CubeLib's tools library
+// adds and subtracts them, so that sums and differences round as the original's.
 std::vector<double> per_location(MetricEngine& engine, Index metric, Index cnode,
                                  Flavour call_flavour) {
   const Model& model = engine.report().model();
   const bool stored = metric < model.metrics.size() && !is_derived(model.metrics[metric].kind);
   const MetricKind kind = stored ? model.metrics[metric].kind : MetricKind::kPostDerived;
-  if (stored && kind == MetricKind::kExclusive && call_flavour == Flavour::kInclusive) {
-    std::vector<double> sum(model.locations.size(), 0.0);
-    std::vector<Index> pending{cnode};
-    while (!pending.empty()) {
-      const Index c = pending.back();
-      pending.pop_back();
-      const std::vector<double> row = stored_doubles(engine, metric, c);
-      for (size_t l = 0; l < sum.size(); ++l) sum[l] += row[l];
-      const auto& children = model.cnodes[c].children;
-      pending.insert(pending.end(), children.rbegin(), children.rend());
-    }
-    return sum;
-  }
-  if (stored && kind == MetricKind::kInclusive && call_flavour == Flavour::kExclusive) {
-    std::vector<double> v = stored_doubles(engine, metric, cnode);
-    for (Index child : model.cnodes[cnode].children) {
-      const std::vector<double> row = stored_doubles(engine, metric, child);
-      for (size_t l = 0; l < v.size(); ++l) v[l] -= row[l];
-    }
-    return v;
-  }
+  if (stored && (kind == MetricKind::kExclusive || kind == MetricKind::kInclusive))
+    return call_flavour == Flavour::kInclusive ? inclusive_as_sum_of_subtrees(engine, metric, cnode)
+                                               : exclusive_doubles(engine, metric, cnode);
   const Values row = engine.location_values(metric, cnode, Flavour::kInclusive, call_flavour);
   std::vector<double> out;
   out.reserve(model.locations.size());

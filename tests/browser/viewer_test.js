@@ -1,7 +1,7 @@
 // Headless Chromium against `cubekit serve` on a real profile: the numbers the viewer shows
 // must be the API's. Usage: node viewer_test.js <cubekit binary> <shared dir> <screenshot dir>
 'use strict';
-const { spawn } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -11,9 +11,9 @@ const { chromium } = require('playwright-core');
 const [cubekit, shared, shots] = process.argv.slice(2);
 const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
 
-function startServer() {
+function startServer(root = path.join(shared, 'data', 'real')) {
   return new Promise((resolve, reject) => {
-    const p = spawn(cubekit, ['serve', '--root', path.join(shared, 'data', 'real'), '--port', '0']);
+    const p = spawn(cubekit, ['serve', '--root', root, '--port', '0']);
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
@@ -30,9 +30,55 @@ async function apiValues(url, params) {
   return new Map((await res.json()).values);
 }
 
+// Opens the viewer on a generated report of 100,000 call paths and checks what it draws.
+async function openGenerated(browser, root) {
+  const server = await startServer(root);
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}?report=big.cubex`);
+    await page.evaluate(() => window.cubekitViewer.ready);
+    await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
+    const tree = await (await fetch(`${server.url}api/v1/tree?report=big.cubex`)).json();
+    assert.strictEqual(tree.cnode_count, 100000);
+    const incl = await apiValues(server.url, { report: 'big.cubex', metric: 'time', calltree: 'incl' });
+    const excl = await apiValues(server.url, { report: 'big.cubex', metric: 'time', calltree: 'excl' });
+    const shown = async () => page.$$eval('#calls li', (lis) => lis.filter((li) => li.offsetParent)
+      .map((li) => ({ id: li._node.c.id, expanded: li._node.expanded,
+        value: Number(li.querySelector('.value').dataset.value) })));
+    let rows = await shown();
+    const drawn = await page.$$eval('#calls li', (lis) => lis.length);
+    assert.ok(rows.length >= 2 && drawn < 2000, `lazy call tree: ${drawn} items drawn of 100,000`);
+    for (const r of rows) assert.strictEqual(r.value, (r.expanded ? excl : incl).get(r.id));
+    // Expand the first collapsed call path that has children.
+    const parents = new Set(tree.calls.filter((c) => c.parent !== null).map((c) => c.parent));
+    const target = rows.find((r) => !r.expanded && parents.has(r.id));
+    assert.ok(target, 'a collapsed call path with children');
+    const before = rows.length;
+    await page.$$eval('#calls li', (lis, id) => {
+      const li = lis.find((x) => x._node.c.id === id);
+      li.firstChild.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
+    }, target.id);
+    await page.waitForFunction((n) => [...document.querySelectorAll('#calls li')].filter((li) => li.offsetParent).length > n, before);
+    rows = await shown();
+    assert.strictEqual(rows.find((r) => r.id === target.id).value, excl.get(target.id));
+    for (const r of rows) assert.strictEqual(r.value, (r.expanded ? excl : incl).get(r.id));
+    await page.screenshot({ path: path.join(shots, '10-100k-call-paths.png') });
+    return { errors };
+  } finally {
+    server.proc.kill('SIGTERM');
+  }
+}
+
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cubekit-chromium-'));
+  // The generated report of 100,000 call paths, in a folder of its own (removed at the end).
+  const generated = fs.mkdtempSync(path.join(os.tmpdir(), 'cubekit-100k-'));
+  const gen = spawnSync(cubekit, ['generate', '--call-paths', '100000', '--size', '40MB', '-o',
+    path.join(generated, 'big.cubex')]);
+  assert.strictEqual(gen.status, 0, String(gen.stderr));
   const server = await startServer();
   // A fresh profile folder (--user-data-dir), removed at the end.
   const browser = await chromium.launchPersistentContext(profile, {
@@ -172,12 +218,18 @@ async function main() {
       else assert.ok(Math.abs(Number(popShown[i][1]) - expected[i].value) <= 5e-6 * Math.abs(expected[i].value) + 1e-12, expected[i].key);
     }
     await page.screenshot({ path: path.join(shots, '9-summary-pop.png') });
+
+    // A report of 100,000 call paths (generated): the call tree is drawn lazily — the root and
+    // its children, not the whole tree — and shows the API's numbers, also after expanding.
+    const big = await openGenerated(browser, generated);
+    assert.deepStrictEqual(big.errors, []);
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {
     await browser.close();
     server.proc.kill('SIGTERM');
     fs.rmSync(profile, { recursive: true, force: true });
+    fs.rmSync(generated, { recursive: true, force: true });
   }
 }
 

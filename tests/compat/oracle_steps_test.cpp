@@ -249,18 +249,6 @@ constexpr KnownDifference kKnownDifferences[] = {
     {"cubelib__examples__cube__summary.cubex/derive_pre_excl",
      "DELIBERATE: the original segfaults on summary.cubex (metric ids with gaps, rc 139); cubekit "
      "writes the report (docs/compatibility.md)"},
-    {"cubelib__test__test1.1__equal.cube/dump_x_excl",
-     "OPEN: metric-exclusive values that are rounding residues (1e-15) of a Cube 3 document: "
-     "CubeLib's metric-inclusive values of Cube 3 severities are summed in another order"},
-    {"cubelib__test__test1.1__not_equal1.cube/dump_x_excl",
-     "OPEN: metric-exclusive values that are rounding residues (1e-15) of a Cube 3 document: "
-     "CubeLib's metric-inclusive values of Cube 3 severities are summed in another order"},
-    {"cubelib__test__test1.1__template.cube/dump_x_excl",
-     "OPEN: metric-exclusive values that are rounding residues (1e-15) of a Cube 3 document: "
-     "CubeLib's metric-inclusive values of Cube 3 severities are summed in another order"},
-    {"cubelib__test__test16__trace.cube/dump_x_excl",
-     "OPEN: metric-exclusive values that are rounding residues (1e-15) of a Cube 3 document: "
-     "CubeLib's metric-inclusive values of Cube 3 severities are summed in another order"},
     {"pycubexr__test_only_files__cube-values_example.cubex/dump_d",
      "DELIBERATE: exclusive RATE values: CubeLib adds the callees' values to the inclusive one "
      "instead of subtracting them; cubekit subtracts, as for every type (docs/compatibility.md)"},

@@ -131,15 +131,7 @@ class PeriReader {
       read_dimensions(parts);
     } else if (late_dimensions) {
       // A dimension after a <data>: read again, now knowing every id.
-      model_ = std::make_shared<Model>();
-      for (IdMap* ids : {&metric_ids_, &twin_excl_, &region_ids_, &cnode_ids_, &node_ids_,
-                         &group_ids_, &location_ids_})
-        ids->clear();
-      location_keys_.clear();
-      cnode_state_.clear();
-      values_.clear();
-      data_error_.reset();
-      has_data_error_ = false;
+      forget_all();
       read_dimensions(parts);
       for (const Part& part : parts) {
         if (!part.data) continue;
@@ -149,6 +141,19 @@ class PeriReader {
       }
     }
     if (data_error_) throw FormatError(where(data_error_->first) + ": " + data_error_->second);
+  }
+
+  // Back to the state before the first dimension was read.
+  void forget_all() {
+    model_ = std::make_shared<Model>();
+    for (IdMap* ids : {&metric_ids_, &twin_excl_, &region_ids_, &cnode_ids_, &node_ids_,
+                       &group_ids_, &location_ids_})
+      ids->clear();
+    location_keys_.clear();
+    cnode_state_.clear();
+    values_.clear();
+    data_error_.reset();
+    has_data_error_ = false;
   }
 
   // "file:line:column" of a byte offset into the document.

@@ -20,6 +20,10 @@ struct FlatProfile {
 
 // For any metric the engine knows (stored, derived, ad hoc), aggregated over all locations.
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour);
+// The same from a metric's call-exclusive values aggregated over all locations, one per call
+// path (indexed like Model::cnodes), as MetricEngine::aggregated_values gives them: for whoever
+// holds them already (the server's cache).
+FlatProfile flat_profile(const Model& model, const Values& exclusive_per_cnode);
 
 // The same per location: for each region (indexed like Model::regions) the values of every
 // location (indexed by location id). Empty where CubeLib has no values at all: `exclusive` of a

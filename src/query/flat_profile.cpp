@@ -53,8 +53,11 @@ void walk_with_regions_above(const Model& model, Visit visit) {
 }  // namespace
 
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour) {
-  const Model& model = engine.report().model();
-  const Values per_cnode = engine.aggregated_values(metric, metric_flavour, Flavour::kExclusive);
+  return flat_profile(engine.report().model(),
+                      engine.aggregated_values(metric, metric_flavour, Flavour::kExclusive));
+}
+
+FlatProfile flat_profile(const Model& model, const Values& per_cnode) {
   Values subroutines(per_cnode.type(), model.regions.size());
   walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
     for (Index r : above)

@@ -116,20 +116,34 @@ DecodeBudget::Claim OpenReport::claim_cells(uint64_t matrices) {
   return budget_.claim(matrices * cells * sizeof(double));
 }
 
+std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q) {
+  const std::string key = flavour_key(q);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = typed_.find(key); it != typed_.end()) return it->second;
+  }
+  const Target t = target(q.metric);
+  const DecodeBudget::Claim claimed = claim(t);
+  auto typed = std::make_shared<const Values>(
+      t.engine->aggregated_values(t.metric, q.metric_flavour, q.call_flavour));
+  auto values = std::make_shared<const std::vector<double>>(as_doubles(*typed));
+  std::lock_guard lock(mutex_);
+  if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear(), typed_.clear();
+  aggregated_.emplace(key, values);
+  typed_.emplace(key, typed);
+  return typed;
+}
+
 std::shared_ptr<const std::vector<double>> OpenReport::aggregated(const MetricQuery& q) {
   const std::string key = flavour_key(q);
   {
     std::lock_guard lock(mutex_);
     if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second;
   }
-  const Target t = target(q.metric);
-  const DecodeBudget::Claim claimed = claim(t);
-  auto values = std::make_shared<const std::vector<double>>(
-      as_doubles(t.engine->aggregated_values(t.metric, q.metric_flavour, q.call_flavour)));
+  const std::shared_ptr<const Values> typed = aggregated_values(q);
   std::lock_guard lock(mutex_);
-  if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear();
-  aggregated_.emplace(key, values);
-  return values;
+  if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second;
+  return std::make_shared<const std::vector<double>>(as_doubles(*typed));  // evicted meanwhile
 }
 
 std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) {
@@ -138,10 +152,11 @@ std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) 
   return as_doubles(t.engine->location_values(t.metric, cnode, q.metric_flavour, q.call_flavour));
 }
 
+// From the call paths' exclusive values, which the call tree view has usually asked for already.
 OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
-  const Target t = target(q.metric);
-  const DecodeBudget::Claim claimed = claim(t);
-  const FlatProfile p = flat_profile(*t.engine, t.metric, q.metric_flavour);
+  MetricQuery exclusive = q;
+  exclusive.call_flavour = Flavour::kExclusive;
+  const FlatProfile p = flat_profile(model(), *aggregated_values(exclusive));
   return {as_doubles(p.exclusive), as_doubles(p.subroutines)};
 }
 

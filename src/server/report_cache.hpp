@@ -83,6 +83,9 @@ class OpenReport {
     Index metric;
   };
   Target target(const std::string& metric);  // HttpError 400 for a bad expression
+  // aggregated() as the engine gives it (typed); cached with it, so that what is derived from
+  // it (the flat profile) does not wait for the engine while it decodes something else.
+  std::shared_ptr<const Values> aggregated_values(const MetricQuery& q);
   DecodeBudget::Claim claim(const Target& t);
   MetricEngine& engine();
 
@@ -93,6 +96,7 @@ class OpenReport {
   std::unique_ptr<MetricEngine> engine_;
   std::map<std::string, std::unique_ptr<MetricEngine>> expression_engines_;
   std::map<std::string, std::shared_ptr<const std::vector<double>>> aggregated_;
+  std::map<std::string, std::shared_ptr<const Values>> typed_;  // the same, as computed
 };
 
 class ReportCache {

@@ -157,8 +157,17 @@ async function metricTotal(name, flavour) {
   return state.metricTotals.get(key);
 }
 
+// The other metrics' totals wait until the user has paused: each may decode a metric of
+// hundreds of MB, and a click's own requests must not share the server with them.
+let lastAction = 0;
+const IDLE_MS = 500;
+async function untilIdle() {
+  for (let wait; (wait = lastAction + IDLE_MS - performance.now()) > 0;)
+    await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 // Totals are fetched one metric after the other, the selected one first, so that first paint
-// decodes a single metric.
+// decodes a single metric; the others when the user pauses (untilIdle).
 async function paintMetrics() {
   const nodes = visibleNodes($('metrics'));
   const known = [];
@@ -175,6 +184,8 @@ async function paintMetrics() {
   if (known.length < nodes.length) {
     for (const n of nodes) {
       const flavour = n.expanded ? 'excl' : 'incl';
+      if (state.metricTotals.has(`${n.m.uniq_name}|${flavour}`)) continue;
+      if (n.m.uniq_name !== state.metric) await untilIdle();
       if (state.metricTotals.has(`${n.m.uniq_name}|${flavour}`)) continue;
       try { await metricTotal(n.m.uniq_name, flavour); } catch (e) { state.metricTotals.set(`${n.m.uniq_name}|${flavour}`, NaN); }
       const root = rootOf(n);
@@ -555,6 +566,7 @@ async function openReport(path) {
   if (first) {
     metricTree.selected = first; markSelected($('metrics'), first); state.metric = first.m.uniq_name;
     await reloadCalls();
+    lastAction = performance.now();  // the first look at the tree counts as the user's turn
     paintMetrics();
   }
   document.title = `cubekit: ${path}`;
@@ -572,6 +584,8 @@ async function start() {
   $('pop-model').addEventListener('change', () => renderBottom());
   let timer = null;
   $('search').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => search($('search').value).catch((e) => status(e.message)), 200); });
+  for (const type of ['pointerdown', 'keydown'])
+    document.addEventListener(type, () => { lastAction = performance.now(); }, true);
   for (const b of document.querySelectorAll('#tabs button')) {
     b.addEventListener('click', () => {
       state.tab = b.dataset.tab;

@@ -120,30 +120,21 @@ std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q
   const std::string key = flavour_key(q);
   {
     std::lock_guard lock(mutex_);
-    if (auto it = typed_.find(key); it != typed_.end()) return it->second;
+    if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second;
   }
   const Target t = target(q.metric);
   const DecodeBudget::Claim claimed = claim(t);
-  auto typed = std::make_shared<const Values>(
+  auto values = std::make_shared<const Values>(
       t.engine->aggregated_values(t.metric, q.metric_flavour, q.call_flavour));
-  auto values = std::make_shared<const std::vector<double>>(as_doubles(*typed));
   std::lock_guard lock(mutex_);
-  if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear(), typed_.clear();
+  if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear();
   aggregated_.emplace(key, values);
-  typed_.emplace(key, typed);
-  return typed;
+  return values;
 }
 
+// Converted on each request: one number per call path, a fraction of writing them as JSON.
 std::shared_ptr<const std::vector<double>> OpenReport::aggregated(const MetricQuery& q) {
-  const std::string key = flavour_key(q);
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second;
-  }
-  const std::shared_ptr<const Values> typed = aggregated_values(q);
-  std::lock_guard lock(mutex_);
-  if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second;
-  return std::make_shared<const std::vector<double>>(as_doubles(*typed));  // evicted meanwhile
+  return std::make_shared<const std::vector<double>>(as_doubles(*aggregated_values(q)));
 }
 
 std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) {

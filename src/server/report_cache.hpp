@@ -83,8 +83,8 @@ class OpenReport {
     Index metric;
   };
   Target target(const std::string& metric);  // HttpError 400 for a bad expression
-  // aggregated() as the engine gives it (typed); cached with it, so that what is derived from
-  // it (the flat profile) does not wait for the engine while it decodes something else.
+  // aggregated() as the engine gives it (typed), cached: what is derived from it (the flat
+  // profile) then does not wait for the engine while it decodes something else.
   std::shared_ptr<const Values> aggregated_values(const MetricQuery& q);
   DecodeBudget::Claim claim(const Target& t);
   MetricEngine& engine();
@@ -95,8 +95,7 @@ class OpenReport {
   std::mutex mutex_;  // guards the maps below, not the engines (they lock themselves)
   std::unique_ptr<MetricEngine> engine_;
   std::map<std::string, std::unique_ptr<MetricEngine>> expression_engines_;
-  std::map<std::string, std::shared_ptr<const std::vector<double>>> aggregated_;
-  std::map<std::string, std::shared_ptr<const Values>> typed_;  // the same, as computed
+  std::map<std::string, std::shared_ptr<const Values>> aggregated_;
 };
 
 class ReportCache {

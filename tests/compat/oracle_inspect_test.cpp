@@ -419,6 +419,17 @@ TEST(CubeSanity, PlainSummaryAndDetailsInTheOutputFile) {
 // cube_info of two reports of the same call tree shows each column once per report: its rows
 // are the two reports' own listings (the oracle's info_t_m of each), interleaved column by
 // column, after the original's merge lines.
+// CubeLib's progress lines for merging `reports` reports (cube_info of several reports).
+std::string merge_progress(int reports) {
+  std::string out;
+  for (int i = 0; i < reports; ++i)
+    out += "INFO::Start operation \"MERGE\" with " + std::to_string(i) +
+           "-th cube...\nINFO::Merging metric dimension... done.\n"
+           "INFO::Merging program dimension... done.\nINFO::Merging system dimension... "
+           "done.\nINFO::Merging topologies... done.\n";
+  return out + "INFO::Merge operation... done.\n";
+}
+
 TEST(CubeInfo, SeveralReportsSideBySide) {
   REQUIRE_SHARED();
   const std::string f1 = "extrap__simple_threaded__example.f1__cube-example1.cubex",
@@ -432,13 +443,7 @@ TEST(CubeInfo, SeveralReportsSideBySide) {
   const auto one = lines(read_file(shared_dir() / "oracle" / f1 / "info_t_m.out"));
   const auto two = lines(read_file(shared_dir() / "oracle" / f2 / "info_t_m.out"));
   ASSERT_EQ(one.size(), two.size());
-  std::string expected;
-  for (int i = 0; i < 2; ++i)
-    expected += "INFO::Start operation \"MERGE\" with " + std::to_string(i) +
-                "-th cube...\nINFO::Merging metric dimension... done.\n"
-                "INFO::Merging program dimension... done.\nINFO::Merging system dimension... "
-                "done.\nINFO::Merging topologies... done.\n";
-  expected += "INFO::Merge operation... done.\n";
+  std::string expected = merge_progress(2);
   // "| " + 15 characters + " | " + 15 characters + " | " + tree
   for (size_t i = 0; i < one.size(); ++i)
     expected += "| " + one[i].substr(2, 15) + " | " + two[i].substr(2, 15) + " | " +
@@ -468,13 +473,7 @@ TEST(CubeInfo, BasicsOfSeveralReportsDescribeTheirMerge) {
   REQUIRE_SHARED();
   const std::string x10 = "extrap__single_parameter__mm.x10y1z1.r1__profile.cubex",
                     x100 = "extrap__single_parameter__mm.x100y1z1.r1__profile.cubex";
-  std::string expected;
-  for (int i = 0; i < 2; ++i)
-    expected += "INFO::Start operation \"MERGE\" with " + std::to_string(i) +
-                "-th cube...\nINFO::Merging metric dimension... done.\n"
-                "INFO::Merging program dimension... done.\nINFO::Merging system dimension... "
-                "done.\nINFO::Merging topologies... done.\n";
-  expected += "INFO::Merge operation... done.\n";
+  std::string expected = merge_progress(2);
   const auto r = run_tool("cube_info", {"-b", oracle_input(x10), oracle_input(x100)});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, expected + read_file(shared_dir() / "oracle" / x100 / "info_b.out"));

@@ -332,6 +332,48 @@ TEST(PeriXml, BadDataSayWhereAndWhatFirst) {
   EXPECT_FALSE(fs::exists(tmp.path() / "out.cubex"));
 }
 
+// Hostile nesting: 200,000 nested <d> (no recursion reads them), a call tree 20,000 deep (read
+// with an explicit stack), and a metric tree deeper than kMaxTreeNesting (refused, as every
+// reader refuses it).
+TEST(PeriXml, DeepNestingIsReadOrRefusedNeverACrash) {
+  test::TempDir tmp("peri-deep");
+  std::string deep_data = "<data><d metric=\"m\"><d code=\"c0\">";
+  for (int i = 0; i < 200000; ++i) deep_data += "<d>";
+  deep_data += "<d spc=\"t1\">7</d>";
+  for (int i = 0; i < 200000; ++i) deep_data += "</d>";
+  deep_data += "</d></d></data>\n";
+  const std::vector<std::vector<double>> expected = {{0, 7}, {0, 0}};
+  EXPECT_EQ(imported_values(tmp, small_document(deep_data, false)), expected);
+
+  std::string chain =
+      "<peri><code><programs><program id=\"p\"><regions><region id=\"r\">"
+      "<name>f</name></region></regions><cnodes>";
+  for (int i = 0; i < 20000; ++i) chain += "<cnode id=\"c" + std::to_string(i) + "\" ref=\"r\">";
+  for (int i = 0; i < 20000; ++i) chain += "</cnode>";
+  chain += "</cnodes></program></programs></code></peri>\n";
+  const fs::path xml = tmp.path() / "chain.xml", out = tmp.path() / "chain.cubex";
+  std::ofstream(xml) << chain;
+  import_peri_xml(xml.string(), out.string());
+  const Report r = Report::open(out.string());
+  ASSERT_EQ(r.model().cnodes.size(), 20000u);
+  EXPECT_EQ(r.model().cnodes[19999].parent, 19998u);
+
+  std::string metrics = "<peri><metrics>";
+  for (int i = 0; i <= kMaxTreeNesting; ++i)
+    metrics += "<metric id=\"m" + std::to_string(i) + "\">";
+  for (int i = 0; i <= kMaxTreeNesting; ++i) metrics += "</metric>";
+  metrics += "</metrics></peri>\n";
+  std::ofstream(xml) << metrics;
+  try {
+    import_peri_xml(xml.string(), (tmp.path() / "deep.cubex").string());
+    ADD_FAILURE() << "a metric tree deeper than kMaxTreeNesting was read";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("metrics nested deeper than 1000"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(tmp.path() / "deep.cubex"));
+}
+
 TEST(PeriXml, ToolWritesTheFileWholeOrNotAtAll) {
   const fs::path shared = test::shared_dir();
   CUBEKIT_REQUIRE_SHARED();

@@ -1,0 +1,79 @@
+// Inclusive values of a metric stored exclusive, aggregated over locations, in CubeLib's order
+// (docs/compatibility.md "The order of CubeLib's arithmetic"): one running sum over the call
+// path's subtree in pre-order, the call path first; on trees too deep for that (call paths ×
+// depth), the children's subtotals. Every expected value is worked out by hand.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cubekit/algebra.hpp"
+#include "cubekit/derived.hpp"
+#include "cubekit/writer.hpp"
+#include "unit/small_model.hpp"
+#include "unit/tar_builder.hpp"
+
+namespace cubekit {
+namespace {
+
+// A chain of call paths 0 → 1 → … → n−1 (each the parent of the next), one location, metric
+// "time" DOUBLE stored exclusive with `values[c]` at call path c.
+Report chain_report(const std::string& path, const std::vector<double>& values) {
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  Region region;
+  region.name = region.mangled_name = "f";
+  model->regions.push_back(region);
+  for (uint32_t c = 0; c < values.size(); ++c) {
+    Cnode cnode;
+    cnode.id = c;
+    cnode.region = 0;
+    cnode.parent = c == 0 ? kNoIndex : c - 1;
+    model->cnodes.push_back(cnode);
+    if (c > 0) model->cnodes[c - 1].children.push_back(c);
+  }
+  test::add_one_machine(*model, {1});
+  model->finalize("inclusive_order_test");
+  ReportWriter writer(path, model);
+  writer.begin_metric(0);
+  for (Index c : storage_order(*model, MetricKind::kExclusive))
+    writer.write_row(c, reinterpret_cast<const std::byte*>(&values[c]));
+  writer.end_metric();
+  writer.finish();
+  return Report::open(path);
+}
+
+std::vector<double> inclusive(const Report& report) {
+  MetricEngine engine(report);
+  const Values v = engine.aggregated_values(0, Flavour::kInclusive, Flavour::kInclusive);
+  std::vector<double> out;
+  for (size_t c = 0; c < v.size(); ++c) out.push_back(v.scalar(c));
+  return out;
+}
+
+// 1, 1, 1e16 down the chain. CubeLib's running sum at the root: (1 + 1) + 1e16 = 1e16 + 2
+// (representable). Subtotals would give 1 + (1 + 1e16) = 1 + 1e16 = 1e16 (1e16 + 1 is a tie,
+// rounded to the even 1e16), so the order shows in the result.
+TEST(InclusiveOrder, RunningSumInPreOrderAsCubeLib) {
+  test::TempDir tmp("inclusive-order");
+  const Report r = chain_report((tmp.path() / "r.cubex").string(), {1, 1, 1e16});
+  const std::vector<double> expected = {1e16 + 2, 1e16, 1e16};
+  EXPECT_EQ(inclusive(r), expected);
+}
+
+// Chains of 1,000 call paths (500,500 terms: the running sums) and of 3,000 (4.5 M terms, over
+// the bound of 256 per call path + 1 M: subtotals), every value 1: call path k's inclusive
+// value is n − k either way (small integers add exactly).
+TEST(InclusiveOrder, DeepChainsGiveTheSameSumsEitherWay) {
+  test::TempDir tmp("inclusive-deep");
+  for (const size_t n : {size_t{1000}, size_t{3000}}) {
+    const Report r = chain_report((tmp.path() / ("c" + std::to_string(n) + ".cubex")).string(),
+                                  std::vector<double>(n, 1.0));
+    const std::vector<double> got = inclusive(r);
+    ASSERT_EQ(got.size(), n);
+    for (size_t k = 0; k < n; ++k) ASSERT_EQ(got[k], static_cast<double>(n - k)) << n << " " << k;
+  }
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -154,6 +154,10 @@ struct CompileContext {
   std::function<void(const Definition&)> define;
   // Compile-time warnings (unknown metric, redeclared variable, ...).
   std::function<void(const std::string&)> warn;
+  // The line CubeLib 4.6 prints on standard output when it compiles a metric::set or
+  // metric::get of a metric the report lacks (whether or not the statement ever runs); tools
+  // that answer like CubeLib print these where it does.
+  std::function<void(const std::string&)> cubelib_note;
   // Shared cube-wide; nullptr gives this compilation a table of its own.
   VariableNames* names = nullptr;
   // Unknown metric names are errors instead of the constant 0.

@@ -61,6 +61,12 @@ class MetricEngine {
   bool is_void(Index metric) const;
   // Compile-time warnings (unknown metric names, ...), in order.
   const std::vector<std::string>& warnings() const;
+  // What CubeLib 4.6 prints on standard output compiling these expressions, in order
+  // (cubepl::CompileContext::cubelib_note): tools that mimic it print these lines.
+  const std::vector<std::string>& cubelib_notes() const;
+  // The same when CubeLib compiles these expressions a second time in one cube (cube_remap2
+  // does): each ghost metric the first compile defined now "already exists in cube".
+  const std::vector<std::string>& cubelib_notes_of_second_compile() const;
 
   // Every query takes metric indices below metric_count() and cnode indices into Model::cnodes
   // (LookupError otherwise), and answers stored and derived metrics alike.

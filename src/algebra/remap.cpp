@@ -3,6 +3,7 @@
 // definitions in which every convertible metric is an INCLUSIVE data metric.
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <optional>
 #include <unordered_map>
 
@@ -94,6 +95,8 @@ void merge_metrics(const Report& input, const RemapSpec* spec, Model& w, std::ve
         options.note("cube_remap2: metric '" + m.uniq_name + "' of the input is left out: it " +
                      "is INCLUSIVE, its parent '" + w.metrics[parent].uniq_name +
                      "' in the specification PREDERIVED_EXCLUSIVE");
+      // CubeLib still writes the data members of these stored metrics (empty here).
+      if (!is_derived(m.kind)) w.empty_member_metric_ids.push_back(id);
       mapped[i] = kDropped;
       continue;
     }
@@ -183,6 +186,42 @@ Model converted_model(const Model& w, std::vector<Index>& origin, const RemapOpt
   return out;
 }
 
+// CubeLib's writer leaves inactive (VOID) metrics out of the anchor with all below them, their
+// ids unused, but still writes the data members of the stored ones (empty here).
+void leave_out_void_metrics(Model& model) {
+  std::function<void(Index)> leave_out = [&](Index m) {
+    Metric& x = model.metrics[m];
+    x.is_void = true;  // nothing to write for it
+    if (!is_derived(x.kind)) model.empty_member_metric_ids.push_back(x.id);
+    for (Index k : x.children) leave_out(k);
+  };
+  std::function<void(Index)> visit = [&](Index m) {
+    if (model.metrics[m].val != "VOID") {
+      for (Index k : model.metrics[m].children) visit(k);
+      return;
+    }
+    model.anchor_omitted_metric_ids.push_back(model.metrics[m].id);
+    leave_out(m);
+  };
+  for (Index r : model.metric_roots()) visit(r);
+}
+
+// CubeLib's cube keeps the ghost metrics that CubePL statements define, and its writer puts them
+// at the end of the metric definitions, after every id used so far. They store nothing.
+void append_cubepl_ghosts(Model& model, const std::vector<Metric>& ghosts,
+                          std::vector<Index>& origin) {
+  uint32_t next_id = 0;
+  for (const Metric& m : model.metrics) next_id = std::max(next_id, m.id + 1);
+  for (uint32_t id : model.empty_member_metric_ids) next_id = std::max(next_id, id + 1);
+  for (const Metric& g : ghosts) {
+    Metric x = g;
+    x.id = next_id++;
+    x.disp_name.clear();  // CubeLib defines them without a display name
+    append_metric(model, std::move(x), kNoIndex);
+    origin.push_back(kNoIndex);  // derived: no values to copy
+  }
+}
+
 }  // namespace
 
 void remap_report(const Report& input, const RemapSpec* spec, const RemapOptions& options,
@@ -194,6 +233,7 @@ void remap_report(const Report& input, const RemapSpec* spec, const RemapOptions
   std::vector<Index> source;
   auto working = std::make_shared<Model>(working_model(input, spec, source, options));
   const Report mapped = mapped_report(input, working, source);
+  std::vector<Metric> cubepl_ghosts;  // defined by statements of the spec's expressions
   // Compiles every derived metric (and runs the init expressions): a bad spec stops here. A
   // metric an init expression sets VOID is VOID in the output (CubeLib's metric::set).
   {
@@ -203,6 +243,13 @@ void remap_report(const Report& input, const RemapSpec* spec, const RemapOptions
         working->metrics[m].val = "VOID";
         working->metrics[m].is_void = true;
       }
+    // CubeLib compiles the expressions twice on the way, and says each time which
+    // metric::set / metric::get name a metric that is not there and which ghost metric a
+    // definition finds already there.
+    for (const std::string& line : check.cubelib_notes()) say(line);
+    for (const std::string& line : check.cubelib_notes_of_second_compile()) say(line);
+    for (Index m = working->metrics.size(); m < check.metric_count(); ++m)
+      cubepl_ghosts.push_back(check.metric(m));
   }
   std::optional<Report> with_scalasca;
   if (options.scalasca_metrics) with_scalasca = algebra::add_scalasca_metrics(mapped, say);
@@ -210,8 +257,13 @@ void remap_report(const Report& input, const RemapSpec* spec, const RemapOptions
 
   if (!options.convert_derived) {
     auto output = std::make_shared<Model>(*working);
+    // Copy mode (-c) keeps the input's definitions as they are (CubeLib crashes there).
+    if (spec != nullptr) leave_out_void_metrics(*output);
+    std::vector<Index> origin(output->metrics.size());
+    std::iota(origin.begin(), origin.end(), Index{0});
+    append_cubepl_ghosts(*output, cubepl_ghosts, origin);
     stamp_cubelib_versions(*output);
-    write_evaluated(evaluated, output, path, write_options);
+    write_evaluated(evaluated, output, path, write_options, {}, origin);
     return;
   }
   say("Copy values of derived metric into target cube... ");

@@ -145,6 +145,8 @@ struct MetricEngine::Impl {
   std::vector<Attachment> attachments;
   cubepl::CompileContext context;
   std::vector<std::string> warnings;
+  std::vector<std::string> cubelib_notes;
+  std::vector<std::string> cubelib_notes_again;  // of a second compile (see the accessor)
   cubepl::VariableNames names;
   cubepl::Globals globals;
   cubepl::CubeVariables variables;
@@ -356,6 +358,10 @@ void MetricEngine::Impl::compile_all() {
   context.find_metric = [this](std::string_view name) { return find(name); };
   context.define = [this](const cubepl::Definition& d) { define(d); };
   context.warn = [this](const std::string& w) { warnings.push_back(w); };
+  context.cubelib_note = [this](const std::string& n) {
+    cubelib_notes.push_back(n);
+    cubelib_notes_again.push_back(n);
+  };
   context.names = &names;
   // Order of CubeLib (§7.3): all init expressions, then all main ones, then the operators.
   // Ghost metrics defined on the way are appended and compiled at once (see define_ghost).
@@ -387,9 +393,12 @@ void MetricEngine::Impl::define(const cubepl::Definition& d) {
 // A hidden DOUBLE metric without parent (cubepl.md §9.8), compiled right away so that every
 // later reference resolves to it and it has values, unlike in CubeLib (§13 Q17).
 void MetricEngine::Impl::define_ghost(const cubepl::Definition& d) {
+  const std::string exists = " Metric with uniq name " + d.metric + " already exists in cube";
+  cubelib_notes_again.push_back(exists);
   if (find(d.metric)) {
     warnings.push_back("ghost metric '" + d.metric +
                        "': a metric with this name exists already; definition ignored");
+    cubelib_notes.push_back(exists);
     return;
   }
   Metric g;
@@ -724,6 +733,14 @@ void MetricEngine::Impl::check(Index m, Index cnode) const {
 }
 const std::vector<std::string>& MetricEngine::warnings() const {
   return impl_->warnings;
+}
+
+const std::vector<std::string>& MetricEngine::cubelib_notes() const {
+  return impl_->cubelib_notes;
+}
+
+const std::vector<std::string>& MetricEngine::cubelib_notes_of_second_compile() const {
+  return impl_->cubelib_notes_again;
 }
 
 // Metric-tree exclusive values (cube-format.md §8.4) as CubeLib computes them: the metric's

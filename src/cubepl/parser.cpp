@@ -450,6 +450,8 @@ NodePtr Parser::metric_get() {
     // CubeLib then yields the property literal; we refuse unless asked to be compatible.
     if (!ctx_.compatible) fail_at(src_, t.begin, "unknown metric '" + t.text + "'");
     warn(location(src_, t.begin) + ": unknown metric '" + t.text + "'");
+    if (ctx_.cubelib_note)
+      ctx_.cubelib_note(" Metric with uniq name " + t.text + " doesn't exists in cube");
     auto s = make(Op::kString);
     s->text = property;
     return s;
@@ -661,6 +663,9 @@ NodePtr Parser::metric_set() {
   expect(Tok::kRParen, "')'");
   if (!index) {
     warn(location(src_, t.begin) + ": unknown metric '" + t.text + "'; statement ignored");
+    if (ctx_.cubelib_note)
+      ctx_.cubelib_note(" Metric with uniq name " + t.text +
+                        " doesn't exists in cube. metric::set has no action.");
     return make(Op::kNop);
   }
   if (property != "value") {

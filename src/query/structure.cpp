@@ -233,11 +233,11 @@ void print_topologies(std::ostream& out, const Model& model, bool coordinates) {
   }
 }
 
+// CubeLib reads the member's id as a number from the start of its name, so every ghost_N member
+// is labelled with the metric of id 0, ghost or not (its cube_dump -w shows it).
 std::string metric_of_member(const Model& model, const std::string& name, size_t suffix) {
   const std::string stem = name.substr(0, name.size() - suffix);
-  const char* p = stem.c_str();
-  if (stem.rfind("ghost_", 0) == 0) p += 6;
-  const long id = std::strtol(p, nullptr, 10);
+  const long id = std::strtol(stem.c_str(), nullptr, 10);
   for (const Metric& m : model.metrics)
     if (static_cast<long>(m.id) == id) return "\"" + m.uniq_name + "\"";
   return "";

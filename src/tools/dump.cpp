@@ -426,22 +426,38 @@ void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const
   }
 }
 
+// CubeLib compiles a report's derived metrics as it opens it and says then, on standard output,
+// which metric::set / metric::get name a metric the report lacks.
+void print_compile_notes(const MetricEngine& engine) {
+  for (const std::string& line : engine.cubelib_notes()) std::cout << line << "\n";
+}
+
+bool has_derived_metrics(const Model& model) {
+  return std::any_of(model.metrics.begin(), model.metrics.end(),
+                     [](const Metric& m) { return is_derived(m.kind); });
+}
+
 void dump_file(std::ostream& out, const std::string& path, const Options& o) {
   const Report report = Report::open(path);
   const Model& model = report.model();
-  if (o.structure) print_structure(out, report, o.structure_options);
-  if (!o.metrics_given) return;
+  if (!o.metrics_given) {
+    if (has_derived_metrics(model)) print_compile_notes(MetricEngine(report));
+    if (o.structure) print_structure(out, report, o.structure_options);
+    return;
+  }
   MetricSelection metrics = select_metrics(model, o.metrics);
   Selection s;
   s.metrics = std::move(metrics.metrics);
   CallPathSelection cnodes = select_call_paths(model, o.cnodes);
   s.cnodes = std::move(cnodes.cnodes);
   s.locations = select_locations(model, o.threads);
-  if (s.metrics.empty()) return;
   // A -c program is one more ad-hoc metric, after those of -m (its name never shows).
   const Index selection_metric = static_cast<Index>(model.metrics.size() + metrics.extra.size());
   if (!cnodes.program.empty()) metrics.extra.push_back({"__cnode_selection", cnodes.program});
   MetricEngine engine(report, std::move(metrics.extra));
+  print_compile_notes(engine);
+  if (o.structure) print_structure(out, report, o.structure_options);
+  if (s.metrics.empty()) return;
   if (!cnodes.program.empty()) s.cnodes = call_paths_where_positive(engine, selection_metric);
   if (o.flat) return print_flat(out, engine, o, s);
   switch (o.format) {

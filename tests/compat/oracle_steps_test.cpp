@@ -229,12 +229,6 @@ constexpr KnownDifference kKnownDifferences[] = {
     {"cubelib__test__test33_CubeProxy__proxy.cubex/inclusify_c_o",
      "DELIBERATE: the original writes a report its own cube_dump cannot read (a topology "
      "where a system tree node belongs); cubekit's is readable (docs/algebra_tools.md)"},
-    {"I_visible_more/remap_summary_scalasca",
-     "OPEN: CubeLib writes data members (110.data ...) for metrics it leaves out of the anchor; "
-     "cubekit numbers the members of the metrics it writes"},
-    {"I_visible_more/remap_time_embedded",
-     "OPEN: CubeLib removes the metrics that the embedded spec's cubeplinit sets VOID and "
-     "announces on stdout each cube::metric::set of a missing metric"},
     {"cubelib__test__test0.0__test0.0.cubex/commoncalltree",
      "DELIBERATE: the original stops with \"HistorgramValue: too many arguments for this "
      "datatype\" on its partner cube-values_example.cubex (rc 1); cubekit writes both reports "

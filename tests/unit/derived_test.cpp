@@ -315,6 +315,23 @@ TEST_F(DerivedMetrics, GhostWithAnExistingNameIsIgnoredWithAWarning) {
             "ghost metric 'time': a metric with this name exists already; definition ignored");
 }
 
+// What CubeLib prints compiling: a metric::set of a metric that is not there (the statement is
+// compiled, never run here), and a ghost definition of a name that exists. Compiled a second
+// time in the same cube, the ghost this compile defined exists too.
+TEST_F(DerivedMetrics, CubeLibsNotesOnMissingMetricsAndExistingGhosts) {
+  MetricEngine engine(report_, {{"a",
+                                 "{ if (1 == 0) { cube::metric::set::nosuch(\"value\", \"VOID\"); "
+                                 "}; cube::metric::postderived::gq << 1 >>; "
+                                 "cube::metric::postderived::time << 7 >>; return 0; }"}});
+  const std::string missing =
+      " Metric with uniq name nosuch doesn't exists in cube. metric::set has no action.";
+  const std::string time_exists = " Metric with uniq name time already exists in cube";
+  EXPECT_EQ(engine.cubelib_notes(), (std::vector<std::string>{missing, time_exists}));
+  EXPECT_EQ(engine.cubelib_notes_of_second_compile(),
+            (std::vector<std::string>{missing, " Metric with uniq name gq already exists in cube",
+                                      time_exists}));
+}
+
 TEST_F(DerivedMetrics, GhostReferencingItselfIsACycle) {
   EXPECT_THROW(MetricEngine(report_, {{"a",
                                        "{ cube::metric::postderived::g << metric::g() >>; "

@@ -47,7 +47,11 @@ std::string AnchorWriter::write() {
   out_ << "</mirrors>\n</doc>\n<metrics";
   if (!m_.metrics_title.empty()) out_ << " title=\"" << xml_escape(m_.metrics_title) << '"';
   out_ << ">\n";
-  for (Index r : m_.metric_roots()) metric(r);
+  // CubeLib's writer puts ghost metrics after all the others, and its reader relies on it: with
+  // a ghost root before another root its cube_dump -m all crashes.
+  for (bool ghosts : {false, true})
+    for (Index r : m_.metric_roots())
+      if (m_.metrics[r].ghost == ghosts) metric(r);
   out_ << "</metrics>\n<program";
   if (!m_.program_title.empty()) out_ << " title=\"" << xml_escape(m_.program_title) << '"';
   out_ << ">\n";

@@ -90,13 +90,24 @@ cases=(
   "canonize_ctt|cube_canonize -p -m 12 -f -l ctt.cubex canonize_ctt|canonize_ctt.cubex"
   "exclusify_x1|cube_exclusify -o excl_x1 x1.cubex|excl_x1_excl.cubex"
   "inclusify_summary|cube_inclusify -o incl_summary summary.cubex|incl_summary_incl.cubex"
+  "peri_blast|cubekit export-peri -o blast.xml blast.cubex && cubekit import-peri -o peri_blast.cubex blast.xml|peri_blast.cubex"
+  "peri_summary|cubekit export-peri -o summary.xml summary.cubex && cubekit import-peri -o peri_summary.cubex summary.xml|peri_summary.cubex"
+  "peri_profile|cubekit export-peri -o profile.xml profile.cube && cubekit import-peri -o peri_profile.cubex profile.xml|peri_profile.cubex"
   "commoncalltree_f1_f2|cube_commoncalltree ./f1.cubex ./f2.cubex|f1_commoncalltree.cubex f2_commoncalltree.cubex"
   "commoncalltree_summary_cut|cube_cut -p x_solve_ -o summary_cut summary.cubex >/dev/null && cube_commoncalltree ./summary.cubex ./summary_cut.cubex|summary_commoncalltree.cubex summary_cut_commoncalltree.cubex"
 )
 dumps=("w|-w" "incl_aggr|-m all -z incl -t aggr" "excl_aggr|-m all -z excl -t aggr"
   "incl_csv2|-m all -z incl -s csv2")
 
-same=0 differ=0 failed=0
+# Dumps on which the original crashes whoever wrote the report (checked on reports CubeLib
+# wrote itself), each with the reason; they are listed, not counted as failures.
+gpu_defect="CubeLib's cube_dump crashes on per-location values of any location of type gpu, also on reports it wrote itself (cube_clean of this one); the aggregated dumps agree"
+declare -A original_defect=(
+  [generate_gpus:incl_csv2]=$gpu_defect
+  [generate_gpus_compress:incl_csv2]=$gpu_defect
+)
+
+same=0 differ=0 failed=0 defects=0
 for entry in "${cases[@]}"; do
   IFS='|' read -r name command reports <<<"$entry"
   [ -n "$pattern" ] && [[ $name != *$pattern* ]] && continue
@@ -115,7 +126,10 @@ for entry in "${cases[@]}"; do
       # shellcheck disable=SC2086
       (cd "$work" && "$our_bin/cube_dump" $options "$report") >"$base.our" 2>"$base.our.err"
       our_rc=$?
-      if [ $ref_rc -ne 0 ]; then
+      if [ $ref_rc -ne 0 ] && [ -n "${original_defect[$name:$tag]:-}" ]; then
+        echo "ORIGINAL $name $tag: ${original_defect[$name:$tag]}"
+        defects=$((defects + 1))
+      elif [ $ref_rc -ne 0 ]; then
         echo "FAILED   $name $tag: CubeLib's cube_dump exits $ref_rc: $(head -c 200 "$base.ref.err")"
         failed=$((failed + 1))
       elif [ $our_rc -ne 0 ] || ! cmp -s "$base.ref" "$base.our"; then
@@ -128,5 +142,6 @@ for entry in "${cases[@]}"; do
     done
   done
 done
-echo "reference_check: $same same, $differ differ, $failed failed (CubeLib: $ref_bin)"
+echo "reference_check: $same same, $differ differ, $failed failed, $defects where the original" \
+  "crashes on its own reports too (CubeLib: $ref_bin)"
 [ $differ -eq 0 ] && [ $failed -eq 0 ]

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/scale_func.hpp"
+#include "cubekit/algebra.hpp"
 
 namespace cubekit {
 namespace {
@@ -136,7 +137,8 @@ std::string value_text(DataType type, const std::byte* v) {
     case TypeKind::kComplex:
       return "(" + format_double(d[0]) + ") +i(" + format_double(d[1]) + ")";
     case TypeKind::kRate:
-      return format_double(d[0] / d[1], 12) + "[(" + format_double(d[0]) + ")/(" +
+      // The rate as CubeLib's getDouble gives it (±DBL_MAX for a zero duration: scalar()).
+      return format_double(scalar(type, v), 12) + "[(" + format_double(d[0]) + ")/(" +
              format_double(d[1]) + ")]";
     case TypeKind::kTauAtomic:
       return tau_text(d);

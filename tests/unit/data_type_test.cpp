@@ -10,6 +10,7 @@
 #include "cubekit/algebra.hpp"
 #include "cubekit/data_type.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/value_text.hpp"
 
 namespace cubekit {
 namespace {
@@ -193,6 +194,20 @@ TEST(Algebra, RateScalarIsRatio) {
   EXPECT_DOUBLE_EQ(scalar(t, reinterpret_cast<const std::byte*>(r)), 4.0 / 26.0);
   const double z[2] = {-1, 0};
   EXPECT_EQ(scalar(t, reinterpret_cast<const std::byte*>(z)), -DBL_MAX);
+}
+
+// CubeLib's RateValue prints its getDouble (±DBL_MAX for a zero duration), then both parts; its
+// cube_dump -s csv2 of a report with a 0/0 rate shows "1.79769313486e+308[(0)/(0)]".
+TEST(Algebra, RateTextWithoutDurationIsTheLargestDouble) {
+  const DataType t(TypeKind::kRate);
+  const double zero[2] = {0, 0};
+  EXPECT_EQ(value_text(t, reinterpret_cast<const std::byte*>(zero)),
+            "1.79769313486e+308[(0)/(0)]");
+  const double negative[2] = {-2, 0};
+  EXPECT_EQ(value_text(t, reinterpret_cast<const std::byte*>(negative)),
+            "-1.79769313486e+308[(-2)/(0)]");
+  const double r[2] = {1, 4};
+  EXPECT_EQ(value_text(t, reinterpret_cast<const std::byte*>(r)), "0.25[(1)/(4)]");
 }
 
 }  // namespace

@@ -11,6 +11,8 @@ namespace cubekit {
 
 // dst[i] = identity, for n values.
 void set_identity(DataType type, std::byte* dst, size_t n);
+// Whether the identity is all zero bytes (false for MIN/MAXDOUBLE, TAU_ATOMIC, HISTOGRAM).
+bool identity_is_zero(DataType type);
 // acc[i] = acc[i] ⊕ x[i], for n values.
 void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n);
 // acc[i] = acc[i] ⊖ x[i], for n values: the call tree's ⊖, where a DOUBLE difference within

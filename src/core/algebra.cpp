@@ -355,6 +355,12 @@ void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n) {
   }
 }
 
+bool identity_is_zero(DataType type) {
+  std::vector<std::byte> one(type.memory_size());
+  set_identity(type, one.data(), 1);
+  return std::all_of(one.begin(), one.end(), [](std::byte b) { return b == std::byte{0}; });
+}
+
 double scalar(DataType type, const std::byte* v) {
   switch (type.kind()) {
     case TypeKind::kInt8:

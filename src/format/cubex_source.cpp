@@ -5,6 +5,7 @@
 #include <list>
 #include <mutex>
 
+#include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/parallel.hpp"
 #include "format/compression.hpp"
@@ -47,6 +48,27 @@ bool CubexSource::has_data(const Model& model, Index metric) const {
          tar_.find(member_name(m, ".data")) != nullptr;
 }
 
+// CubeLib reads a stored metric whose members are missing (Score-P leaves them out for metrics
+// without data) as zero everywhere: its values start zeroed, not at the type's identity. Where
+// the two differ (MIN/MAXDOUBLE, TAU_ATOMIC, HISTOGRAM: 0 where the identity prints "-"), such
+// a metric has a zero row at every call path.
+bool CubexSource::zero_without_members(const Model& model, Index metric) const {
+  const Metric& m = model.metrics[metric];
+  return !m.is_void && !is_derived(m.kind) && !identity_is_zero(m.dtype) &&
+         !has_data(model, metric);
+}
+
+std::shared_ptr<const SeverityMatrix> CubexSource::zero_rows(const Model& model,
+                                                              Index metric) const {
+  const Metric& m = model.metrics[metric];
+  auto matrix = std::make_shared<SeverityMatrix>(m.dtype, model.cnodes.size(),
+                                                 model.locations.size());
+  matrix->reserve_rows(model.cnodes.size());
+  for (Index c = 0; c < model.cnodes.size(); ++c)
+    std::memset(matrix->add_row(c), 0, matrix->row_bytes());
+  return matrix;
+}
+
 CubexSource::StoredMetric CubexSource::stored_metric(const Model& model, const Metric& m) const {
   const std::string index_name = member_name(m, ".index");
   return {decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
@@ -67,6 +89,7 @@ std::function<void(uint64_t)> CubexSource::release_behind(const TarMember& data,
 }
 
 std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Index metric) const {
+  if (zero_without_members(model, metric)) return zero_rows(model, metric);
   if (!has_data(model, metric)) return nullptr;
   const Metric& m = model.metrics[metric];
   const StoredMetric stored = stored_metric(model, m);
@@ -97,6 +120,11 @@ std::optional<std::string> CubexSource::member_content(const std::string& name) 
 
 void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor& visit,
                              RowPlacement placement, RowShare share) const {
+  if (zero_without_members(model, metric)) {
+    visit_stored_rows(*zero_rows(model, metric),
+                      storage_order(model, model.metrics[metric].kind), visit, share);
+    return;
+  }
   if (!has_data(model, metric)) return;
   const Metric& m = model.metrics[metric];
   const StoredMetric stored = stored_metric(model, m);

@@ -38,6 +38,9 @@ class CubexSource : public SeveritySource {
     std::string data_where;
   };
   StoredMetric stored_metric(const Model& model, const Metric& m) const;
+  // A stored metric without members whose type's identity is not zero, and its zero rows.
+  bool zero_without_members(const Model& model, Index metric) const;
+  std::shared_ptr<const SeverityMatrix> zero_rows(const Model& model, Index metric) const;
   std::span<const std::byte> member_bytes(const TarMember& m) const;
   // Gives back the pages of `data` below a byte count as the rows are read (every 16 MiB);
   // `released` counts what is given back already and must outlive the returned function.

@@ -14,6 +14,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/report.hpp"
+#include "cubekit/value_text.hpp"
 #include "unit/tar_builder.hpp"
 
 namespace cubekit {
@@ -278,6 +279,30 @@ TEST_F(BadInput, MetricWithoutMembersHasNoData) {
   const Report report = Report::open(write("nodata.cubex", t.finish()));
   EXPECT_FALSE(report.has_data(metric(report, "visits")));
   EXPECT_EQ(report.severities(metric(report, "visits")), nullptr);
+}
+
+// CubeLib reads such a metric as zero everywhere, not as the identity: a MINDOUBLE metric
+// without members prints 0 (not "-"), a TAU_ATOMIC one "(0,0,0):-,-" (checked against the
+// original's cube_dump on a generated report with its members removed).
+TEST_F(BadInput, MetricWithoutMembersIsZeroWhereTheIdentityIsNot) {
+  test::AnchorSpec spec;
+  spec.metrics = {{0, "time", "DOUBLE"}, {1, "least", "MINDOUBLE"}, {2, "sizes", "TAU_ATOMIC"}};
+  TarBuilder t;
+  t.add("0.data", test::plain_data(time_rows()))
+      .add("0.index", test::dense_index())
+      .add("anchor.xml", test::anchor_xml(spec));
+  const Report report = Report::open(write("zero.cubex", t.finish()));
+  EXPECT_FALSE(report.has_data(metric(report, "least")));
+  for (const char* name : {"least", "sizes"}) {
+    const auto rows = report.severities(metric(report, name));
+    ASSERT_NE(rows, nullptr) << name;
+    EXPECT_EQ(rows->stored_rows(), 3u) << name;
+    for (Index c = 0; c < 3; ++c)
+      for (size_t l = 0; l < 2; ++l)
+        EXPECT_EQ(value_text(rows->type(), rows->row(c) + l * rows->type().memory_size()),
+                  std::string(name) == "least" ? "0" : "(0,0,0):-,-")
+            << name;
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -57,6 +57,8 @@ double info_column_value(MetricEngine& engine, const InfoColumn& column, Index c
 struct CallForest {
   std::vector<Index> roots;
   std::vector<std::vector<Index>> children;
+  // Siblings (and roots) in the order of their cnode ids: CubeLib's cube_info and cube_test
+  // rebuild the call tree from its cnodes sorted by id, not in document order.
   static CallForest whole(const Model& model);
   // The call paths still there, children before their parent, siblings in order.
   std::vector<Index> post_order() const;

@@ -32,7 +32,8 @@ CallPathRanking rank_call_paths(MetricEngine& engine, Index metric);
 
 // The standard normal probability mass over [a, a + w], w = (b - a) rounded down to a
 // multiple of 0.001 but at least 0.001: the interval the original's Simpson rule (step 0.001)
-// covers. Computed in closed form, so wide intervals cost nothing.
+// covers. Up to 1000 steps summed as the original sums them, bit for bit (scores that print
+// alike then sort alike); wider intervals in closed form, so that they cost nothing.
 double normal_mass(double a, double b);
 
 }  // namespace cubekit

@@ -15,6 +15,15 @@
 namespace cubekit {
 namespace {
 
+// Call paths in the order of their ids, as CubeLib's tools that copy the cube (MdAggrCube)
+// define them.
+std::vector<Index> in_id_order(const Model& model, std::vector<Index> nodes) {
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; });
+  return nodes;
+}
+
+
 constexpr int kColumnWidth = 15;  // CubeLib's column: 15 wide, headers cut to 13
 
 std::string lower(std::string s) {
@@ -148,7 +157,7 @@ class InfoPrinter {
     const std::vector<Index>& shown = forest_.children[cnode];
     std::vector<double> sums(columns_.size(), 0.0);
     size_t left_out = 0, their_descendants = 0;
-    for (Index child : model_.cnodes[cnode].children) {
+    for (Index child : in_id_order(model_, model_.cnodes[cnode].children)) {
       if (std::find(shown.begin(), shown.end(), child) != shown.end()) continue;
       ++left_out;
       their_descendants += descendants(child);
@@ -212,10 +221,11 @@ double info_column_value(MetricEngine& engine, const InfoColumn& column, Index c
 }
 
 CallForest CallForest::whole(const Model& model) {
+  auto by_id = [&](std::vector<Index> nodes) { return in_id_order(model, std::move(nodes)); };
   CallForest f;
-  f.roots = model.cnode_roots();
+  f.roots = by_id(model.cnode_roots());
   f.children.resize(model.cnodes.size());
-  for (Index c = 0; c < model.cnodes.size(); ++c) f.children[c] = model.cnodes[c].children;
+  for (Index c = 0; c < model.cnodes.size(); ++c) f.children[c] = by_id(model.cnodes[c].children);
   return f;
 }
 

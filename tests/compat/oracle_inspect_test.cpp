@@ -88,19 +88,6 @@ constexpr const char* kNoNodeCrash =
     "the original segfaults after \"Number of nodes: 0\" (no system node of class node); "
     "cubekit prints every line, checked in CubeInfo.BasicsWithoutNodes";
 constexpr KnownDifference kKnownDifferences[] = {
-    {"cubelib__examples__cube__summary.cubex/rank_m",
-     "the same lines, but scores equal to 4 decimals come in another order: exclusive times "
-     "of inclusive-stored call paths differ from CubeLib's in the last bits",
-     true},
-    {"pycubexr__blast.p64.r1__profile.cubex/rank_m",
-     "the same lines, two with equal printed scores in the other order (last-bit differences "
-     "of exclusive times)",
-     true},
-    {"pycubexr__bt-mz_sum.p2.r1__cube4.8_with_checksum_bug.cubex/rank_m",
-     "exclusive times that are rounding residues (|x| < 1e-14 s, parent minus children) are "
-     "positive for 702 pairs here and 695 in CubeLib, so the gaps and scores shift"},
-    {"cubelib__test__test16__profile.cube/rank_m",
-     "rounding residues of exclusive times (Cube 3 file): CubeLib keeps 4 pairs more"},
     {"pycubexr__test_only_files__cube-values_example.cubex/info", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_l", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_b", kHistogramRefusal, false, 0},

@@ -13,6 +13,32 @@
 
 namespace cubekit::test {
 
+TempDir::TempDir(const std::string& tag) {
+  std::string templ = std::filesystem::temp_directory_path() / ("cubekit-" + tag + "-XXXXXX");
+  if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed: " + templ);
+  path_ = templ;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(path_, ec))
+    if (e.is_directory(ec))
+      std::filesystem::permissions(e.path(), std::filesystem::perms::owner_all,
+                                   std::filesystem::perm_options::add, ec);
+  std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::add, ec);
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::write(const std::string& name, std::string_view bytes) const {
+  const std::filesystem::path p = path_ / name;
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+  return p.string();
+}
+
+
 std::filesystem::path oracle_input(const std::string& folder) {
   const std::filesystem::path real = shared_dir() / "data" / "real";
   auto rest_after = [&](const std::string& prefix) { return folder.substr(prefix.size()); };

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,23 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
                    const RunLimits& limits = {});
 
 std::string read_file(const std::filesystem::path& p);
+
+// A fresh folder under the system temp dir ("cubekit-<tag>-XXXXXX"), removed with everything
+// in it when the object goes (after giving the owner back the rights a test took away).
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag = "test");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  // Writes `bytes` to `name` inside the folder and returns the full path.
+  std::string write(const std::string& name, std::string_view bytes) const;
+
+ private:
+  std::filesystem::path path_;
+};
 
 // "" when the texts are equal, otherwise the first line where they differ, ready for a
 // failure message (two whole dumps would bury it).

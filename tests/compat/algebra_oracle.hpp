@@ -132,25 +132,6 @@ inline RunResult run_in(const fs::path& dir, std::vector<std::string> words) {
   return r;
 }
 
-// A fresh temporary directory, removed with the object.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() /
-            ("cubekit-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // Runs the tool step `step` of `case_dir` (its .cmd) with inputs resolved and the output name
 // (-o) placed in `out_dir`. Returns the tool's result; `report` gets the written report's path.

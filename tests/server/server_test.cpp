@@ -25,6 +25,7 @@
 namespace fs = std::filesystem;
 using cubekit::test::read_file;
 using cubekit::test::shared_dir;
+using cubekit::test::TempDir;
 using nlohmann::json;
 
 namespace {
@@ -79,21 +80,6 @@ cubekit::ServerOptions over(const fs::path& root) {
   return o;
 }
 
-// A per-test folder, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("cubekit-server-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
 
 // `cube_dump -m all -t aggr` human output: metric → cnode id → the text of its value.
 std::map<std::string, std::map<uint32_t, std::string>> parse_dump(const std::string& text) {
@@ -368,7 +354,7 @@ TEST(ServerApi, TreesAndDiff) {
 
 TEST(ServerApi, NothingOutsideTheRootIsServed) {
   REQUIRE_SHARED();
-  TempDir outer;
+  TempDir outer("server");
   const fs::path root = outer.path() / "root";
   fs::create_directories(root / "sub");
   const fs::path real =
@@ -415,7 +401,7 @@ TEST(ServerApi, NothingOutsideTheRootIsServed) {
 
 TEST(ServerApi, BrokenReportsAndLimits) {
   REQUIRE_SHARED();
-  TempDir dir;
+  TempDir dir("server");
   std::ofstream(dir.path() / "broken.cubex") << "not a tar archive, just text that is long enough";
   fs::copy_file(
       shared_dir() / "data" / "real" / "pycubexr" / "call_tree_test" / "call_tree_test.cubex",

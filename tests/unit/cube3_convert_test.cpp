@@ -20,6 +20,8 @@ using cubekit::test::shared_dir;
 
 namespace {
 
+using cubekit::test::TempDir;
+
 // The real Cube 3 inputs, relative to data/real/cubelib; the oracle folder is derived.
 const std::vector<std::string> kInputs = {"test0.0/test0.0.cube",    "test1.1/equal.cube",
                                           "test1.1/not_equal1.cube", "test1.1/template.cube",
@@ -31,29 +33,6 @@ fs::path oracle_of(const std::string& input) {
   return shared_dir() / "oracle" / folder;
 }
 
-// A fresh empty directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "." + info->name();
-    for (char& c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') c = '_';
-    path_ = fs::temp_directory_path() / ("cubekit-c34-" + std::to_string(::getpid())) / name;
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path_, ec);
-    fs::remove(path_.parent_path(), ec);  // the per-process folder, once its last test is done
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 std::vector<std::string> listing(const fs::path& dir) {
   std::vector<std::string> names;
@@ -103,7 +82,7 @@ class Cube3Convert : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(Cube3Convert, RoundTripDumpsLikeTheOriginal) {
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path original = shared_dir() / "data" / "real" / "cubelib" / GetParam();
   const fs::path cube = dir.path() / "in.cube";
   fs::copy_file(original, cube);
@@ -128,7 +107,7 @@ TEST_P(Cube3Convert, RoundTripDumpsLikeTheOriginal) {
 }
 
 TEST_P(Cube3Convert, GzipOutputReadsBack) {
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path original = shared_dir() / "data" / "real" / "cubelib" / GetParam();
   const fs::path gz = dir.path() / "out.cube.gz";
   auto r = run_tool("cubekit", {"cube4to3", "-o", gz.string(), original.string()});
@@ -150,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(Cube3ConvertReal, Cube3Convert, ::testing::ValuesIn(kIn
 
 TEST(Cube3ConvertTool, DefaultNameOfCube4to3DropsCubex) {
   CUBEKIT_REQUIRE_SHARED();
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path cubex = dir.path() / "t.cubex";
   fs::copy_file(shared_dir() / "data/real/cubelib/test0.0/test0.0.cubex", cubex);
   const auto r = run_tool("cube4to3", {cubex.string()});
@@ -162,7 +141,7 @@ TEST(Cube3ConvertTool, DefaultNameOfCube4to3DropsCubex) {
 
 TEST(Cube3ConvertTool, OutputNameNumbersLaterInputs) {
   CUBEKIT_REQUIRE_SHARED();
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path in = shared_dir() / "data/real/cubelib/test0.0/test0.0.cube";
   const fs::path out = dir.path() / "x";
   const auto r = run_tool("cube3to4", {"-o", out.string(), in.string(), in.string()});
@@ -172,7 +151,7 @@ TEST(Cube3ConvertTool, OutputNameNumbersLaterInputs) {
 
 TEST(Cube3ConvertTool, RefusesSystemTreeDeeperThanCube3) {
   CUBEKIT_REQUIRE_SHARED();
-  TempDir dir;
+  TempDir dir("c34");
   // machine / rack / midplane / nodeboard / nodecard: five levels above the processes.
   const fs::path deep = shared_dir() / "data/real/pycubexr/blast.p64.r1/profile.cubex";
   const auto r = run_tool("cube4to3", {"-o", (dir.path() / "deep.cube").string(), deep.string()});
@@ -184,7 +163,7 @@ TEST(Cube3ConvertTool, RefusesSystemTreeDeeperThanCube3) {
 
 TEST(Cube3ConvertTool, RefusesProcessesDirectlyBelowAMachine) {
   CUBEKIT_REQUIRE_SHARED();
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path flat = shared_dir() / "data/real/cubelib/test33/proxy.cubex";
   const auto r = run_tool("cube4to3", {"-o", (dir.path() / "flat.cube").string(), flat.string()});
   EXPECT_EQ(r.exit_code, 1);
@@ -194,7 +173,7 @@ TEST(Cube3ConvertTool, RefusesProcessesDirectlyBelowAMachine) {
 
 TEST(Cube3ConvertTool, UnwritableDirectoryLeavesNothing) {
   CUBEKIT_REQUIRE_SHARED();
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path in = shared_dir() / "data/real/cubelib/test0.0/test0.0.cubex";
   // root ignores permission bits; a regular file in place of the directory fails for everyone.
   const fs::path not_dir = dir.path() / "file";
@@ -216,7 +195,7 @@ TEST(Cube3ConvertTool, UnwritableDirectoryLeavesNothing) {
 
 TEST(Cube3ConvertTool, RefusesToOverwriteItsInput) {
   CUBEKIT_REQUIRE_SHARED();
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path cube = dir.path() / "x.cube";
   fs::copy_file(shared_dir() / "data/real/cubelib/test0.0/test0.0.cube", cube);
   const std::string before = read_file(cube);
@@ -255,7 +234,7 @@ std::string derived_cube(const std::string& expression) {
 
 // Cube 3 has no derived metrics: like CubeLib, cube4to3 writes their computed values.
 TEST(Cube3ConvertTool, WritesDerivedMetricsAsTheirValues) {
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path in = dir.path() / "derived.cube";
   std::ofstream(in) << derived_cube("2*metric::time()");
   const fs::path out = dir.path() / "out.cube";
@@ -273,7 +252,7 @@ TEST(Cube3ConvertTool, WritesDerivedMetricsAsTheirValues) {
 // A derived metric whose CubePL does not compile cannot be computed: left out, with a warning
 // naming it; the rest is written.
 TEST(Cube3ConvertTool, LeavesUncompilableDerivedMetricsOutWithAWarning) {
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path in = dir.path() / "broken.cube";
   std::ofstream(in) << derived_cube("2*metric::time(");
   const fs::path out = dir.path() / "out.cube";
@@ -290,7 +269,7 @@ TEST(Cube3ConvertTool, LeavesUncompilableDerivedMetricsOutWithAWarning) {
 // Cube 3 document as its call-exclusive values, which dump exactly as the original's.
 TEST(Cube3ConvertTool, DerivedMetricOfARealReportKeepsItsExclusiveValues) {
   CUBEKIT_REQUIRE_SHARED();
-  TempDir dir;
+  TempDir dir("c34");
   const fs::path in = shared_dir() / "oracle/_algebra/A_extrap_single_x1_vs_x10/derive_post.cubex";
   const fs::path out = dir.path() / "post.cube";
   ASSERT_EQ(run_tool("cube4to3", {"-o", out.string(), in.string()}).exit_code, 0);

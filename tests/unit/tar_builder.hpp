@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "test_support.hpp"
+
 namespace cubekit::test {
 
 // ---------------------------------------------------------------------------------------
@@ -270,33 +272,5 @@ inline std::string anchor_xml(const AnchorSpec& s = {}) {
 // ---------------------------------------------------------------------------------------
 // Files
 
-// A fresh directory under the system temp dir, removed with everything in it on destruction.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    std::string templ = (std::filesystem::temp_directory_path() / ("cubekit-" + tag + "-XXXXXX"));
-    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = templ;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  // Writes `bytes` to `name` inside the directory and returns the full path.
-  std::string write(const std::string& name, std::string_view bytes) const {
-    const std::filesystem::path p = path_ / name;
-    std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw std::runtime_error("cannot write " + p.string());
-    return p.string();
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 }  // namespace cubekit::test

@@ -48,6 +48,18 @@ def test_call_tree_structure(call_tree):
     assert [c.id for c in call_tree.get_cnodes_for_region(region.id)] == [5]
 
 
+def test_call_path_objects_are_made_when_first_asked_for():
+    # Reading values needs only the ids; the objects come on demand, even after closing.
+    with CubexParser(data(*CALL_TREE)) as cubex:
+        values = cubex.get_metric_values(cubex.get_metric_by_name("time"))
+        assert "_cnodes" not in cubex.__dict__
+        assert len(values.cnode_indices) == 18
+    roots = cubex.get_root_cnodes()
+    assert roots[0].id == 0 and roots[0].region.name == "test.x"
+    assert [c.id for c in cubex.all_cnodes()] == list(range(18))
+    assert values.value(cubex.get_cnode(0)) == values.value(roots[0])
+
+
 def test_metrics_in_file_order_with_types(call_tree):
     metrics = call_tree.get_metrics()
     assert [m.name for m in metrics] == ["visits", "time", "min_time", "max_time", "bytes_put",

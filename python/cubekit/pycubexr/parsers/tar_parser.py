@@ -81,15 +81,40 @@ class CubexParser:
                                 role=r, url=u, descr=d, mod=mod)
                          for i, b, e, n, m, p, r, u, d, mod in report.region_table()]
         self.regions_by_id = {r.id: r for r in self._regions}
-        self._cnodes = self._build_call_tree()
-        self._root_cnodes = [self._cnodes[c.index] for c in report.cnode_roots]
-        # The model lists call paths in pre-order, the order pyCubexR's walk from the roots gives.
-        self._all_cnodes = {c.id: c for c in self._cnodes}
+        # Call path objects are made when first asked for (_cnodes): reading a metric's values
+        # needs only the ids, and a report may have millions of call paths.
+        # What they are made of is taken now, so that they can be made after the report closes.
+        self._cnode_table = report.cnode_table()
+        self._cnode_ids = self._cnode_table[0].tolist()
+        self._cnode_root_indices = [c.index for c in report.cnode_roots]
+        with_parameters = report.cnodes_with_parameters()
+        views = report.cnodes if len(with_parameters) else None
+        self._cnode_parameters = {i: _parameters(views[i].parameters) for i in with_parameters}
         self._metrics = self._build_metrics()
         self._system_roots = [_system_node(n) for n in report.system_roots]
 
+    @cached_property
+    def _cnodes(self) -> List[CNode]:
+        # Hundreds of thousands of linked objects: see __enter__ on the cyclic collector.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._build_call_tree()
+        finally:
+            if collecting:
+                gc.enable()
+
+    @cached_property
+    def _root_cnodes(self) -> List[CNode]:
+        return [self._cnodes[i] for i in self._cnode_root_indices]
+
+    @cached_property
+    def _all_cnodes(self) -> Dict[int, CNode]:
+        # The model lists call paths in pre-order, the order pyCubexR's walk from the roots gives.
+        return {c.id: c for c in self._cnodes}
+
     def _build_call_tree(self) -> List[CNode]:
-        ids, region_indices, parents = (a.tolist() for a in self._report.cnode_table())
+        ids, region_indices, parents = (a.tolist() for a in self._cnode_table)
         regions = self._regions
         cnodes = []
         make = CNode.__new__  # CNode.__init__'s fields, set at once: a report has millions
@@ -103,15 +128,13 @@ class CubexParser:
             if parent >= 0:
                 cnode.parent = cnodes[parent]
                 cnodes[parent]._children.append(cnode)
-        all_views = None
-        for index in self._report.cnodes_with_parameters():
-            all_views = all_views or self._report.cnodes
-            cnodes[index].parameters = _parameters(all_views[index].parameters)
+        for index, parameters in self._cnode_parameters.items():
+            cnodes[index].parameters = parameters
         return cnodes
 
     def _row_order(self, kind: str) -> Dict[int, int]:
         """Row position → cnode id for a metric of this kind (Cube's storage orders)."""
-        ids = [c.id for c in self._cnodes]
+        ids = self._cnode_ids
         return {position: ids[c] for position, c in enumerate(self._report.storage_order(kind))}
 
     def _build_metrics(self) -> List[Metric]:
@@ -167,7 +190,7 @@ class CubexParser:
             raise MissingMetricError(metric)
         cnodes, rows = stored
         flat = _pycubexr_layout(type_name, rows)
-        cnode_ids = [c.id for c in self._cnodes]
+        cnode_ids = self._cnode_ids
         ids = [cnode_ids[c] for c in cnodes.tolist()]
         values = convert_type(type_name, parameters, flat, allow_full_uint64_values)
         return MetricValues(metric=metric, cnode_indices=ids, values=values)
@@ -176,7 +199,7 @@ class CubexParser:
         # Call-tree flavour of the answer: as pyCubexR treats the stored kinds.
         call = "excl" if metric.metric_type == MetricType.PREDERIVED_EXCLUSIVE else "incl"
         rows = self._report.values(self._native_index[metric.id], "incl", call)
-        values = MetricValues(metric=metric, cnode_indices=[c.id for c in self._cnodes],
+        values = MetricValues(metric=metric, cnode_indices=list(self._cnode_ids),
                               values=np.ascontiguousarray(rows).reshape(-1))
         return values
 

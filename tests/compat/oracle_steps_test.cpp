@@ -194,17 +194,20 @@ constexpr KnownDifference kKnownDifferences[] = {
      "DELIBERATE: the original refuses the HISTOGRAM metric; cubekit writes the report "
      "(docs/algebra_tools.md)"},
     {"cubelib__examples__cube__summary.cubex/inclusify",
-     "OPEN: the root's metric-exclusive value of the report stored INCLUSIVE is a rounding "
-     "residue (1e-13) that depends on the order of subtraction; CubeLib crashes on this "
-     "input (rc 139), its exclusify report is the expectation"},
+     "DELIBERATE: CubeLib crashes on this input (rc 139); its exclusify report is the "
+     "expectation and agrees but for the metric-exclusive rounding residues of zeros (1e-13 "
+     "against 1e-14) a report stored INCLUSIVE gives; CubeLib reads cubekit's report with "
+     "cubekit's values (docs/algebra_tools.md)"},
     {"cubelib__examples__cube__summary.cubex/inclusify_C_o",
-     "OPEN: the root's metric-exclusive value of the report stored INCLUSIVE is a rounding "
-     "residue (1e-13) that depends on the order of subtraction; CubeLib crashes on this "
-     "input (rc 139), its exclusify report is the expectation"},
+     "DELIBERATE: CubeLib crashes on this input (rc 139); its exclusify report is the "
+     "expectation and agrees but for the metric-exclusive rounding residues of zeros (1e-13 "
+     "against 1e-14) a report stored INCLUSIVE gives; CubeLib reads cubekit's report with "
+     "cubekit's values (docs/algebra_tools.md)"},
     {"cubelib__examples__cube__summary.cubex/inclusify_c_o",
-     "OPEN: the root's metric-exclusive value of the report stored INCLUSIVE is a rounding "
-     "residue (1e-13) that depends on the order of subtraction; CubeLib crashes on this "
-     "input (rc 139), its exclusify report is the expectation"},
+     "DELIBERATE: CubeLib crashes on this input (rc 139); its exclusify report is the "
+     "expectation and agrees but for the metric-exclusive rounding residues of zeros (1e-13 "
+     "against 1e-14) a report stored INCLUSIVE gives; CubeLib reads cubekit's report with "
+     "cubekit's values (docs/algebra_tools.md)"},
     {"pycubexr__test_only_files__cube-values_example.cubex/exclusify",
      "DELIBERATE: the original refuses the HISTOGRAM metric (rc 1); cubekit writes the "
      "report (docs/algebra_tools.md)"},

@@ -27,6 +27,10 @@ void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n);
 // Whether fold_row of this type accepts a row `x` at any address (integers and the doubles):
 // such rows can be folded where they lie in the mapped file, without a copy.
 bool fold_reads_unaligned(DataType type);
+// x[i] = x[i] · factor lane by lane, as CubeLib's Value::operator*= scales the types made of
+// several doubles (cube_diff multiplies by −1, cube_mean by 1/n): every lane of COMPLEX, RATE,
+// TAU_ATOMIC and NDOUBLES, the bins of HISTOGRAM. False (nothing done) for other types.
+bool scale_lanes(DataType type, std::byte* x, size_t n, double factor);
 // A number for sorting and thresholds (value, modulus, ratio, mean, sum of bins, ...).
 double scalar(DataType type, const std::byte* value);
 // out[i] = scalar(x[i]) for a whole row of n values (x at any address).

@@ -70,6 +70,7 @@ class Accumulator {
 
 // x[i] = cast(x[i] × factor): integers truncate toward zero, as CubeLib's Value::operator*=.
 void scale_row(DataType type, std::byte* x, size_t n, double factor, const std::string& what) {
+  if (scale_lanes(type, x, n, factor)) return;
   std::vector<double> d(n);
   convert_values(type, x, DataType(TypeKind::kDouble), reinterpret_cast<std::byte*>(d.data()), n,
                  what);
@@ -78,9 +79,11 @@ void scale_row(DataType type, std::byte* x, size_t n, double factor, const std::
                  n, what);
 }
 
-// x[i] = −x[i]: integers modulo their width, numbers of MIN/MAXDOUBLE negated as doubles.
+// x[i] = −x[i]: integers modulo their width, a scale function term by term (identity ⊖ x),
+// numbers of MIN/MAXDOUBLE and the lanes of the other types negated as doubles.
 void negate_row(DataType type, std::byte* x, size_t n, const std::string& what) {
-  if (!type.is_integer() && type.kind() != TypeKind::kDouble)
+  if (!type.is_integer() && type.kind() != TypeKind::kDouble &&
+      type.kind() != TypeKind::kScaleFunc)
     return scale_row(type, x, n, -1, what);
   std::vector<uint64_t> zero((type.memory_size() * n + 7) / 8);
   std::byte* z = reinterpret_cast<std::byte*>(zero.data());

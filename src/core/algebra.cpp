@@ -355,6 +355,28 @@ void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n) {
   }
 }
 
+bool scale_lanes(DataType type, std::byte* x, size_t n, double factor) {
+  size_t first = 0;  // the lanes scaled in each value: [first, lanes)
+  switch (type.kind()) {
+    case TypeKind::kComplex:
+    case TypeKind::kRate:
+    case TypeKind::kTauAtomic:
+    case TypeKind::kNDoubles:
+      break;
+    case TypeKind::kHistogram:
+      first = 2;  // min and max stay
+      break;
+    default:
+      return false;
+  }
+  const size_t lanes = type.lanes();
+  for (size_t i = 0; i < n; ++i) {
+    double* v = dbl(x + i * type.memory_size());
+    for (size_t k = first; k < lanes; ++k) v[k] *= factor;
+  }
+  return true;
+}
+
 bool identity_is_zero(DataType type) {
   std::vector<std::byte> one(type.memory_size());
   set_identity(type, one.data(), 1);

@@ -45,9 +45,25 @@ namespace {
 
 // Writes `model` (the input's definitions, renamed) with the input's rows; the values of the
 // locations l with zeroed[l] become 0 (empty: none), except for visits.
+// CubeLib's copies (part, canonize) define the call paths anew in the order of their ids, so
+// each call path's children come out sorted by id, whatever the document order was. (Roots
+// keep theirs: the model lists them in document order.)
+// True when that changed an order (never for reports whose ids follow the document).
+bool children_in_id_order(Model& model) {
+  bool changed = false;
+  for (Cnode& c : model.cnodes) {
+    auto by_id = [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; };
+    if (std::is_sorted(c.children.begin(), c.children.end(), by_id)) continue;
+    std::stable_sort(c.children.begin(), c.children.end(), by_id);
+    changed = true;
+  }
+  return changed;
+}
+
 void write_same_shape(const Report& input, std::shared_ptr<Model> model,
                       const std::vector<bool>& zeroed, const std::string& path,
                       const WriteOptions& write_options) {
+  const bool reordered = children_in_id_order(*model);
   stamp_cubelib_versions(*model);
   model->finalize(path);
   ReportWriter writer(path, model, write_options);
@@ -57,14 +73,24 @@ void write_same_shape(const Report& input, std::shared_ptr<Model> model,
     const size_t size = metric.dtype.memory_size();
     std::vector<std::byte> row(size * model->locations.size());
     const bool zeroing = !zeroed.empty() && metric.uniq_name != "visits";  // as in CubeLib
-    writer.begin_metric(m);
-    input.visit_rows(m, [&](Index c, const std::byte* values) {
+    auto write = [&](Index c, const std::byte* values) {
       std::memcpy(row.data(), values, row.size());
       if (zeroing)
         for (Index l = 0; l < zeroed.size(); ++l)
           if (zeroed[l]) std::memset(row.data() + l * size, 0, size);
       writer.write_row(c, row.data());
-    });
+    };
+    writer.begin_metric(m);
+    if (!reordered) {
+      input.visit_rows(m, write);  // the input's storage order is the output's: streamed
+    } else {
+      // The rows go in the new storage order: one metric's rows in memory at a time.
+      const auto rows = input.severities(m);
+      if (rows != nullptr)
+        for (Index c : storage_order(*model, metric.kind))
+          if (const std::byte* values = rows->row(c)) write(c, values);
+      input.drop(m);
+    }
     writer.end_metric();
   }
   writer.finish();
@@ -99,6 +125,8 @@ size_t write_part(const Report& input, const std::vector<bool>& kept_groups,
   auto model = std::make_shared<Model>(input.model());
   if (kept_groups.size() != model->groups.size())
     throw Error(path + ": the partition must name every process group");
+  // CubeLib's deep copy defines the system tree anew, without its nodes' attributes.
+  for (SystemNode& n : model->system_nodes) n.attrs.clear();
   size_t voided = 0;
   for (Index g = 0; g < model->groups.size(); ++g)
     if (!kept_groups[g]) {

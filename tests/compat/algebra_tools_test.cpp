@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "algebra_oracle.hpp"
 #include "cubekit/derived.hpp"
@@ -202,6 +203,48 @@ TEST(AlgebraRoundTrip, CmpComparesTheLocationsPairedByRank) {
   // Two locations each, ranks {0, 1} and {0, 0}: one pair, position 0.
   const std::string threads = make("c.cubex", "1", "2"), ranks = make("d.cubex", "2", "1");
   EXPECT_EQ(run_tool("cube_cmp", {threads, ranks}).exit_code, 0);
+}
+
+// CubeLib's part and canonize define the call paths of their copy in id order, so siblings come
+// out sorted by id (checked against CubeLib 4.6 on generated reports, whose ids do not follow
+// the document); the values go with their call paths.
+TEST(AlgebraRoundTrip, PartAndCanonizeListSiblingsInIdOrder) {
+  TempDir tmp("algebra-order");
+  const std::string in = (tmp.path() / "g.cubex").string();
+  ASSERT_EQ(run_tool("cubekit", {"generate", "--call-paths", "40", "--nodes", "1", "--processes",
+                                 "2", "--threads", "1", "--seed", "1", "-o", in})
+                .exit_code,
+            0);
+  // The call tree lines of cube_dump -w: "  |  |-name  [ ( id=N, ...": depth and id.
+  auto siblings_in_id_order = [](const std::string& dump) {
+    std::istringstream lines(dump.substr(dump.find("CALLTREE")));
+    std::map<size_t, uint32_t> last_id_at_depth;
+    bool sorted = true, any = false;
+    for (std::string line; std::getline(lines, line);) {
+      const size_t dash = line.find("|-"), id = line.find("[ ( id=");
+      if (dash == std::string::npos || id == std::string::npos) continue;
+      any = true;
+      const uint32_t value = static_cast<uint32_t>(std::stoul(line.substr(id + 7)));
+      for (auto it = last_id_at_depth.upper_bound(dash); it != last_id_at_depth.end();)
+        it = last_id_at_depth.erase(it);  // a deeper level ended
+      auto [at, fresh] = last_id_at_depth.try_emplace(dash, value);
+      if (!fresh && at->second > value) sorted = false;
+      at->second = value;
+    }
+    return any && sorted;
+  };
+  EXPECT_FALSE(siblings_in_id_order(run_tool("cube_dump", {"-w", in}).out));
+  const fs::path canon = tmp.path() / "c", part = tmp.path() / "p";
+  ASSERT_EQ(run_tool("cube_canonize", {in, canon.string()}).exit_code, 0);
+  ASSERT_EQ(run_tool("cube_part", {"-R", "0", "-o", part.string(), in}).exit_code, 0);
+  for (const fs::path& out : {canon, part}) {
+    const std::string report = out.string() + ".cubex";
+    EXPECT_TRUE(siblings_in_id_order(run_tool("cube_dump", {"-w", report}).out)) << report;
+    // Location 0 (rank 0, kept by -R 0) has the same values at every call path.
+    EXPECT_EQ(run_tool("cube_dump", {"-m", "time", "-z", "incl", "-t", "0", "-s", "csv2", in}).out,
+              run_tool("cube_dump", {"-m", "time", "-z", "incl", "-t", "0", "-s", "csv2", report})
+                  .out);
+  }
 }
 
 TEST(AlgebraBadInput, UnreadableInputAndOutputOverInputAreRefusedWithoutOutput) {

@@ -181,6 +181,10 @@ class Model {
 
 // Row orders of the call forest (cube-format.md §4). Position p of the order holds the index
 // of the cnode stored in row p.
+// Sorts each call path's children by id; true when an order changed. CubeLib's copies of a
+// cube (cube_part, cube_canonize, cube_derive) define the call paths in id order, so their
+// children come out so, whatever the input's document order (the same for Score-P's reports).
+bool order_children_by_id(Model& model);
 std::vector<Index> pre_order(const Model& model);
 std::vector<Index> children_first_order(const Model& model);
 // The order rows of a metric of this kind are stored in (EXCLUSIVE: pre-order; INCLUSIVE and

@@ -79,6 +79,7 @@ void derive_metric(const Report& input, const NewMetric& request, const std::str
   // alike (docs/cube_derive.md).
   for (Region& r : output->regions) r.attrs.clear();
   for (SystemNode& n : output->system_nodes) n.attrs.clear();
+  order_children_by_id(*output);
   stamp_cubelib_versions(*output);
   write_evaluated(evaluated, output, path, options, {});
 }

@@ -45,25 +45,10 @@ namespace {
 
 // Writes `model` (the input's definitions, renamed) with the input's rows; the values of the
 // locations l with zeroed[l] become 0 (empty: none), except for visits.
-// CubeLib's copies (part, canonize) define the call paths anew in the order of their ids, so
-// each call path's children come out sorted by id, whatever the document order was. (Roots
-// keep theirs: the model lists them in document order.)
-// True when that changed an order (never for reports whose ids follow the document).
-bool children_in_id_order(Model& model) {
-  bool changed = false;
-  for (Cnode& c : model.cnodes) {
-    auto by_id = [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; };
-    if (std::is_sorted(c.children.begin(), c.children.end(), by_id)) continue;
-    std::stable_sort(c.children.begin(), c.children.end(), by_id);
-    changed = true;
-  }
-  return changed;
-}
-
 void write_same_shape(const Report& input, std::shared_ptr<Model> model,
                       const std::vector<bool>& zeroed, const std::string& path,
                       const WriteOptions& write_options) {
-  const bool reordered = children_in_id_order(*model);
+  const bool reordered = order_children_by_id(*model);  // as CubeLib's copy
   stamp_cubelib_versions(*model);
   model->finalize(path);
   ReportWriter writer(path, model, write_options);

@@ -393,6 +393,7 @@ void UnifiedDefinitions::add_call_tree_subset(const Model& input, InputMapping& 
             [&](Index a, Index b) { return input.cnodes[a].id < input.cnodes[b].id; });
   for (size_t k = 0; k < by_id.size(); ++k)
     model_->cnodes[map.cnode[by_id[k]]].id = static_cast<uint32_t>(k);
+  order_children_by_id(*model_);  // and defines them in that order
 }
 
 void UnifiedDefinitions::add_mirror(const std::string& url) {

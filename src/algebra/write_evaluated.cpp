@@ -79,6 +79,10 @@ void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> outpu
   require_cubelib_readable(*output, path);
   std::optional<MetricEngine> engine;  // built when a value has to be computed
   ReportWriter writer(path, output, options);
+  // Whether both call trees list children alike (then rows stream in the input's order).
+  bool same_order = output->cnodes.size() == in.cnodes.size();
+  for (Index c = 0; same_order && c < in.cnodes.size(); ++c)
+    same_order = in.cnodes[c].children == output->cnodes[c].children;
   for (const auto& [name, bytes] : members) writer.add_member(name, bytes);
   const size_t locations = output->locations.size();
   for (Index m = 0; m < output->metrics.size(); ++m) {
@@ -86,8 +90,15 @@ void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> outpu
     if (is_derived(out.kind) || out.is_void) continue;
     const Index e = source(m);
     writer.begin_metric(m);
-    if (copied_alike(in.metrics[e], out)) {
+    if (copied_alike(in.metrics[e], out) && same_order) {
       evaluated.visit_rows(e, [&](Index c, const std::byte* row) { writer.write_row(c, row); });
+    } else if (copied_alike(in.metrics[e], out)) {
+      // The call tree's order changed (order_children_by_id): the rows go in the output's
+      // storage order, one metric's rows in memory at a time.
+      if (const auto rows = evaluated.severities(e))
+        for (Index c : storage_order(*output, out.kind))
+          if (const std::byte* row = rows->row(c)) writer.write_row(c, row);
+      evaluated.drop(e);
     } else {
       if (!engine) engine.emplace(evaluated);
       const Flavour call = stored_inclusive(out.kind) ? Flavour::kInclusive : Flavour::kExclusive;

@@ -58,6 +58,17 @@ std::vector<Index> roots_of(const std::vector<T>& items) {
 std::vector<Index> Model::metric_roots() const {
   return roots_of(metrics);
 }
+bool order_children_by_id(Model& model) {
+  bool changed = false;
+  for (Cnode& c : model.cnodes) {
+    auto by_id = [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; };
+    if (std::is_sorted(c.children.begin(), c.children.end(), by_id)) continue;
+    std::stable_sort(c.children.begin(), c.children.end(), by_id);
+    changed = true;
+  }
+  return changed;
+}
+
 std::vector<Index> Model::cnode_roots() const {
   return roots_of(cnodes);
 }

@@ -205,10 +205,10 @@ TEST(AlgebraRoundTrip, CmpComparesTheLocationsPairedByRank) {
   EXPECT_EQ(run_tool("cube_cmp", {threads, ranks}).exit_code, 0);
 }
 
-// CubeLib's part and canonize define the call paths of their copy in id order, so siblings come
-// out sorted by id (checked against CubeLib 4.6 on generated reports, whose ids do not follow
-// the document); the values go with their call paths.
-TEST(AlgebraRoundTrip, PartAndCanonizeListSiblingsInIdOrder) {
+// CubeLib's part, canonize, derive and commoncalltree define the call paths of their copy in id
+// order, so siblings come out sorted by id (checked against CubeLib 4.6 on generated reports,
+// whose ids do not follow the document); the values go with their call paths.
+TEST(AlgebraRoundTrip, CopiesListSiblingsInIdOrder) {
   TempDir tmp("algebra-order");
   const std::string in = (tmp.path() / "g.cubex").string();
   ASSERT_EQ(run_tool("cubekit", {"generate", "--call-paths", "40", "--nodes", "1", "--processes",
@@ -234,10 +234,17 @@ TEST(AlgebraRoundTrip, PartAndCanonizeListSiblingsInIdOrder) {
     return any && sorted;
   };
   EXPECT_FALSE(siblings_in_id_order(run_tool("cube_dump", {"-w", in}).out));
-  const fs::path canon = tmp.path() / "c", part = tmp.path() / "p";
+  const fs::path canon = tmp.path() / "c", part = tmp.path() / "p", derived = tmp.path() / "d";
   ASSERT_EQ(run_tool("cube_canonize", {in, canon.string()}).exit_code, 0);
   ASSERT_EQ(run_tool("cube_part", {"-R", "0", "-o", part.string(), in}).exit_code, 0);
-  for (const fs::path& out : {canon, part}) {
+  ASSERT_EQ(run_tool("cube_derive", {"-t", "postderived", "-e", "metric::time()", "t2", in, "-o",
+                                     derived.string()})
+                .exit_code,
+            0);
+  const fs::path twin = tmp.path() / "h.cubex";
+  fs::copy_file(in, twin);
+  ASSERT_EQ(run_tool("cube_commoncalltree", {in, twin.string()}).exit_code, 0);
+  for (const fs::path& out : {canon, part, derived, tmp.path() / "g_commoncalltree"}) {
     const std::string report = out.string() + ".cubex";
     EXPECT_TRUE(siblings_in_id_order(run_tool("cube_dump", {"-w", report}).out)) << report;
     // Location 0 (rank 0, kept by -R 0) has the same values at every call path.

@@ -28,7 +28,12 @@ function startServer(root) {
   });
 }
 
+// A user looks before clicking: THINK_MS (default 0, clicks back to back) passes before each
+// timed click, during which the viewer's idle-time work (other metrics' totals) may run.
+const thinkMs = Number(process.env.THINK_MS || 0);
+
 async function timed(label, fn) {
+  if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
   const t0 = process.hrtime.bigint();
   await fn();
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;

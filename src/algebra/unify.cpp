@@ -4,6 +4,7 @@
 // nodes by name and class, process groups by name and rank, locations by rank. New entities
 // get ids in the order they are defined.
 #include <algorithm>
+#include <set>
 #include <functional>
 
 #include "cubekit/error.hpp"
@@ -66,7 +67,8 @@ size_t subtree_size(const Model& in, Index metric) {
 }
 
 void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_parent,
-                       InputMapping& map, MetricTypes types, uint32_t& next_id) {
+                       InputMapping& map, MetricTypes types, uint32_t& next_id,
+                       std::set<std::string>& void_seen) {
   const Metric& m = in.metrics[in_metric];
   const std::vector<Index> siblings =
       out_parent == kNoIndex ? out.metric_roots() : out.metrics[out_parent].children;
@@ -76,7 +78,9 @@ void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_p
   if (m.val == "VOID") {
     // A metric read as VOID is inactive in CubeLib: its writer leaves it out with all below it
     // (their ids stay used, their data members stay: Model::empty_member_metric_ids).
-    if (target != kNoIndex) return;
+    // CubeLib keeps it in its cube, so a later input's VOID metric of that name is the same
+    // one: its ids are used once.
+    if (target != kNoIndex || !void_seen.insert(m.uniq_name).second) return;
     for (size_t k = subtree_size(in, in_metric); k > 0; --k)
       out.empty_member_metric_ids.push_back(next_id++);
     return;
@@ -93,7 +97,8 @@ void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_p
   else
     set_attributes(out.metrics[target].attrs, m.attrs);
   map.metric[in_metric] = target;
-  for (Index child : m.children) merge_metric_tree(out, in, child, target, map, types, next_id);
+  for (Index child : m.children)
+    merge_metric_tree(out, in, child, target, map, types, next_id, void_seen);
 }
 
 // ---- call tree -----------------------------------------------------------------------------
@@ -341,7 +346,7 @@ void UnifiedDefinitions::add_metrics(const Model& input, InputMapping& map, Metr
   map.metric.assign(input.metrics.size(), kNoIndex);
   if (model_->metrics_title.empty()) model_->metrics_title = input.metrics_title;
   for (Index root : input.metric_roots())
-    merge_metric_tree(*model_, input, root, kNoIndex, map, types, next_metric_id_);
+    merge_metric_tree(*model_, input, root, kNoIndex, map, types, next_metric_id_, void_seen_);
 }
 
 void UnifiedDefinitions::add_call_tree(const Model& input, InputMapping& map) {

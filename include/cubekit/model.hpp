@@ -185,6 +185,8 @@ class Model {
 // cube (cube_part, cube_canonize, cube_derive) define the call paths in id order, so their
 // children come out so, whatever the input's document order (the same for Score-P's reports).
 bool order_children_by_id(Model& model);
+// Call paths (indices into Model::cnodes) sorted by their ids, stably.
+void sort_by_cnode_id(const Model& model, std::vector<Index>& cnodes);
 std::vector<Index> pre_order(const Model& model);
 std::vector<Index> children_first_order(const Model& model);
 // The order rows of a metric of this kind are stored in (EXCLUSIVE: pre-order; INCLUSIVE and

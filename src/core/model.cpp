@@ -58,12 +58,17 @@ std::vector<Index> roots_of(const std::vector<T>& items) {
 std::vector<Index> Model::metric_roots() const {
   return roots_of(metrics);
 }
+void sort_by_cnode_id(const Model& model, std::vector<Index>& cnodes) {
+  std::stable_sort(cnodes.begin(), cnodes.end(),
+                   [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; });
+}
+
 bool order_children_by_id(Model& model) {
   bool changed = false;
+  auto by_id = [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; };
   for (Cnode& c : model.cnodes) {
-    auto by_id = [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; };
     if (std::is_sorted(c.children.begin(), c.children.end(), by_id)) continue;
-    std::stable_sort(c.children.begin(), c.children.end(), by_id);
+    sort_by_cnode_id(model, c.children);
     changed = true;
   }
   return changed;

@@ -18,8 +18,7 @@ namespace {
 // Call paths in the order of their ids, as CubeLib's tools that copy the cube (MdAggrCube)
 // define them.
 std::vector<Index> in_id_order(const Model& model, std::vector<Index> nodes) {
-  std::stable_sort(nodes.begin(), nodes.end(),
-                   [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; });
+  sort_by_cnode_id(model, nodes);
   return nodes;
 }
 

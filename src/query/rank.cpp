@@ -21,8 +21,7 @@ std::vector<Item> collect(MetricEngine& engine, Index metric) {
   const Model& model = engine.report().model();
   std::vector<Index> by_id(model.cnodes.size());
   std::iota(by_id.begin(), by_id.end(), Index{0});
-  std::stable_sort(by_id.begin(), by_id.end(),
-                   [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; });
+  sort_by_cnode_id(model, by_id);
   std::vector<Item> items;
   items.reserve(model.cnodes.size() * model.locations.size());
   for (Index c : by_id) {

@@ -33,14 +33,7 @@ Report chain_report(const std::string& path, const std::vector<double>& values) 
     if (c > 0) model->cnodes[c - 1].children.push_back(c);
   }
   test::add_one_machine(*model, {1});
-  model->finalize("inclusive_order_test");
-  ReportWriter writer(path, model);
-  writer.begin_metric(0);
-  for (Index c : storage_order(*model, MetricKind::kExclusive))
-    writer.write_row(c, reinterpret_cast<const std::byte*>(&values[c]));
-  writer.end_metric();
-  writer.finish();
-  return Report::open(path);
+  return test::write_first_metric(path, model, values.data());
 }
 
 std::vector<double> inclusive(const Report& report) {

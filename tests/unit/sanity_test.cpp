@@ -57,14 +57,7 @@ Report faulty_report(const std::string& path) {
     if (cnode.parent != kNoIndex) model->cnodes[cnode.parent].children.push_back(c);
   }
   test::add_one_machine(*model, {1});
-  model->finalize(path);
-  ReportWriter writer(path, model);
-  writer.begin_metric(0);
-  for (Index c : storage_order(*model, MetricKind::kExclusive))
-    writer.write_row(c, reinterpret_cast<const std::byte*>(&kTime[c]));
-  writer.end_metric();
-  writer.finish();
-  return Report::open(path);
+  return test::write_first_metric(path, model, kTime);
 }
 
 struct Check {

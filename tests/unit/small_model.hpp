@@ -2,11 +2,14 @@
 // matters to it (its metrics, regions and call tree).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cubekit/data_type.hpp"
 #include "cubekit/model.hpp"
+#include "cubekit/report.hpp"
+#include "cubekit/writer.hpp"
 
 namespace cubekit::test {
 
@@ -47,6 +50,20 @@ inline Metric& add_metric(Model& model, const std::string& name, const char* dty
   m.kind = kind;
   model.metrics.push_back(m);
   return model.metrics.back();
+}
+
+// Finalizes `model`, writes its metric 0 (one EXCLUSIVE double per call path and location,
+// `values` indexed by call path) to `path` and opens the report.
+inline Report write_first_metric(const std::string& path, std::shared_ptr<Model> model,
+                                 const double* values) {
+  model->finalize(path);
+  ReportWriter writer(path, model);
+  writer.begin_metric(0);
+  for (Index c : storage_order(*model, MetricKind::kExclusive))
+    writer.write_row(c, reinterpret_cast<const std::byte*>(&values[c]));
+  writer.end_metric();
+  writer.finish();
+  return Report::open(path);
 }
 
 }  // namespace cubekit::test

@@ -32,8 +32,9 @@ CallPathRanking rank_call_paths(MetricEngine& engine, Index metric);
 
 // The standard normal probability mass over [a, a + w], w = (b - a) rounded down to a
 // multiple of 0.001 but at least 0.001: the interval the original's Simpson rule (step 0.001)
-// covers. Up to 1000 steps summed as the original sums them, bit for bit (scores that print
-// alike then sort alike); wider intervals in closed form, so that they cost nothing.
-double normal_mass(double a, double b);
+// covers. Up to `max_simpson_steps` steps summed as the original sums them, bit for bit
+// (scores that print alike then sort alike); wider intervals in closed form, which costs
+// nothing. rank_call_paths passes 1000, or 0 when its pairs would need more than 2e7 steps.
+double normal_mass(double a, double b, double max_simpson_steps = 1000);
 
 }  // namespace cubekit

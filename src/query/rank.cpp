@@ -71,17 +71,18 @@ double simpson_normal_mass(double a, unsigned steps) {
   return integral * (kStep / 6.0);
 }
 
-// Up to this many Simpson steps the mass is summed as the original sums it (bit for bit, so
-// that near-equal scores sort alike); wider intervals take the closed form.
-constexpr double kMaxSimpsonSteps = 1000;
+// A ranking sums at most this many Simpson steps over all its pairs as the original does;
+// beyond, every pair takes the closed form (a large report with wide intervals would otherwise
+// spend minutes in exp, as the original does).
+constexpr double kSimpsonBudget = 2e7;
 
 }  // namespace
 
-double normal_mass(double a, double b) {
+double normal_mass(double a, double b, double max_simpson_steps) {
   constexpr double kStep = 1e-3;
   if (std::isnan(a) || std::isnan(b)) return a + b;  // keeps the NaN (and its sign)
   const double steps = std::floor((b - a) / kStep);
-  if (steps <= kMaxSimpsonSteps)
+  if (steps <= max_simpson_steps)
     return simpson_normal_mass(a, static_cast<unsigned>(std::max(0.0, steps)));
   const double width = std::max(1.0, std::floor((b - a) / kStep)) * kStep;
   const double upper = a + width;
@@ -111,11 +112,15 @@ CallPathRanking rank_call_paths(MetricEngine& engine, Index metric) {
   r.step = (r.highest - r.lowest) / static_cast<double>(r.gaps);
 
   const double half_step = r.step * 0.5;
+  // Every pair's interval is half_step wide: (steps + 1) × pairs exp calls in all.
+  const double per_pair = std::max(0.0, std::floor(half_step / 1e-3)) + 1;
+  const double max_steps = per_pair * static_cast<double>(r.gaps) <= kSimpsonBudget ? 1000 : 0;
   r.pairs.reserve(r.gaps);
   for (size_t i = 0; i < r.gaps; ++i) {
     const double z = (gaps[i] - r.mean_gap) / r.gap_variance;
     const double from = z - half_step;
-    r.pairs.push_back({normal_mass(from, from + half_step), items[i].cnode_id, items[i].location});
+    r.pairs.push_back(
+        {normal_mass(from, from + half_step, max_steps), items[i].cnode_id, items[i].location});
   }
   // By score, then call path id, then location, as the original orders its pairs.
   std::stable_sort(r.pairs.begin(), r.pairs.end(), [](const RankedPair& a, const RankedPair& b) {

@@ -21,6 +21,8 @@ TEST(NormalMass, CoversWholeStepsOfOneThousandth) {
   EXPECT_NEAR(normal_mass(-0.5, 0.4999), phi(0.499) - phi(-0.5), 1e-13);  // 999 steps
   EXPECT_NEAR(normal_mass(-3, 3), phi(3) - phi(-3), 1e-13);  // 6000 steps: closed form
   EXPECT_NEAR(normal_mass(40, 40.002), 0.0, 1e-300);
+  // Without Simpson steps allowed: the closed form, the same mass to rounding.
+  EXPECT_NEAR(normal_mass(-0.5, 0.4999, 0), phi(0.499) - phi(-0.5), 1e-13);
 }
 
 // CubeLib's cube_info rebuilds the call tree from the call paths sorted by id: siblings come

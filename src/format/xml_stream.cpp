@@ -242,6 +242,41 @@ bool XmlStream::markup_declaration() {
   fail(pos_, "DOCTYPE not closed");
 }
 
+bool XmlStream::next_leaf(std::string_view name, XmlAttribute& attribute, std::string_view& text) {
+  if (pending_end_) return false;
+  const char* p = doc_.data() + pos_;
+  const char* const end = doc_.data() + doc_.size();
+  while (p != end && is_space(*p)) ++p;
+  const char* const lt = p;
+  // "<NAME " — then the attribute's name up to '=' and its quoted value.
+  if (static_cast<size_t>(end - p) < name.size() + 2 || *p != '<' ||
+      !same_name(std::string_view(p + 1, name.size()), name) || p[name.size() + 1] != ' ')
+    return false;
+  p += name.size() + 2;
+  const char* const attribute_name = p;
+  while (p != end && !ends_name(*p)) ++p;
+  if (p == attribute_name || p == end || *p != '=' || ++p == end || (*p != '"' && *p != '\''))
+    return false;
+  const char quote = *p++;
+  const char* const value = p;
+  while (p != end && *p != quote && *p != '<') ++p;
+  if (p == end || *p != quote || ++p == end || *p != '>') return false;
+  const char* const value_end = p - 1;
+  // The text, then exactly "</NAME>".
+  const char* const text_begin = ++p;
+  while (p != end && *p != '<' && *p != ']') ++p;  // ']': "]]>" is not allowed in text
+  if (static_cast<size_t>(end - p) < name.size() + 3 || p[0] != '<' || p[1] != '/' ||
+      !same_name(std::string_view(p + 2, name.size()), name) || p[name.size() + 2] != '>')
+    return false;
+  attribute = {
+      std::string_view(attribute_name, static_cast<size_t>(value - 1 - attribute_name) - 1),
+      std::string_view(value, static_cast<size_t>(value_end - value))};
+  text = std::string_view(text_begin, static_cast<size_t>(p - text_begin));
+  token_offset_ = static_cast<size_t>(lt - doc_.data());
+  pos_ = static_cast<size_t>(p - doc_.data()) + name.size() + 3;
+  return true;
+}
+
 void XmlStream::skip_element() {
   if (pending_end_) {  // an empty element: nothing inside
     pending_end_ = false;
@@ -280,9 +315,24 @@ void XmlStream::skip_element() {
       }
       if (p == end) fail(pos_, "start tag <" + shown(name) + " not closed");
       pos_ = static_cast<size_t>(p - doc_.data()) + 1;
-      if (p[-1] != '/') names_.push_back(name);
+      if (p[-1] != '/') pass_leaf_text(name);
     }
   }
+}
+
+void XmlStream::pass_leaf_text(std::string_view name) {
+  // Most skipped elements hold just text: passed with their end tag in one step, a byte loop
+  // over the (short) text costing less than a memchr call.
+  const char* p = doc_.data() + pos_;
+  const char* const end = doc_.data() + doc_.size();
+  while (p != end && *p != '<') ++p;
+  pos_ = static_cast<size_t>(p - doc_.data());
+  if (static_cast<size_t>(end - p) > name.size() + 2 && p[1] == '/' &&
+      same_name(std::string_view(p + 2, name.size()), name) && p[name.size() + 2] == '>') {
+    pos_ += name.size() + 3;
+    return;
+  }
+  names_.push_back(name);
 }
 
 void XmlStream::pass_element() {

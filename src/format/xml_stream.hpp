@@ -63,6 +63,13 @@ class XmlStream {
   // Elements open after the last token (a kStart counts its own element).
   size_t depth() const { return names_.size(); }
 
+  // The commonest element of a data section, `<NAME ATTR="VALUE">TEXT</NAME>` (one attribute,
+  // character data without markup; white space may come before it), read in one step at the
+  // current position: true with the attribute and the raw text, and the element is passed.
+  // False, with nothing consumed, for every other form, which next() then reads token by token.
+  // The offset of the element's '<' is then token_offset().
+  bool next_leaf(std::string_view name, XmlAttribute& attribute, std::string_view& text);
+
   // After a kStart: passes over the element's content up to and including its end tag,
   // looking only at markup (much faster than next() on a large subtree). The element's end is
   // not reported as a token.
@@ -80,6 +87,7 @@ class XmlStream {
   size_t find(std::string_view what, size_t from, const char* unterminated) const;
   std::string_view scan_name(size_t& at) const;
   void pass_over_quoted(size_t& at) const;
+  void pass_leaf_text(std::string_view name);  // skip_element's, after a start tag
 
   std::string_view doc_;
   size_t pos_ = 0;

@@ -592,6 +592,8 @@ class PeriReader {
   // the <data> it reads).
   bool read_token(Cursor& cursor, XmlStream& xml) {
     std::vector<OpenD>& open = cursor.open;
+    if (!open.empty() && (cursor.queue == nullptr || open.size() != 1) && read_leaf(cursor, xml))
+      return true;
     const XmlStream::Token t = xml.next();
     if (t == XmlStream::Token::kStart) {
       if (xml.name() != "d" || has_data_error_) {
@@ -634,6 +636,19 @@ class PeriReader {
     return t != XmlStream::Token::kEndOfInput;
   }
 
+  // A <d> with one id and a value, read in one step (most of them are). False: not of that
+  // form, nothing read.
+  bool read_leaf(Cursor& cursor, XmlStream& xml) {
+    XmlAttribute id;
+    std::string_view text;
+    if (has_data_error_ || !xml.next_leaf("d", id, text)) return false;
+    OpenD& parent = cursor.open.back();
+    parent.has_child = true;
+    OpenD d{parent.point, xml.token_offset(), false, true, text};
+    if (narrow(cursor, xml, id, d.point)) value(cursor, d);
+    return true;
+  }
+
   // Keeps the error found first in the document (threads find them in any order).
   void keep_error(std::optional<std::pair<size_t, std::string>>& slot, size_t offset,
                   const std::string& what) {
@@ -648,45 +663,50 @@ class PeriReader {
   // The <d> start tag's ids narrow `p`. False: nothing inside counts (an inclusive twin, whose
   // values follow from the exclusive ones, or an undefined id, kept as an error).
   bool enter(Cursor& cursor, const XmlStream& xml, Point& p) {
+    for (const XmlAttribute& a : xml.attributes())
+      if (!narrow(cursor, xml, a, p)) return false;
+    return true;
+  }
+
+  // One attribute of enter's.
+  bool narrow(Cursor& cursor, const XmlStream& xml, const XmlAttribute& a, Point& p) {
     std::string unescaped;
-    for (const XmlAttribute& a : xml.attributes()) {
-      std::string_view id = a.raw_value;
-      if (id.find('&') != std::string_view::npos) id = unescaped = xml_unescape(id);
-      if (a.name == "spc") {
-        // Threads come in order: the one after the last is tried before the table.
-        const Index next = cursor.last_location + 1;
-        if (next < location_keys_.size() && location_keys_[next] == id) {
-          p.location = cursor.last_location = next;
-          continue;
-        }
-        if (lookup(location_ids_, id, p.location)) {
-          cursor.last_location = p.location;
-          continue;
-        }
-        // A process stands for its first thread, a region (below) for its first call path:
-        // the proposal's "reference to non-leaf hierarchy identifiers".
-        Index group = kNoIndex;
-        if (!lookup(group_ids_, id, group)) return missing(xml, a, "thread or process");
-        if (model_->groups[group].locations.empty()) {
-          data_error(xml.token_offset(),
-                     "process '" + std::string(id) + "' has no thread to hold its values");
-          return false;
-        }
-        p.location = model_->groups[group].locations.front();
-      } else if (a.name == "metric") {
-        if (twin_excl_.contains(id)) return false;
-        if (!lookup(metric_ids_, id, p.metric)) return missing(xml, a, "metric");
-      } else if (a.name == "code") {
-        if (lookup(cnode_ids_, id, p.cnode)) continue;
-        Index region = kNoIndex;
-        if (!lookup(region_ids_, id, region)) return missing(xml, a, "call path or region");
-        p.cnode = first_cnode_of_region_[region];
-        if (p.cnode == kNoIndex) {
-          data_error(xml.token_offset(),
-                     "region '" + std::string(id) +
-                         "' has no call path (<cnode ref=...>) to hold its values");
-          return false;
-        }
+    std::string_view id = a.raw_value;
+    if (id.find('&') != std::string_view::npos) id = unescaped = xml_unescape(id);
+    if (a.name == "spc") {
+      // Threads come in order: the one after the last is tried before the table.
+      const Index next = cursor.last_location + 1;
+      if (next < location_keys_.size() && location_keys_[next] == id) {
+        p.location = cursor.last_location = next;
+        return true;
+      }
+      if (lookup(location_ids_, id, p.location)) {
+        cursor.last_location = p.location;
+        return true;
+      }
+      // A process stands for its first thread, a region (below) for its first call path:
+      // the proposal's "reference to non-leaf hierarchy identifiers".
+      Index group = kNoIndex;
+      if (!lookup(group_ids_, id, group)) return missing(xml, a, "thread or process");
+      if (model_->groups[group].locations.empty()) {
+        data_error(xml.token_offset(),
+                   "process '" + std::string(id) + "' has no thread to hold its values");
+        return false;
+      }
+      p.location = model_->groups[group].locations.front();
+    } else if (a.name == "metric") {
+      if (twin_excl_.contains(id)) return false;
+      if (!lookup(metric_ids_, id, p.metric)) return missing(xml, a, "metric");
+    } else if (a.name == "code") {
+      if (lookup(cnode_ids_, id, p.cnode)) return true;
+      Index region = kNoIndex;
+      if (!lookup(region_ids_, id, region)) return missing(xml, a, "call path or region");
+      p.cnode = first_cnode_of_region_[region];
+      if (p.cnode == kNoIndex) {
+        data_error(xml.token_offset(),
+                   "region '" + std::string(id) +
+                       "' has no call path (<cnode ref=...>) to hold its values");
+        return false;
       }
     }
     return true;

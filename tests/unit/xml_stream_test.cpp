@@ -95,6 +95,59 @@ TEST(XmlStream, SkipElementPassesOverItsSubtree) {
   EXPECT_THROW(open.skip_element(), XmlSyntaxError);
 }
 
+TEST(XmlStream, SkipElementChecksTheEndTagsOfLeaves) {
+  // Leaves are passed in one step; one whose end tag names another element is still refused.
+  const std::string doc = "<r><big><d a=\"1\">v</d><d>w</e></big></r>";
+  XmlStream xml(doc);
+  xml.next();
+  xml.next();
+  const auto [at, what] = [&]() -> std::pair<size_t, std::string> {
+    try {
+      xml.skip_element();
+    } catch (const XmlSyntaxError& e) {
+      return {e.offset(), e.what()};
+    }
+    return {0, ""};
+  }();
+  EXPECT_EQ(at, doc.find("</e>"));
+  EXPECT_EQ(what, "</e> where </d> was expected");
+}
+
+TEST(XmlStream, NextLeafReadsTheCommonFormInOneStep) {
+  const std::string doc =
+      "<r>\n <d spc=\"t1\">12</d><d spc='t2'>a&amp;b</d>"
+      "<d spc=\"t3\" >3</d><d a=\"1\" b=\"2\">4</d><d c=\"x\"><d/></d><e k=\"v\">5</e></r>";
+  XmlStream xml(doc);
+  xml.next();  // <r>
+  XmlAttribute id;
+  std::string_view text;
+  ASSERT_TRUE(xml.next_leaf("d", id, text));  // white space before it is passed too
+  EXPECT_EQ(id.name, "spc");
+  EXPECT_EQ(id.raw_value, "t1");
+  EXPECT_EQ(text, "12");
+  EXPECT_EQ(xml.token_offset(), doc.find("<d spc=\"t1\">"));
+  ASSERT_TRUE(xml.next_leaf("d", id, text));
+  EXPECT_EQ(id.raw_value, "t2");
+  EXPECT_EQ(text, "a&amp;b");  // raw, as next() gives text
+  EXPECT_EQ(xml.depth(), 1u);
+  // Other forms are left to next(), nothing consumed: a space before '>', two attributes,
+  // an element inside, another name.
+  for (const char* other : {"<d spc=\"t3\" >", "<d a=\"1\" b=\"2\">", "<d c=\"x\">", "<e k"}) {
+    const size_t before = xml.position();
+    EXPECT_FALSE(xml.next_leaf("d", id, text)) << other;
+    EXPECT_EQ(xml.position(), before);
+    ASSERT_EQ(xml.next(), Token::kStart);
+    EXPECT_EQ(xml.token_offset(), doc.find(other));
+    xml.skip_element();
+  }
+  EXPECT_FALSE(xml.next_leaf("d", id, text));  // </r>
+  EXPECT_EQ(xml.next(), Token::kEnd);
+  // A leaf cut off by the end of the document is no leaf.
+  XmlStream cut("<r><d spc=\"t1\">12</d");
+  cut.next();
+  EXPECT_FALSE(cut.next_leaf("d", id, text));
+}
+
 TEST(XmlStream, ReadsOneElementFromItsStartTag) {
   const std::string doc = "<r><a/><data><d>1</d></data><z/></r>";
   XmlStream xml(doc, doc.find("<data>"));

@@ -108,10 +108,36 @@ struct Term {
   bool only_unfolded = false;  // rows of call paths mapped onto their caller's target skipped
 };
 
+// Sets or ⊕-es one converted input row into row `to` of the accumulator, column by column
+// through the location mapping unless the columns are the same.
+void put_row(Accumulator& acc, Index to, const std::byte* x, const InputMapping& map,
+             bool same_columns, bool set) {
+  const DataType type = acc.type();
+  const size_t size = type.memory_size();
+  const size_t n = map.location.size();
+  if (same_columns) {
+    if (set)
+      std::memcpy(acc.row(to), x, size * n);
+    else
+      plus_rows(type, acc.row(to), x, n);
+    return;
+  }
+  for (size_t l = 0; l < n; ++l) {
+    const Index col = map.location[l];
+    if (col == kNoIndex) continue;
+    if (set)
+      std::memcpy(acc.value(to, col), x + l * size, size);
+    else
+      plus_rows(type, acc.value(to, col), x + l * size, 1);
+  }
+}
+
 // Streams one input's rows into the accumulator: converted to the result's type, scaled or
-// negated, then set (merge) or ⊕-ed in at the mapped cnode and locations.
+// negated, then set (merge) or ⊕-ed in at the mapped cnode and locations. With `callers_of`
+// (the result's call tree) a row is also ⊕-ed into each caller of that cnode in turn, up to the
+// root: exclusive terms of a metric stored inclusive, added as CubeLib does (running_sums).
 void accumulate(Accumulator& acc, const Term& t, Flavour flavour, bool set,
-                const std::string& what) {
+                const Model* callers_of, const std::string& what) {
   const Metric& in = t.input->model().metrics[t.metric];
   const size_t n = t.input->model().locations.size();
   const DataType type = acc.type();
@@ -129,22 +155,32 @@ void accumulate(Accumulator& acc, const Term& t, Flavour flavour, bool set,
     convert_values(in.dtype, row, type, tmp, n, what);
     if (t.factor != 1) scale_row(type, tmp, n, t.factor, what);
     if (t.negate) negate_row(type, tmp, n, what);
-    if (same_columns) {
-      if (set)
-        std::memcpy(acc.row(to), tmp, size * n);
-      else
-        plus_rows(type, acc.row(to), tmp, n);
-      return;
-    }
-    for (size_t l = 0; l < n; ++l) {
-      const Index col = t.map->location[l];
-      if (col == kNoIndex) continue;
-      if (set)
-        std::memcpy(acc.value(to, col), tmp + l * size, size);
-      else
-        plus_rows(type, acc.value(to, col), tmp + l * size, 1);
-    }
+    put_row(acc, to, tmp, *t.map, same_columns, set);
+    if (!callers_of) return;
+    for (Index at = callers_of->cnodes[to].parent; at != kNoIndex;
+         at = callers_of->cnodes[at].parent)
+      put_row(acc, at, tmp, *t.map, same_columns, set);
   });
+}
+
+// Whether exclusive terms can be added into an inclusive result as CubeLib adds them: each term
+// at its call path and then at every caller, one term after another (input by input, call paths
+// in the input's order), so that a call path's value is one running sum over the terms of its
+// subtree. Grouping the children's subtotals instead rounds differently, and the
+// metric-exclusive residues of zeros show it (cube_cut and cube_mean of summary.cubex). The
+// running sums cost terms × depth; for trees deeper than about 256 levels on average the
+// subtotals are grouped (make_inclusive), the bound the engine's inclusive sums use
+// (docs/compatibility.md, "The order of CubeLib's arithmetic").
+bool running_sums(const Model& model) {
+  std::vector<size_t> depth(model.cnodes.size());
+  size_t work = 0;
+  for (Index c : pre_order(model)) {
+    const Index parent = model.cnodes[c].parent;
+    depth[c] = parent == kNoIndex ? 1 : depth[parent] + 1;
+    work += depth[c];
+  }
+  constexpr size_t kMaxWorkPerCallPath = 256;
+  return work <= kMaxWorkPerCallPath * model.cnodes.size() + (size_t{1} << 20);
 }
 
 // Exclusive values into inclusive ones: every row ⊕= its descendants (children before parents).
@@ -188,6 +224,7 @@ void write_combination(const std::vector<const Report*>& inputs,
   }
   const Model& out = *definitions;
   ReportWriter writer(path, definitions, options);
+  const bool affordable = running_sums(out);
   for (Index m = 0; m < out.metrics.size(); ++m) {
     const Metric& metric = out.metrics[m];
     if (is_derived(metric.kind) || metric.is_void) continue;
@@ -200,9 +237,11 @@ void write_combination(const std::vector<const Report*>& inputs,
         inclusive && !exclusive_terms ? Flavour::kInclusive : Flavour::kExclusive;
     const bool set = how == Combination::kMerge || (how == Combination::kFold && inclusive);
     Accumulator acc(metric.dtype, out.cnodes.size(), out.locations.size());
+    const bool to_inclusive = inclusive && flavour == Flavour::kExclusive;
+    const bool along_callers = to_inclusive && affordable;
     for (const Term& t : terms_of(inputs, maps, m, metric.kind, how))
-      accumulate(acc, t, flavour, set, what);
-    if (inclusive && flavour == Flavour::kExclusive) make_inclusive(acc, out);
+      accumulate(acc, t, flavour, set, along_callers ? &out : nullptr, what);
+    if (to_inclusive && !along_callers) make_inclusive(acc, out);
     writer.begin_metric(m);
     for (Index c : storage_order(out, metric.kind)) writer.write_row(c, acc.row(c));
     writer.end_metric();

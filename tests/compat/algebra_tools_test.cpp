@@ -64,8 +64,7 @@ constexpr Step kSteps[] = {
     {"I_visible_more", "canonize_summary", "canon_summary"},
     // Differing on purpose (docs/algebra_tools.md, "Where CubeLib's own storage decides"):
     // F's mean_self, cut_p_x_solve, cut_r_adi, cut_r_adi_p_x and I's cut_r_blast, where
-    // CubeLib's MINDOUBLE / MAXDOUBLE cells it never set read 0, and metric-exclusive rounding
-    // residues of zeros.
+    // CubeLib's MINDOUBLE / MAXDOUBLE cells it never set read 0 (the other metrics agree).
 };
 
 // Runs the words of a .cmd with the working directory `dir` (as the oracle was made).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what cubekit needs on Debian 12 (run as root, or with sudo available).
 set -euo pipefail
-packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev clang-format
   libpugixml-dev zlib1g-dev libdeflate-dev libcli11-dev libpcre2-dev
   libgtest-dev libbenchmark-dev time
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pandas python3-setuptools

@@ -25,6 +25,8 @@ ctest_in_fresh_tmpdir() {
 # The gtest tests run as shards, a process each (tests/CMakeLists.txt says why); their JUnit
 # files count them one by one at the end.
 shards=4
+echo "== formatting (scripts/check_format.sh)"
+bash scripts/check_format.sh
 echo "== build and test (RelWithDebInfo)"
 bash scripts/build.sh -DCUBEKIT_TEST_SHARDS=$shards
 rm -rf build/gtest build/pytest.xml

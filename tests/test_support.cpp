@@ -38,7 +38,6 @@ std::string TempDir::write(const std::string& name, std::string_view bytes) cons
   return p.string();
 }
 
-
 std::filesystem::path oracle_input(const std::string& folder) {
   const std::filesystem::path real = shared_dir() / "data" / "real";
   auto rest_after = [&](const std::string& prefix) { return folder.substr(prefix.size()); };

@@ -75,7 +75,7 @@ class UnifiedDefinitions {
 
  private:
   std::shared_ptr<Model> model_;
-  uint32_t next_metric_id_ = 0;  // ids of left-out metrics stay used, as in CubeLib
+  uint32_t next_metric_id_ = 0;      // ids of left-out metrics stay used, as in CubeLib
   std::set<std::string> void_seen_;  // VOID metrics left out so far (by unique name)
 };
 

@@ -82,8 +82,7 @@ void scale_row(DataType type, std::byte* x, size_t n, double factor, const std::
 // x[i] = −x[i]: integers modulo their width, a scale function term by term (identity ⊖ x),
 // numbers of MIN/MAXDOUBLE and the lanes of the other types negated as doubles.
 void negate_row(DataType type, std::byte* x, size_t n, const std::string& what) {
-  if (!type.is_integer() && type.kind() != TypeKind::kDouble &&
-      type.kind() != TypeKind::kScaleFunc)
+  if (!type.is_integer() && type.kind() != TypeKind::kDouble && type.kind() != TypeKind::kScaleFunc)
     return scale_row(type, x, n, -1, what);
   std::vector<uint64_t> zero((type.memory_size() * n + 7) / 8);
   std::byte* z = reinterpret_cast<std::byte*>(zero.data());
@@ -136,8 +135,8 @@ void put_row(Accumulator& acc, Index to, const std::byte* x, const InputMapping&
 // negated, then set (merge) or ⊕-ed in at the mapped cnode and locations. With `callers_of`
 // (the result's call tree) a row is also ⊕-ed into each caller of that cnode in turn, up to the
 // root: exclusive terms of a metric stored inclusive, added as CubeLib does (running_sums).
-void accumulate(Accumulator& acc, const Term& t, Flavour flavour, bool set,
-                const Model* callers_of, const std::string& what) {
+void accumulate(Accumulator& acc, const Term& t, Flavour flavour, bool set, const Model* callers_of,
+                const std::string& what) {
   const Metric& in = t.input->model().metrics[t.metric];
   const size_t n = t.input->model().locations.size();
   const DataType type = acc.type();

@@ -4,8 +4,8 @@
 // nodes by name and class, process groups by name and rank, locations by rank. New entities
 // get ids in the order they are defined.
 #include <algorithm>
-#include <set>
 #include <functional>
+#include <set>
 
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"

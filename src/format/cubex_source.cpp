@@ -59,10 +59,10 @@ bool CubexSource::zero_without_members(const Model& model, Index metric) const {
 }
 
 std::shared_ptr<const SeverityMatrix> CubexSource::zero_rows(const Model& model,
-                                                              Index metric) const {
+                                                             Index metric) const {
   const Metric& m = model.metrics[metric];
-  auto matrix = std::make_shared<SeverityMatrix>(m.dtype, model.cnodes.size(),
-                                                 model.locations.size());
+  auto matrix =
+      std::make_shared<SeverityMatrix>(m.dtype, model.cnodes.size(), model.locations.size());
   matrix->reserve_rows(model.cnodes.size());
   for (Index c = 0; c < model.cnodes.size(); ++c)
     std::memset(matrix->add_row(c), 0, matrix->row_bytes());
@@ -121,8 +121,8 @@ std::optional<std::string> CubexSource::member_content(const std::string& name) 
 void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor& visit,
                              RowPlacement placement, RowShare share) const {
   if (zero_without_members(model, metric)) {
-    visit_stored_rows(*zero_rows(model, metric),
-                      storage_order(model, model.metrics[metric].kind), visit, share);
+    visit_stored_rows(*zero_rows(model, metric), storage_order(model, model.metrics[metric].kind),
+                      visit, share);
     return;
   }
   if (!has_data(model, metric)) return;

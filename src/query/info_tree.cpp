@@ -22,7 +22,6 @@ std::vector<Index> in_id_order(const Model& model, std::vector<Index> nodes) {
   return nodes;
 }
 
-
 constexpr int kColumnWidth = 15;  // CubeLib's column: 15 wide, headers cut to 13
 
 std::string lower(std::string s) {

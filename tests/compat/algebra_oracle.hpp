@@ -132,7 +132,6 @@ inline RunResult run_in(const fs::path& dir, std::vector<std::string> words) {
   return r;
 }
 
-
 // Runs the tool step `step` of `case_dir` (its .cmd) with inputs resolved and the output name
 // (-o) placed in `out_dir`. Returns the tool's result; `report` gets the written report's path.
 inline RunResult run_algebra_step(const fs::path& case_dir, const std::string& step,

@@ -251,9 +251,9 @@ TEST(AlgebraRoundTrip, CopiesListSiblingsInIdOrder) {
     const std::string report = out.string() + ".cubex";
     EXPECT_TRUE(siblings_in_id_order(run_tool("cube_dump", {"-w", report}).out)) << report;
     // Location 0 (rank 0, kept by -R 0) has the same values at every call path.
-    EXPECT_EQ(run_tool("cube_dump", {"-m", "time", "-z", "incl", "-t", "0", "-s", "csv2", in}).out,
-              run_tool("cube_dump", {"-m", "time", "-z", "incl", "-t", "0", "-s", "csv2", report})
-                  .out);
+    EXPECT_EQ(
+        run_tool("cube_dump", {"-m", "time", "-z", "incl", "-t", "0", "-s", "csv2", in}).out,
+        run_tool("cube_dump", {"-m", "time", "-z", "incl", "-t", "0", "-s", "csv2", report}).out);
   }
 }
 

@@ -80,7 +80,6 @@ cubekit::ServerOptions over(const fs::path& root) {
   return o;
 }
 
-
 // `cube_dump -m all -t aggr` human output: metric → cnode id → the text of its value.
 std::map<std::string, std::map<uint32_t, std::string>> parse_dump(const std::string& text) {
   std::map<std::string, std::map<uint32_t, std::string>> out;

@@ -33,7 +33,6 @@ fs::path oracle_of(const std::string& input) {
   return shared_dir() / "oracle" / folder;
 }
 
-
 std::vector<std::string> listing(const fs::path& dir) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename());

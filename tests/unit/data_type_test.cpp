@@ -201,8 +201,7 @@ TEST(Algebra, RateScalarIsRatio) {
 TEST(Algebra, RateTextWithoutDurationIsTheLargestDouble) {
   const DataType t(TypeKind::kRate);
   const double zero[2] = {0, 0};
-  EXPECT_EQ(value_text(t, reinterpret_cast<const std::byte*>(zero)),
-            "1.79769313486e+308[(0)/(0)]");
+  EXPECT_EQ(value_text(t, reinterpret_cast<const std::byte*>(zero)), "1.79769313486e+308[(0)/(0)]");
   const double negative[2] = {-2, 0};
   EXPECT_EQ(value_text(t, reinterpret_cast<const std::byte*>(negative)),
             "-1.79769313486e+308[(-2)/(0)]");

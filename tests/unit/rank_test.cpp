@@ -11,15 +11,17 @@
 namespace cubekit {
 namespace {
 
-double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double phi(double x) {
+  return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
 
 // The mass over [a, a + w], w the interval rounded down to whole steps of 0.001 (at least one):
 // the original's Simpson loop up to 1000 steps, the closed form beyond.
 TEST(NormalMass, CoversWholeStepsOfOneThousandth) {
   EXPECT_NEAR(normal_mass(0, 0.0105), phi(0.010) - phi(0), 1e-14);
-  EXPECT_NEAR(normal_mass(1, 1.0004), phi(1.001) - phi(1), 1e-14);  // one step at least
+  EXPECT_NEAR(normal_mass(1, 1.0004), phi(1.001) - phi(1), 1e-14);        // one step at least
   EXPECT_NEAR(normal_mass(-0.5, 0.4999), phi(0.499) - phi(-0.5), 1e-13);  // 999 steps
-  EXPECT_NEAR(normal_mass(-3, 3), phi(3) - phi(-3), 1e-13);  // 6000 steps: closed form
+  EXPECT_NEAR(normal_mass(-3, 3), phi(3) - phi(-3), 1e-13);               // 6000 steps: closed form
   EXPECT_NEAR(normal_mass(40, 40.002), 0.0, 1e-300);
   // Without Simpson steps allowed: the closed form, the same mass to rounding.
   EXPECT_NEAR(normal_mass(-0.5, 0.4999, 0), phi(0.499) - phi(-0.5), 1e-13);

@@ -272,5 +272,4 @@ inline std::string anchor_xml(const AnchorSpec& s = {}) {
 // ---------------------------------------------------------------------------------------
 // Files
 
-
 }  // namespace cubekit::test

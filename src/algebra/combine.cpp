@@ -42,14 +42,17 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, const R
   if (!derived) input.drop(metric);
 }
 
-// One metric's values for every unified cnode and location, identity-initialised.
+// One metric's values for every unified cnode and location, identity-initialised, in memory
+// that the next metric's accumulator takes over (`words`): pages once faulted in stay, instead
+// of a fresh allocation's faults and zeroing for every metric.
 class Accumulator {
  public:
-  Accumulator(DataType type, size_t cnodes, size_t locations)
+  Accumulator(DataType type, size_t cnodes, size_t locations, std::vector<uint64_t>& words)
       : type_(type),
         locations_(locations),
         row_words_((type.memory_size() * locations + 7) / 8),
-        words_(row_words_ * cnodes) {
+        words_(words) {
+    words_.resize(row_words_ * cnodes);
     for (size_t c = 0; c < cnodes; ++c) set_identity(type, row(c), locations);
   }
   std::byte* row(size_t cnode) {
@@ -65,7 +68,7 @@ class Accumulator {
   DataType type_;
   size_t locations_;
   size_t row_words_;
-  std::vector<uint64_t> words_;
+  std::vector<uint64_t>& words_;
 };
 
 // x[i] = cast(x[i] × factor): integers truncate toward zero, as CubeLib's Value::operator*=.
@@ -224,6 +227,7 @@ void write_combination(const std::vector<const Report*>& inputs,
   const Model& out = *definitions;
   ReportWriter writer(path, definitions, options);
   const bool affordable = running_sums(out);
+  std::vector<uint64_t> words;  // the accumulators' memory, metric after metric
   for (Index m = 0; m < out.metrics.size(); ++m) {
     const Metric& metric = out.metrics[m];
     if (is_derived(metric.kind) || metric.is_void) continue;
@@ -235,7 +239,7 @@ void write_combination(const std::vector<const Report*>& inputs,
     const Flavour flavour =
         inclusive && !exclusive_terms ? Flavour::kInclusive : Flavour::kExclusive;
     const bool set = how == Combination::kMerge || (how == Combination::kFold && inclusive);
-    Accumulator acc(metric.dtype, out.cnodes.size(), out.locations.size());
+    Accumulator acc(metric.dtype, out.cnodes.size(), out.locations.size(), words);
     const bool to_inclusive = inclusive && flavour == Flavour::kExclusive;
     const bool along_callers = to_inclusive && affordable;
     for (const Term& t : terms_of(inputs, maps, m, metric.kind, how))

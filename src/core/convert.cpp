@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "core/unaligned.hpp"
@@ -14,57 +15,6 @@ namespace {
 
 using core::load_any;
 using core::store_any;
-
-bool is_signed(DataType t) {
-  switch (t.kind()) {
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// An integer value widened to 64 bits (two's complement for unsigned ones).
-uint64_t integer_bits(DataType t, const std::byte* v) {
-  switch (t.kind()) {
-    case TypeKind::kInt8:
-      return static_cast<uint64_t>(int64_t{load_any<int8_t>(v)});
-    case TypeKind::kUInt8:
-      return load_any<uint8_t>(v);
-    case TypeKind::kInt16:
-      return static_cast<uint64_t>(int64_t{load_any<int16_t>(v)});
-    case TypeKind::kUInt16:
-      return load_any<uint16_t>(v);
-    case TypeKind::kInt32:
-      return static_cast<uint64_t>(int64_t{load_any<int32_t>(v)});
-    case TypeKind::kUInt32:
-      return load_any<uint32_t>(v);
-    default:
-      return load_any<uint64_t>(v);
-  }
-}
-
-void put_integer(DataType t, std::byte* dst, uint64_t bits) {
-  switch (t.kind()) {
-    case TypeKind::kInt8:
-      return store_any(dst, static_cast<int8_t>(bits));
-    case TypeKind::kUInt8:
-      return store_any(dst, static_cast<uint8_t>(bits));
-    case TypeKind::kInt16:
-      return store_any(dst, static_cast<int16_t>(bits));
-    case TypeKind::kUInt16:
-      return store_any(dst, static_cast<uint16_t>(bits));
-    case TypeKind::kInt32:
-      return store_any(dst, static_cast<int32_t>(bits));
-    case TypeKind::kUInt32:
-      return store_any(dst, static_cast<uint32_t>(bits));
-    default:
-      return store_any(dst, bits);
-  }
-}
 
 // The range of integer type t, as doubles (the 64-bit limits rounded down to representable ones).
 std::pair<double, double> integer_range(DataType t) {
@@ -88,14 +38,15 @@ std::pair<double, double> integer_range(DataType t) {
   }
 }
 
-// A double as an integer of type t: truncated toward zero, out-of-range values clamp to the
-// type's limits, NaN is 0 (a C++ cast would be undefined for all three).
-uint64_t integer_of(DataType t, double d) {
+// A double as an integer of type To: truncated toward zero, out-of-range values clamp to the
+// type's limits [low, high] (integer_range), NaN is 0 (a C++ cast would be undefined for all
+// three).
+template <class To>
+To integer_of(double d, double low, double high) {
   if (std::isnan(d)) return 0;
-  const auto [low, high] = integer_range(t);
   d = std::clamp(std::trunc(d), low, high);
-  if (is_signed(t)) return static_cast<uint64_t>(static_cast<int64_t>(d));
-  return static_cast<uint64_t>(d);
+  if constexpr (std::is_signed_v<To>) return static_cast<To>(static_cast<int64_t>(d));
+  return static_cast<To>(d);
 }
 
 }  // namespace
@@ -103,6 +54,56 @@ uint64_t integer_of(DataType t, double d) {
 bool convertible(DataType from, DataType to) {
   return from == to || (from.is_single_number() && to.is_single_number());
 }
+
+namespace {
+
+// Calls f(T{}) with the C++ type that holds single-number type t's values.
+template <class F>
+void with_number_type(DataType t, F&& f) {
+  switch (t.kind()) {
+    case TypeKind::kInt8:
+      return f(int8_t{});
+    case TypeKind::kUInt8:
+      return f(uint8_t{});
+    case TypeKind::kInt16:
+      return f(int16_t{});
+    case TypeKind::kUInt16:
+      return f(uint16_t{});
+    case TypeKind::kInt32:
+      return f(int32_t{});
+    case TypeKind::kUInt32:
+      return f(uint32_t{});
+    case TypeKind::kInt64:
+      return f(int64_t{});
+    case TypeKind::kUInt64:
+      return f(uint64_t{});
+    default:  // DOUBLE, MINDOUBLE, MAXDOUBLE
+      return f(double{});
+  }
+}
+
+// One row from type `from` (held as From) to `to` (held as To), one loop per pair of types:
+// integers keep their bits (two's complement, cut to the target's width), numbers become
+// integers as integer_of makes them, anything else is the number as a double.
+template <class From, class To>
+void convert_row(const std::byte* src, DataType to, std::byte* dst, size_t n) {
+  const auto [low, high] = integer_range(to);
+  for (size_t i = 0; i < n; ++i) {
+    const From v = load_any<From>(src + i * sizeof(From));
+    To out;
+    if constexpr (std::is_integral_v<From> && std::is_integral_v<To>) {
+      using Wide = std::conditional_t<std::is_signed_v<From>, int64_t, uint64_t>;
+      out = static_cast<To>(static_cast<uint64_t>(static_cast<Wide>(v)));
+    } else if constexpr (std::is_integral_v<To>) {
+      out = integer_of<To>(static_cast<double>(v), low, high);
+    } else {
+      out = static_cast<double>(v);
+    }
+    store_any(dst + i * sizeof(To), out);
+  }
+}
+
+}  // namespace
 
 void convert_values(DataType from, const std::byte* src, DataType to, std::byte* dst, size_t n,
                     const std::string& what) {
@@ -113,16 +114,11 @@ void convert_values(DataType from, const std::byte* src, DataType to, std::byte*
   if (!convertible(from, to))
     throw Error(what + ": values of type " + from.dtype_text() + " cannot be stored as " +
                 to.dtype_text());
-  const size_t in = from.memory_size(), out = to.memory_size();
-  for (size_t i = 0; i < n; ++i, src += in, dst += out) {
-    if (from.is_integer() && to.is_integer()) {
-      put_integer(to, dst, integer_bits(from, src));
-    } else if (to.is_integer()) {
-      put_integer(to, dst, integer_of(to, scalar(from, src)));
-    } else {
-      store_any(dst, scalar(from, src));
-    }
-  }
+  with_number_type(from, [&](auto from_value) {
+    with_number_type(to, [&](auto to_value) {
+      convert_row<decltype(from_value), decltype(to_value)>(src, to, dst, n);
+    });
+  });
 }
 
 }  // namespace cubekit

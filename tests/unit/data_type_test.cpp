@@ -143,6 +143,32 @@ TEST(Algebra, ConvertValuesTruncatesClampsAndWraps) {
   convert_values(u64, reinterpret_cast<const std::byte*>(wide), u8,
                  reinterpret_cast<std::byte*>(narrow), 1, "test");
   EXPECT_EQ(narrow[0], 2);  // integer to integer: modulo the width
+  // Signed values widen with their sign (two's complement), then wrap to the target's width.
+  const int8_t minus_one[] = {-1, -128};
+  uint64_t unsigned_wide[2];
+  convert_values(DataType(TypeKind::kInt8), reinterpret_cast<const std::byte*>(minus_one), u64,
+                 reinterpret_cast<std::byte*>(unsigned_wide), 2, "test");
+  EXPECT_EQ(unsigned_wide[0], std::numeric_limits<uint64_t>::max());
+  EXPECT_EQ(unsigned_wide[1], uint64_t{0} - 128);
+  const uint32_t big_unsigned[] = {4294967295u};
+  int16_t wrapped[1];
+  convert_values(DataType(TypeKind::kUInt32), reinterpret_cast<const std::byte*>(big_unsigned), i16,
+                 reinterpret_cast<std::byte*>(wrapped), 1, "test");
+  EXPECT_EQ(wrapped[0], -1);
+  // Integers to numbers exactly; MIN/MAXDOUBLE to integers as DOUBLE does.
+  const int32_t ints[] = {-5, 7};
+  double as_doubles[2];
+  convert_values(DataType(TypeKind::kInt32), reinterpret_cast<const std::byte*>(ints),
+                 DataType(TypeKind::kMaxDouble), reinterpret_cast<std::byte*>(as_doubles), 2,
+                 "test");
+  EXPECT_EQ(as_doubles[0], -5.0);
+  EXPECT_EQ(as_doubles[1], 7.0);
+  const double minima[] = {-7.9, 70000.5};
+  int16_t from_min[2];
+  convert_values(DataType(TypeKind::kMinDouble), reinterpret_cast<const std::byte*>(minima), i16,
+                 reinterpret_cast<std::byte*>(from_min), 2, "test");
+  EXPECT_EQ(from_min[0], -7);
+  EXPECT_EQ(from_min[1], 32767);
   EXPECT_FALSE(convertible(DataType(TypeKind::kComplex), dbl));
   double out[1];
   EXPECT_THROW(convert_values(DataType(TypeKind::kComplex), reinterpret_cast<const std::byte*>(in),

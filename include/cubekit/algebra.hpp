@@ -46,5 +46,10 @@ bool convertible(DataType from, DataType to);
 // integer metrics and derived sub-metrics subtracted from integer parents all go through here.
 void convert_values(DataType from, const std::byte* src, DataType to, std::byte* dst, size_t n,
                     const std::string& what);
+// x[i] = x[i] · factor as CubeLib's Value::operator*= scales: a single number as a double,
+// stored back as convert_values stores it (integers truncate toward zero and clamp), the other
+// types lane by lane (scale_lanes). Throws Error naming `what` for types without a scale
+// (SCALE_FUNC).
+void scale_values(DataType type, std::byte* x, size_t n, double factor, const std::string& what);
 
 }  // namespace cubekit

@@ -71,22 +71,11 @@ class Accumulator {
   std::vector<uint64_t>& words_;
 };
 
-// x[i] = cast(x[i] × factor): integers truncate toward zero, as CubeLib's Value::operator*=.
-void scale_row(DataType type, std::byte* x, size_t n, double factor, const std::string& what) {
-  if (scale_lanes(type, x, n, factor)) return;
-  std::vector<double> d(n);
-  convert_values(type, x, DataType(TypeKind::kDouble), reinterpret_cast<std::byte*>(d.data()), n,
-                 what);
-  for (double& v : d) v *= factor;
-  convert_values(DataType(TypeKind::kDouble), reinterpret_cast<const std::byte*>(d.data()), type, x,
-                 n, what);
-}
-
 // x[i] = −x[i]: integers modulo their width, a scale function term by term (identity ⊖ x),
 // numbers of MIN/MAXDOUBLE and the lanes of the other types negated as doubles.
 void negate_row(DataType type, std::byte* x, size_t n, const std::string& what) {
   if (!type.is_integer() && type.kind() != TypeKind::kDouble && type.kind() != TypeKind::kScaleFunc)
-    return scale_row(type, x, n, -1, what);
+    return scale_values(type, x, n, -1, what);
   std::vector<uint64_t> zero((type.memory_size() * n + 7) / 8);
   std::byte* z = reinterpret_cast<std::byte*>(zero.data());
   set_identity(type, z, n);
@@ -155,7 +144,7 @@ void accumulate(Accumulator& acc, const Term& t, Flavour flavour, bool set, cons
     const Index parent = model.cnodes[c].parent;
     if (t.only_unfolded && parent != kNoIndex && t.map->cnode[parent] == to) return;
     convert_values(in.dtype, row, type, tmp, n, what);
-    if (t.factor != 1) scale_row(type, tmp, n, t.factor, what);
+    if (t.factor != 1) scale_values(type, tmp, n, t.factor, what);
     if (t.negate) negate_row(type, tmp, n, what);
     put_row(acc, to, tmp, *t.map, same_columns, set);
     if (!callers_of) return;

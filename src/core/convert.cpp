@@ -121,4 +121,27 @@ void convert_values(DataType from, const std::byte* src, DataType to, std::byte*
   });
 }
 
+namespace {
+
+template <class T>
+void scale_row(std::byte* x, size_t n, double factor, DataType type) {
+  const auto [low, high] = integer_range(type);
+  for (size_t i = 0; i < n; ++i) {
+    const double scaled = static_cast<double>(load_any<T>(x + i * sizeof(T))) * factor;
+    if constexpr (std::is_integral_v<T>)
+      store_any(x + i * sizeof(T), integer_of<T>(scaled, low, high));
+    else
+      store_any(x + i * sizeof(T), scaled);
+  }
+}
+
+}  // namespace
+
+void scale_values(DataType type, std::byte* x, size_t n, double factor, const std::string& what) {
+  if (scale_lanes(type, x, n, factor)) return;
+  if (!type.is_single_number())
+    throw Error(what + ": values of type " + type.dtype_text() + " cannot be scaled");
+  with_number_type(type, [&](auto value) { scale_row<decltype(value)>(x, n, factor, type); });
+}
+
 }  // namespace cubekit

@@ -176,6 +176,30 @@ TEST(Algebra, ConvertValuesTruncatesClampsAndWraps) {
                Error);
 }
 
+// cube_mean's 1/n and cube_diff's −1 for single numbers: through a double, stored back as
+// convert_values stores it; the other types lane by lane; SCALE_FUNC has no scale.
+TEST(Algebra, ScaleValuesTruncatesIntegersAndScalesDoublesExactly) {
+  int32_t ints[] = {7, -7, 2147483647};
+  scale_values(DataType(TypeKind::kInt32), reinterpret_cast<std::byte*>(ints), 3, 0.5, "t");
+  EXPECT_EQ(std::vector<int32_t>(ints, ints + 3), (std::vector<int32_t>{3, -3, 1073741823}));
+  uint16_t unsigned_shorts[] = {5};  // −5 clamps to the type's 0
+  scale_values(DataType(TypeKind::kUInt16), reinterpret_cast<std::byte*>(unsigned_shorts), 1, -1,
+               "t");
+  EXPECT_EQ(unsigned_shorts[0], 0);
+  double minima[] = {0.75, std::numeric_limits<double>::infinity()};
+  scale_values(DataType(TypeKind::kMinDouble), reinterpret_cast<std::byte*>(minima), 2, 1.0 / 3,
+               "t");
+  EXPECT_EQ(minima[0], 0.75 * (1.0 / 3));
+  EXPECT_EQ(minima[1], std::numeric_limits<double>::infinity());  // the identity stays
+  double complex_value[] = {2, -4};
+  scale_values(DataType(TypeKind::kComplex), reinterpret_cast<std::byte*>(complex_value), 1, 0.5,
+               "t");
+  EXPECT_EQ(complex_value[0], 1);
+  EXPECT_EQ(complex_value[1], -2);
+  std::vector<std::byte> scale_func(DataType(TypeKind::kScaleFunc).memory_size());
+  EXPECT_THROW(scale_values(DataType(TypeKind::kScaleFunc), scale_func.data(), 1, 0.5, "m"), Error);
+}
+
 // One number per value: the types Cube 3 rows hold, convert between, and fold in place.
 TEST(DataTypes, SingleNumbersAreTheIntegersAndTheThreeDoubles) {
   for (const char* text : {"INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64", "UINT64",

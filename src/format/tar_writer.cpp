@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cubekit/error.hpp"
+#include "format/chunked_file_writer.hpp"
 
 namespace cubekit::format {
 namespace {
@@ -47,17 +48,13 @@ TarWriter::TarWriter(std::string path, int64_t mtime)
     temp_ = pattern;
     ::fchmod(fd, 0644);
   }
-  file_ = ::fdopen(fd, "w+b");
-  if (file_ == nullptr) {
-    ::close(fd);
-    ::unlink(temp_.c_str());
-    throw IoError(path_ + ": cannot open temporary file: " + std::strerror(errno));
-  }
-  std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+  fd_ = fd;
+  out_ = std::make_unique<ChunkedFileWriter>(fd_);
 }
 
 TarWriter::~TarWriter() {
-  if (file_ != nullptr) std::fclose(file_);
+  out_.reset();  // its thread stops before the file closes
+  if (fd_ >= 0) ::close(fd_);
   if (!finished_ && !temp_.empty()) ::unlink(temp_.c_str());
 }
 
@@ -67,14 +64,24 @@ void TarWriter::fail(const std::string& what) const {
 
 void TarWriter::write_raw(const void* bytes, size_t n) {
   if (n == 0) return;
-  if (std::fwrite(bytes, 1, n, file_) != n) fail("write failed (disk full?)");
+  if (const int error = out_->append(bytes, n); error != 0) {
+    errno = error;
+    fail("write failed (disk full?)");
+  }
   written_ += n;
 }
 
+void TarWriter::flush() {
+  if (const int error = out_->flush(); error != 0) {
+    errno = error;
+    fail("write failed (disk full?)");
+  }
+}
+
 void TarWriter::write_at(uint64_t offset, const void* bytes, size_t n) {
-  if (::fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0) fail("seek failed");
-  if (std::fwrite(bytes, 1, n, file_) != n) fail("write failed (disk full?)");
-  if (::fseeko(file_, static_cast<off_t>(written_), SEEK_SET) != 0) fail("seek failed");
+  flush();  // the bytes there may still be on their way
+  if (::pwrite(fd_, bytes, n, static_cast<off_t>(offset)) != static_cast<ssize_t>(n))
+    fail("write failed (disk full?)");
 }
 
 void TarWriter::header(const std::string& name, uint64_t size, char type, char* b) const {
@@ -134,8 +141,8 @@ void TarWriter::patch(uint64_t offset, const void* bytes, size_t n) {
 
 void TarWriter::erase(uint64_t offset, uint64_t n) {
   if (n == 0) return;
-  if (std::fflush(file_) != 0) fail("flush failed (disk full?)");
-  const int fd = ::fileno(file_);
+  flush();
+  const int fd = fd_;
   std::vector<char> chunk(1 << 20);
   for (uint64_t from = content_start_ + offset + n; from < written_;) {
     const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk.size(), written_ - from));
@@ -149,7 +156,7 @@ void TarWriter::erase(uint64_t offset, uint64_t n) {
   written_ -= n;
   // The bytes beyond the new end are stale: cut them off, later writes continue from there.
   if (::ftruncate(fd, static_cast<off_t>(written_)) != 0) fail("truncate failed");
-  if (::fseeko(file_, static_cast<off_t>(written_), SEEK_SET) != 0) fail("seek failed");
+  out_->move_to(written_);
 }
 
 void TarWriter::end_member() {
@@ -170,22 +177,21 @@ void TarWriter::end_member() {
 void TarWriter::finish() {
   static const char zeros[2 * kBlock] = {};
   write_raw(zeros, sizeof zeros);
-  if (std::fflush(file_) != 0) fail("flush failed (disk full?)");
-  if (::fsync(::fileno(file_)) != 0) fail("fsync failed");
+  flush();
+  out_.reset();
+  if (::fsync(fd_) != 0) fail("fsync failed");
   if (temp_.empty()) {
     // Give the unnamed file a temporary name beside the target, then rename it into place.
     std::string name = path_ + ".tmp." + std::to_string(::getpid());
-    const std::string self = "/proc/self/fd/" + std::to_string(::fileno(file_));
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
     ::unlink(name.c_str());
     if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) != 0)
       fail("cannot name the finished report");
     temp_ = name;
   }
-  if (std::fclose(file_) != 0) {
-    file_ = nullptr;
-    fail("close failed");
-  }
-  file_ = nullptr;
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail("close failed");
   if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished report");
   finished_ = true;
   const int dir = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY);

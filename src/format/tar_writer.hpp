@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace cubekit::format {
+
+class ChunkedFileWriter;
 
 class TarWriter {
  public:
@@ -41,13 +43,15 @@ class TarWriter {
 
  private:
   void write_raw(const void* bytes, size_t n);
+  void flush();
   void write_at(uint64_t offset, const void* bytes, size_t n);
   void header(const std::string& name, uint64_t size, char type, char* block) const;
   [[noreturn]] void fail(const std::string& what) const;
 
   std::string path_, temp_;
   uint64_t mtime_ = 0;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
+  std::unique_ptr<ChunkedFileWriter> out_;  // appends, written by a background thread
   uint64_t written_ = 0;
   uint64_t header_at_ = 0, content_start_ = 0, pax_at_ = 0;
   bool pax_ = false;

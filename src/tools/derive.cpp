@@ -113,13 +113,8 @@ int parse(int argc, char** argv, Options& o) {
 int derive_main(int argc, char** argv) {
   Options o;
   if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
-  try {
-    const Report input = Report::open(o.input);
-    derive_metric(input, o.metric, report_name(o.output));
-  } catch (const Error& e) {
-    std::cerr << "cube_derive: " << e.what() << '\n';
-    return 1;
-  }
+  const Report input = Report::open(o.input);
+  derive_metric(input, o.metric, report_name(o.output));
   return 0;
 }
 

@@ -162,32 +162,21 @@ int info_main(int argc, char** argv) {
     return 1;
   }
   if (argc - optind >= 2) {
-    try {
-      return several_reports(argc, argv);
-    } catch (const Error& e) {
-      std::cout << std::flush;
-      std::cerr << "cube_info: " << e.what() << '\n';
-      return 1;
-    }
+    return several_reports(argc, argv);
   }
   const std::string file = argv[optind];
+  const Report report = Report::open(file);
+  MetricEngine engine(report);
+  std::vector<InfoColumn> columns;
+  std::vector<InfoAbridgeRule> rules;
   try {
-    const Report report = Report::open(file);
-    MetricEngine engine(report);
-    std::vector<InfoColumn> columns;
-    std::vector<InfoAbridgeRule> rules;
-    try {
-      if (!apply_options(argc, argv, engine, columns, rules)) return 0;
-    } catch (const LookupError& e) {
-      std::cerr << "cube_info: " << file << ": " << e.what() << '\n';
-      return 1;
-    }
-    std::cout << info_tree_text(engine, columns, rules);
-    return 0;
-  } catch (const Error& e) {
-    std::cerr << "cube_info: " << e.what() << '\n';
+    if (!apply_options(argc, argv, engine, columns, rules)) return 0;
+  } catch (const LookupError& e) {
+    std::cerr << "cube_info: " << file << ": " << e.what() << '\n';
     return 1;
   }
+  std::cout << info_tree_text(engine, columns, rules);
+  return 0;
 }
 
 }  // namespace cubekit::tools

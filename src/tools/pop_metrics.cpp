@@ -204,24 +204,19 @@ void print_json(const std::vector<PopResult>& results, const Options& o) {
 int pop_metrics_main(int argc, char** argv) {
   Options o;
   if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
-  try {
-    std::vector<std::unique_ptr<Report>> reports;
-    std::vector<const Report*> series;
-    for (const std::string& path : o.reports) {
-      reports.push_back(std::make_unique<Report>(Report::open(path)));
-      series.push_back(reports.back().get());
-    }
-    const std::vector<PopResult> results = pop_metrics(series, o.pop);
-    if (o.format == "csv")
-      print_csv(results, o);
-    else if (o.format == "json")
-      print_json(results, o);
-    else
-      print_table(results, o);
-  } catch (const Error& e) {
-    std::cerr << "cube_pop_metrics: " << e.what() << '\n';
-    return 1;
+  std::vector<std::unique_ptr<Report>> reports;
+  std::vector<const Report*> series;
+  for (const std::string& path : o.reports) {
+    reports.push_back(std::make_unique<Report>(Report::open(path)));
+    series.push_back(reports.back().get());
   }
+  const std::vector<PopResult> results = pop_metrics(series, o.pop);
+  if (o.format == "csv")
+    print_csv(results, o);
+  else if (o.format == "json")
+    print_json(results, o);
+  else
+    print_table(results, o);
   return 0;
 }
 

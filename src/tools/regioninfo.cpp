@@ -168,34 +168,28 @@ int regioninfo_main(int argc, char** argv) {
     return 0;
   }
   const std::string file = expected == argc - 1 ? argv[argc - 1] : "";
-  try {
-    const Report report = Report::open(file);
-    say(" done.\n");
-    const Model& model = report.model();
-    MetricEngine engine(report);
-    const std::vector<RegionKind> kinds = region_kinds(model);
-    std::vector<bool> filtered;
-    if (has_filter)
-      filtered = filtered_regions(model, kinds, filter_file,
-                                  [](const std::string& w) { std::cerr << w << std::endl; });
-    const Request request = parse_metric_list(has_metrics ? &metric_list : nullptr);
-    std::vector<Column> columns;
-    for (const std::string& name : request.metrics) {
-      const auto m = model.metric_by_uniq_name(name);
-      if (!m) {
-        std::cout << "unknown metric: " << name << std::endl;
-        return 1;
-      }
-      columns.push_back({name, *m, model.metrics[*m].dtype_text == "FLOAT",
-                         region_values(engine, *m, kinds, filtered)});
+  const Report report = Report::open(file);
+  say(" done.\n");
+  const Model& model = report.model();
+  MetricEngine engine(report);
+  const std::vector<RegionKind> kinds = region_kinds(model);
+  std::vector<bool> filtered;
+  if (has_filter)
+    filtered = filtered_regions(model, kinds, filter_file,
+                                [](const std::string& w) { std::cerr << w << std::endl; });
+  const Request request = parse_metric_list(has_metrics ? &metric_list : nullptr);
+  std::vector<Column> columns;
+  for (const std::string& name : request.metrics) {
+    const auto m = model.metric_by_uniq_name(name);
+    if (!m) {
+      std::cout << "unknown metric: " << name << std::endl;
+      return 1;
     }
-    const TraceCosts costs = trace_costs(engine, kinds, filtered);
-    print_report(model, request, columns, kinds, filtered, costs, per_region, has_filter);
-  } catch (const Error& e) {
-    std::cout << std::flush;
-    std::cerr << "cube_regioninfo: " << e.what() << std::endl;
-    return 1;
+    columns.push_back({name, *m, model.metrics[*m].dtype_text == "FLOAT",
+                       region_values(engine, *m, kinds, filtered)});
   }
+  const TraceCosts costs = trace_costs(engine, kinds, filtered);
+  print_report(model, request, columns, kinds, filtered, costs, per_region, has_filter);
   return 0;
 }
 

@@ -87,21 +87,15 @@ int remap2_main(int argc, char** argv) {
   o.remap.progress = [](const std::string& line) { std::cout << line << std::endl; };
   o.remap.note = [](const std::string& line) { std::cerr << line << std::endl; };
   std::cout << "++++++++++++ Remapping operation begins ++++++++++++++++++++++++++" << std::endl;
-  try {
-    std::cout << "Reading " << o.input << " ... " << std::flush;
-    const Report input = Report::open(o.input);
-    std::cout << " done." << std::endl;
-    std::optional<RemapSpec> spec;
-    if (!o.copy) spec = load_spec(o, input);
-    const std::string name = report_name(o.output);
-    remap_report(input, spec ? &*spec : nullptr, o.remap, name);
-    std::cout << "++++++++++++ Remapping operation ends successfully ++++++++++++++++" << std::endl;
-    std::cout << "Writing " << o.output << " ... done." << std::endl;
-  } catch (const Error& e) {
-    std::cout << std::flush;
-    std::cerr << "cube_remap2: " << e.what() << '\n';
-    return 1;
-  }
+  std::cout << "Reading " << o.input << " ... " << std::flush;
+  const Report input = Report::open(o.input);
+  std::cout << " done." << std::endl;
+  std::optional<RemapSpec> spec;
+  if (!o.copy) spec = load_spec(o, input);
+  const std::string name = report_name(o.output);
+  remap_report(input, spec ? &*spec : nullptr, o.remap, name);
+  std::cout << "++++++++++++ Remapping operation ends successfully ++++++++++++++++" << std::endl;
+  std::cout << "Writing " << o.output << " ... done." << std::endl;
   return 0;
 }
 

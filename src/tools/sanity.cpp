@@ -137,23 +137,17 @@ int sanity_main(int argc, char** argv) {
     std::cout << usage(argv[0]) << std::endl;
     return 1;
   }
-  try {
-    if (!filter_file.empty()) options.filter_patterns = read_filter_patterns(filter_file);
-    const Report report = Report::open(argv[optind]);
-    MetricEngine engine(report);
-    std::ofstream file;
-    if (!output.empty()) {
-      file.open(output);
-      if (!file) throw Error(output + ": cannot write the details");
-    }
-    PrintingReporter reporter(verbosity, file.is_open() ? file : std::cout,
-                              !file.is_open() && isatty(STDOUT_FILENO) == 1);
-    check_sanity(engine, options, reporter);
-  } catch (const Error& e) {
-    std::cout << std::flush;
-    std::cerr << "cube_sanity: " << e.what() << std::endl;
-    return 1;
+  if (!filter_file.empty()) options.filter_patterns = read_filter_patterns(filter_file);
+  const Report report = Report::open(argv[optind]);
+  MetricEngine engine(report);
+  std::ofstream file;
+  if (!output.empty()) {
+    file.open(output);
+    if (!file) throw Error(output + ": cannot write the details");
   }
+  PrintingReporter reporter(verbosity, file.is_open() ? file : std::cout,
+                            !file.is_open() && isatty(STDOUT_FILENO) == 1);
+  check_sanity(engine, options, reporter);
   return 0;
 }
 

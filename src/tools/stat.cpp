@@ -423,13 +423,8 @@ int run(const Report& report, Options& o) {
 int stat_main(int argc, char** argv) {
   Options o;
   if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
-  try {
-    const Report report = Report::open(o.file);
-    return run(report, o);
-  } catch (const Error& e) {
-    std::cerr << "cube_stat: " << e.what() << '\n';
-    return 1;
-  }
+  const Report report = Report::open(o.file);
+  return run(report, o);
 }
 
 }  // namespace cubekit::tools

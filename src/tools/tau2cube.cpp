@@ -49,16 +49,11 @@ int tau2cube_main(int argc, char** argv) {
   }
   const std::string dir = inputs.empty() ? "." : inputs[0];
   if (!ends_with(output, ".cubex")) output += ".cubex";
-  try {
-    const TauConversion c = convert_tau_profile(dir, output);
-    std::cerr << "tau2cube: " << dir << ": " << c.files << " files, " << c.metrics << " metrics, "
-              << c.user_events << " user events, " << c.call_paths << " call paths, " << c.locations
-              << " threads written to " << output << '\n';
-    return 0;
-  } catch (const Error& e) {
-    std::cerr << "tau2cube: " << e.what() << '\n';
-    return 1;
-  }
+  const TauConversion c = convert_tau_profile(dir, output);
+  std::cerr << "tau2cube: " << dir << ": " << c.files << " files, " << c.metrics << " metrics, "
+            << c.user_events << " user events, " << c.call_paths << " call paths, " << c.locations
+            << " threads written to " << output << '\n';
+  return 0;
 }
 
 }  // namespace cubekit::tools

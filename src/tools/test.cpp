@@ -223,20 +223,14 @@ int test_main(int argc, char** argv) {
     std::cerr << "Please provide exactly two cube files." << std::endl;
     return 1;
   }
-  try {
-    const std::vector<Report> reports = open_reports(optind, argc, argv);
-    CallPathChecks checks(report_pointers(reports));
-    say_cubelib_merge(reports.size());
-    Session session{checks, verbosity, details_file.is_open() ? details_file : std::cout};
-    optind = 1;
-    opterr = 0;  // told already in the first pass
-    for (int c; (c = getopt(argc, argv, kOptions)) != -1;)
-      if (optarg) run_option(session, c, optarg);
-  } catch (const Error& e) {
-    std::cout << std::flush;
-    std::cerr << "cube_test: " << e.what() << std::endl;
-    return 1;
-  }
+  const std::vector<Report> reports = open_reports(optind, argc, argv);
+  CallPathChecks checks(report_pointers(reports));
+  say_cubelib_merge(reports.size());
+  Session session{checks, verbosity, details_file.is_open() ? details_file : std::cout};
+  optind = 1;
+  opterr = 0;  // told already in the first pass
+  for (int c; (c = getopt(argc, argv, kOptions)) != -1;)
+    if (optarg) run_option(session, c, optarg);
   return 0;
 }
 

@@ -58,20 +58,13 @@ int call_flavour_main(int argc, char** argv, MetricKind kind) {
   if (!operands_fit(argc, 1, SIZE_MAX, usage, "Error: At least one file is required.\n\n"))
     return 1;
   options.system = o.system();
-  const char* tool = inclusive ? "cube_inclusify" : "cube_exclusify";
   for (int i = optind; i < argc; ++i) {
     const std::string input = argv[i];
     say("Reading " + input + " ... ");
     std::string name = o.output.empty() ? default_stem(input) : o.output;
     if (!o.output.empty() && i > optind) name += std::to_string(i - optind);
-    try {
-      const Report report = Report::open(input);
-      write_call_flavoured(report, options, name + (inclusive ? "_incl.cubex" : "_excl.cubex"));
-    } catch (const Error& e) {
-      std::cout << std::flush;
-      std::cerr << tool << ": " << e.what() << std::endl;
-      return 1;
-    }
+    const Report report = Report::open(input);
+    write_call_flavoured(report, options, name + (inclusive ? "_incl.cubex" : "_excl.cubex"));
     say("done.\n");
   }
   return 0;
@@ -122,10 +115,6 @@ int cut_main(int argc, char** argv) {
     std::cout << std::flush;
     std::cerr << "ERROR: " << e.what();  // CubeLib ends without a newline
     return 1;
-  } catch (const Error& e) {
-    std::cout << std::flush;
-    std::cerr << "cube_cut: " << e.what() << std::endl;
-    return 1;
   }
   say("++++++++++++ Cut operation ends successfully ++++++++++++++++\n");
   say("Writing " + o.output + " ... done.\n");
@@ -147,15 +136,9 @@ int clean_main(int argc, char** argv) {
   if (!operands_fit(argc, 1, 1, usage)) return 1;
   say("++++++++++++ Clean operation begins ++++++++++++++++++++++++++\n");
   say(std::string("Reading ") + argv[optind] + " ... \n");
-  try {
-    const Report input = Report::open(argv[optind]);
-    say("done.\n");
-    write_clean(input, o.system(), say, report_name(o.output));
-  } catch (const Error& e) {
-    std::cout << std::flush;
-    std::cerr << "cube_clean: " << e.what() << std::endl;
-    return 1;
-  }
+  const Report input = Report::open(argv[optind]);
+  say("done.\n");
+  write_clean(input, o.system(), say, report_name(o.output));
   say("++++++++++++ Clean operation ends successfully ++++++++++++++++\n");
   say("Writing " + o.output + " done.\n");
   return 0;
@@ -186,28 +169,22 @@ int part_main(int argc, char** argv) {
     return 1;
   }
   const auto to_stderr = [](const std::string& text) { std::cerr << text << std::endl; };
-  try {
-    say(std::string("Open the cube ") + argv[optind] + "...");
-    const Report input = Report::open(argv[optind]);
-    say("done.\nCopy the  cube object...done.\n");
-    say("++++++++++++ Part operation begins ++++++++++++++++++++++++++\n");
-    const size_t groups = input.model().groups.size();
-    std::vector<bool> kept = select_ranks(ranks, groups, to_stderr);
-    if (invert) kept.flip();
-    const size_t voided = write_part(input, kept, to_stderr, report_name(output));
-    if (voided == groups || voided == 0) {
-      std::cerr << "Error: partition contains " << (voided == 0 ? "all" : "none") << " of the "
-                << groups << " processes." << std::endl;
-      return 1;
-    }
-    say("Voiding " + std::to_string(voided) + " of " + std::to_string(groups) +
-        " processes.\n++++++++++++ Part operation ends successfully ++++++++++++++++\n");
-    say("Writing " + output + " ... done.\n");
-  } catch (const Error& e) {
-    std::cout << std::flush;
-    std::cerr << "cube_part: " << e.what() << std::endl;
+  say(std::string("Open the cube ") + argv[optind] + "...");
+  const Report input = Report::open(argv[optind]);
+  say("done.\nCopy the  cube object...done.\n");
+  say("++++++++++++ Part operation begins ++++++++++++++++++++++++++\n");
+  const size_t groups = input.model().groups.size();
+  std::vector<bool> kept = select_ranks(ranks, groups, to_stderr);
+  if (invert) kept.flip();
+  const size_t voided = write_part(input, kept, to_stderr, report_name(output));
+  if (voided == groups || voided == 0) {
+    std::cerr << "Error: partition contains " << (voided == 0 ? "all" : "none") << " of the "
+              << groups << " processes." << std::endl;
     return 1;
   }
+  say("Voiding " + std::to_string(voided) + " of " + std::to_string(groups) +
+      " processes.\n++++++++++++ Part operation ends successfully ++++++++++++++++\n");
+  say("Writing " + output + " ... done.\n");
   return 0;
 }
 
@@ -254,30 +231,24 @@ int commoncalltree_main(int argc, char** argv) {
   if (!parse_cubelib_options(argc, argv, "h?", usage, [](int, const char*) {})) return 0;
   if (!operands_fit(argc, 2, SIZE_MAX, usage, "\nError: Wrong arguments.\n")) return 1;
   say("++++++++++++ Minimal common calltree operation begins ++++++++++++++++++++++++++\n");
-  try {
-    std::vector<Report> reports;
-    for (int i = optind; i < argc; ++i) {
-      say(std::string("Reading ") + argv[i] + " ... ");
-      reports.push_back(Report::open(argv[i]));
-      say("done.\n");
-    }
-    std::vector<const Model*> models;
-    for (const Report& r : reports) models.push_back(&r.model());
-    const std::vector<std::vector<bool>> kept = common_call_paths(models);
-    // Refused before anything is written: CubeLib writes reports without call paths that no
-    // reader, its own included, can open.
-    if (std::find(kept[0].begin(), kept[0].end(), true) == kept[0].end())
-      throw Error("the reports share no call path (no root with the same region)");
-    for (size_t i = 0; i < reports.size(); ++i) {
-      const std::string name = cube4_stem(argv[optind + static_cast<int>(i)]) + "_commoncalltree";
-      say("Writing " + name);
-      write_call_tree_subset(reports[i], kept[i], name + ".cubex");
-      say("done.\n");
-    }
-  } catch (const Error& e) {
-    std::cout << std::flush;
-    std::cerr << "cube_commoncalltree: " << e.what() << std::endl;
-    return 1;
+  std::vector<Report> reports;
+  for (int i = optind; i < argc; ++i) {
+    say(std::string("Reading ") + argv[i] + " ... ");
+    reports.push_back(Report::open(argv[i]));
+    say("done.\n");
+  }
+  std::vector<const Model*> models;
+  for (const Report& r : reports) models.push_back(&r.model());
+  const std::vector<std::vector<bool>> kept = common_call_paths(models);
+  // Refused before anything is written: CubeLib writes reports without call paths that no
+  // reader, its own included, can open.
+  if (std::find(kept[0].begin(), kept[0].end(), true) == kept[0].end())
+    throw Error("the reports share no call path (no root with the same region)");
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const std::string name = cube4_stem(argv[optind + static_cast<int>(i)]) + "_commoncalltree";
+    say("Writing " + name);
+    write_call_tree_subset(reports[i], kept[i], name + ".cubex");
+    say("done.\n");
   }
   say("++++++++++++ Minimal common calltree operation ends successfully ++++++++++++++++\n");
   say(" done.\n");

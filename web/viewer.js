@@ -276,9 +276,11 @@ async function reloadCalls() {
         callTree.select(roots[0]);
       }
     } else {
-      await refreshCallValues();
+      // The system pane and the bottom tab ask for their own values: sent with the call
+      // pane's, not after them, so that a metric change costs one round of requests.
       reloadSystem();
       renderBottom();
+      await refreshCallValues();
     }
     await loadDiff();
     paintCalls();

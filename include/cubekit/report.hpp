@@ -34,6 +34,11 @@ class Report {
   bool has_data(Index metric) const;
   // The decoded values of a metric; nullptr when it has none. Decoded once, then cached.
   std::shared_ptr<const SeverityMatrix> severities(Index metric) const;
+  // For a question about a few rows of a metric (one call path's values): the decoded values
+  // if they are cached, or once the metric has been asked this way a few times (then it is
+  // decoded, for callers that go on row after row); nullptr the first few times, when one pass
+  // over the stored rows (visit_rows) costs less than decoding them all.
+  std::shared_ptr<const SeverityMatrix> severities_for_rows(Index metric) const;
   // Hands every stored row of a metric to `visit`: from the cache if the metric is decoded,
   // otherwise streamed from the file with memory for one row.
   void visit_rows(Index metric, const RowVisitor& visit,

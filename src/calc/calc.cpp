@@ -136,40 +136,39 @@ Values call_values(const Report& report, Index metric, Index cnode, Flavour call
   const Model& model = report.model();
   const Metric& m = model.metrics[metric];
   const auto& children = model.cnodes[cnode].children;
-  // A call path's own row, minus its children's rows for the exclusive value of inclusive
-  // storage: a few rows, in the order the matrix path below takes them.
-  if (stored_inclusive(m) || call == Flavour::kExclusive || children.empty()) {
-    std::vector<Index> wanted{cnode};
-    if (stored_inclusive(m) && call == Flavour::kExclusive)
-      wanted.insert(wanted.end(), children.begin(), children.end());
-    const auto rows = stored_rows(report, metric, wanted);
-    Values v(m.dtype, model.locations.size());
-    for (size_t i = 0; i < rows.size(); ++i) {
-      if (rows[i].empty()) continue;
-      if (i == 0)
-        plus_rows(m.dtype, v.data(), rows[i].data(), v.size());
-      else
-        minus_rows(m.dtype, v.data(), rows[i].data(), v.size());
-    }
-    return v;
-  }
-  // The inclusive value of exclusive storage: every row of the subtree, in pre-order. Streamed
-  // when the rows come in that order (they do in the files CubeLib and cubekit write), else
-  // from the decoded matrix.
-  std::vector<Index> subtree;
-  std::vector<Index> stack{cnode};
-  while (!stack.empty()) {
+  // The rows it takes, in the order they are combined: a call path's own row, minus its
+  // children's for the exclusive value of inclusive storage; plus its subtree's in pre-order
+  // for the inclusive value of exclusive storage.
+  std::vector<Index> rows{cnode};
+  const bool subtree = !stored_inclusive(m) && call == Flavour::kInclusive;
+  if (stored_inclusive(m) && call == Flavour::kExclusive)
+    rows.insert(rows.end(), children.begin(), children.end());
+  for (std::vector<Index> stack(children.rbegin(), children.rend()); subtree && !stack.empty();) {
     const Index c = stack.back();
     stack.pop_back();
-    subtree.push_back(c);
+    rows.push_back(c);
     const auto& kids = model.cnodes[c].children;
     stack.insert(stack.end(), kids.rbegin(), kids.rend());
   }
-  if (Values v(m.dtype, model.locations.size()); sum_rows_in_order(report, metric, subtree, v))
-    return v;
-  const auto matrix = report.severities(metric);
   Values v(m.dtype, model.locations.size());
-  for (Index c : subtree) add_row(matrix.get(), c, v);
+  if (const auto matrix = report.severities_for_rows(metric)) {
+    add_row(matrix.get(), cnode, v);
+    for (size_t i = 1; i < rows.size(); ++i)
+      if (const std::byte* row = matrix->row(rows[i]))
+        (subtree ? plus_rows : minus_rows)(m.dtype, v.data(), row, v.size());
+    return v;
+  }
+  if (subtree) {
+    if (sum_rows_in_order(report, metric, rows, v)) return v;
+    v = Values(m.dtype, model.locations.size());
+    const auto matrix = report.severities(metric);
+    for (Index c : rows) add_row(matrix.get(), c, v);
+    return v;
+  }
+  const auto stored = stored_rows(report, metric, rows);
+  for (size_t i = 0; i < stored.size(); ++i)
+    if (!stored[i].empty())
+      (i == 0 ? plus_rows : minus_rows)(m.dtype, v.data(), stored[i].data(), v.size());
   return v;
 }
 

@@ -18,6 +18,7 @@ struct Report::Cache {
     std::mutex lock;
     std::shared_ptr<const SeverityMatrix> values;
     bool loaded = false;
+    int row_questions = 0;  // answered without decoding (severities_for_rows)
   };
   explicit Cache(size_t n) : slots(n) {}
   std::vector<Slot> slots;
@@ -77,6 +78,23 @@ std::shared_ptr<const SeverityMatrix> Report::severities(Index metric) const {
     slot.loaded = true;
   }
   return slot.values;
+}
+
+std::shared_ptr<const SeverityMatrix> Report::severities_for_rows(Index metric) const {
+  // A viewer asks for one call path now and then; a tool walks all of them. Four streamed
+  // passes cost about what one decode does.
+  constexpr int kStreamedQuestions = 4;
+  if (metric >= cache_->slots.size())
+    throw LookupError(path_ + ": no metric at index " + std::to_string(metric));
+  {
+    Cache::Slot& slot = cache_->slots[metric];
+    std::lock_guard<std::mutex> guard(slot.lock);
+    if (!slot.loaded && slot.row_questions < kStreamedQuestions) {
+      ++slot.row_questions;
+      return nullptr;
+    }
+  }
+  return severities(metric);
 }
 
 void Report::visit_rows(Index metric, const RowVisitor& visit, RowPlacement placement,

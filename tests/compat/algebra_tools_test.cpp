@@ -458,18 +458,7 @@ cubekit::Report one_metric_report(const std::string& path, const std::string& na
   using namespace cubekit;
   auto model = std::make_shared<Model>();
   add_metric(*model, name, "DOUBLE", MetricKind::kExclusive);
-  for (uint32_t c = 0; c < 2; ++c) {
-    Region region;
-    region.id = c;
-    region.name = region.mangled_name = c == 0 ? "main" : "work";
-    model->regions.push_back(region);
-    Cnode cnode;
-    cnode.id = c;
-    cnode.region = c;
-    cnode.parent = c == 0 ? kNoIndex : 0;
-    model->cnodes.push_back(cnode);
-  }
-  model->cnodes[0].children.push_back(1);
+  add_call_tree(*model, {"main", "work"}, {kNoIndex, 0});
   add_one_machine(*model, {1});
   return write_first_metric(path, model, values);
 }

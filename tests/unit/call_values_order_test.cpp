@@ -20,20 +20,7 @@ const double kBig = std::ldexp(1.0, 53);  // 2^53, where the doubles are 2 apart
 std::shared_ptr<Model> tree() {
   auto model = std::make_shared<Model>();
   test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
-  const char* names[] = {"r", "a", "b", "c"};
-  const Index parents[] = {kNoIndex, 0, 0, 1};
-  for (uint32_t c = 0; c < 4; ++c) {
-    Region region;
-    region.id = c;
-    region.name = region.mangled_name = names[c];
-    model->regions.push_back(region);
-    Cnode cnode;
-    cnode.id = c;
-    cnode.region = c;
-    cnode.parent = parents[c];
-    model->cnodes.push_back(cnode);
-    if (parents[c] != kNoIndex) model->cnodes[parents[c]].children.push_back(c);
-  }
+  test::add_call_tree(*model, {"r", "a", "b", "c"}, {kNoIndex, 0, 0, 1});
   test::add_one_machine(*model, {1});
   model->finalize("call-values-order");
   return model;

@@ -25,20 +25,7 @@ const double kBig = std::ldexp(1.0, 53);  // 2^53, where the doubles are 2 apart
 Report sample(const std::string& path) {
   auto model = std::make_shared<Model>();
   test::add_metric(*model, "time", "DOUBLE", MetricKind::kInclusive);
-  const char* names[] = {"r", "a", "p", "q"};
-  const Index parents[] = {kNoIndex, 0, 0, 2};
-  for (uint32_t c = 0; c < 4; ++c) {
-    Region region;
-    region.id = c;
-    region.name = region.mangled_name = names[c];
-    model->regions.push_back(region);
-    Cnode cnode;
-    cnode.id = c;
-    cnode.region = c;
-    cnode.parent = parents[c];
-    model->cnodes.push_back(cnode);
-    if (parents[c] != kNoIndex) model->cnodes[parents[c]].children.push_back(c);
-  }
+  test::add_call_tree(*model, {"r", "a", "p", "q"}, {kNoIndex, 0, 0, 2});
   test::add_one_machine(*model, {1});
   model->finalize(path);
   const double inclusive[] = {3, 2, 0, -kBig};

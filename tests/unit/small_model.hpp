@@ -39,6 +39,24 @@ inline void add_one_machine(Model& model, const std::vector<uint32_t>& threads) 
   model.system_nodes.push_back(node);
 }
 
+// One region and one call path per entry of `names` (ids in that order), call path c under
+// `parents[c]` (kNoIndex: a root), children in id order.
+inline void add_call_tree(Model& model, const std::vector<std::string>& names,
+                          const std::vector<Index>& parents) {
+  for (uint32_t c = 0; c < names.size(); ++c) {
+    Region region;
+    region.id = c;
+    region.name = region.mangled_name = names[c];
+    model.regions.push_back(region);
+    Cnode cnode;
+    cnode.id = c;
+    cnode.region = c;
+    cnode.parent = parents[c];
+    model.cnodes.push_back(cnode);
+    if (parents[c] != kNoIndex) model.cnodes[parents[c]].children.push_back(c);
+  }
+}
+
 // A metric with the same unique and display name, numbered by its position in `model`.
 inline Metric& add_metric(Model& model, const std::string& name, const char* dtype,
                           MetricKind kind) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/number_types.hpp"
 #include "core/scale_func.hpp"
 #include "core/unaligned.hpp"
 
@@ -438,38 +439,16 @@ void widen(const std::byte* values, size_t n, double* out) {
 }  // namespace
 
 void scalars(DataType type, const std::byte* values, size_t n, double* out) {
-  switch (type.kind()) {
-    case TypeKind::kInt8:
-      return widen<int8_t>(values, n, out);
-    case TypeKind::kUInt8:
-      return widen<uint8_t>(values, n, out);
-    case TypeKind::kInt16:
-      return widen<int16_t>(values, n, out);
-    case TypeKind::kUInt16:
-      return widen<uint16_t>(values, n, out);
-    case TypeKind::kInt32:
-      return widen<int32_t>(values, n, out);
-    case TypeKind::kUInt32:
-      return widen<uint32_t>(values, n, out);
-    case TypeKind::kInt64:
-      return widen<int64_t>(values, n, out);
-    case TypeKind::kUInt64:
-      return widen<uint64_t>(values, n, out);
-    case TypeKind::kDouble:
-    case TypeKind::kMinDouble:
-    case TypeKind::kMaxDouble:
-      if (n > 0) std::memcpy(out, values, n * sizeof(double));
-      return;
-    default: {  // composite values: each copied to an aligned place first (x may be anywhere)
-      const size_t size = type.memory_size();
-      std::vector<uint64_t> value((size + 7) / 8);
-      auto* aligned = reinterpret_cast<std::byte*>(value.data());
-      for (size_t i = 0; i < n; ++i) {
-        std::memcpy(aligned, values + i * size, size);
-        out[i] = scalar(type, aligned);
-      }
-      return;
-    }
+  if (type.is_single_number())
+    return core::with_number_type(type,
+                                  [&](auto value) { widen<decltype(value)>(values, n, out); });
+  // Composite values: each copied to an aligned place first (x may be anywhere).
+  const size_t size = type.memory_size();
+  std::vector<uint64_t> value((size + 7) / 8);
+  auto* aligned = reinterpret_cast<std::byte*>(value.data());
+  for (size_t i = 0; i < n; ++i) {
+    std::memcpy(aligned, values + i * size, size);
+    out[i] = scalar(type, aligned);
   }
 }
 

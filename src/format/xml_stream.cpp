@@ -264,7 +264,7 @@ bool XmlStream::next_leaf(std::string_view name, XmlAttribute& attribute, std::s
   const char* const value_end = p - 1;
   // The text, then exactly "</NAME>".
   const char* const text_begin = ++p;
-  while (p != end && *p != '<' && *p != ']') ++p;  // ']': "]]>" is not allowed in text
+  while (p != end && *p != '<') ++p;
   if (static_cast<size_t>(end - p) < name.size() + 3 || p[0] != '<' || p[1] != '/' ||
       !same_name(std::string_view(p + 2, name.size()), name) || p[name.size() + 2] != '>')
     return false;

@@ -1,7 +1,8 @@
-// call_values (src/calc/calc.cpp) sums the inclusive value of exclusive storage over the
-// subtree's rows in pre-order, as CubeLib does, whatever order the source hands its rows in:
-// streamed when they come in pre-order, from the decoded matrix when they do not. A source
-// that visits its rows backwards must still get the pre-order sum, worked out by hand.
+// How one call path's values are read (src/calc/calc.cpp, Report::severities_for_rows).
+// call_values sums the inclusive value of exclusive storage over the subtree's rows in
+// pre-order, as CubeLib does, whatever order the source hands its rows in: streamed when they
+// come in pre-order, from the decoded matrix when they do not. A source that visits its rows
+// backwards must still get the pre-order sum, worked out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -58,6 +59,21 @@ TEST(CallValues, InclusiveOfExclusiveStorageSumsThePreOrderWhateverTheRowOrder) 
   double sub = -1;
   std::memcpy(&sub, a.data(), sizeof sub);
   EXPECT_EQ(sub, 0);
+}
+
+// A few questions about single rows are answered by passes over the stored rows; after four,
+// the metric is decoded once for the callers that go on call path after call path. A metric
+// decoded already is answered from its matrix at once.
+TEST(CallValues, AMetricIsDecodedAfterFourRowQuestions) {
+  const Report report("backwards", tree(), std::make_shared<BackwardsSource>());
+  for (int question = 0; question < 4; ++question)
+    EXPECT_EQ(report.severities_for_rows(0), nullptr) << question;
+  const auto matrix = report.severities_for_rows(0);
+  ASSERT_NE(matrix, nullptr);
+  EXPECT_EQ(matrix->stored_rows(), 4u);
+  const Report decoded("backwards", tree(), std::make_shared<BackwardsSource>());
+  ASSERT_NE(decoded.severities(0), nullptr);
+  EXPECT_NE(decoded.severities_for_rows(0), nullptr);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // derived metrics are compiled once when the engine is built and evaluated on demand.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,12 +42,18 @@ struct MetricEngineOptions {
 // defined in CubePL (cube::metric::postderived::N …) are appended after the extra metrics;
 // init/plus/minus attachments replace a derived metric's slot (docs/cubepl.md).
 //
-// Not thread-safe for derived metrics (values are cached); queries of stored metrics go
-// straight to calc and may run concurrently.
+// Thread safety: every member may be called from several threads at once. Queries of stored
+// metrics go straight to calc and run concurrently; evaluating derived metrics fills the
+// engine's caches and shares CubePL's global variables, so those queries take an internal
+// mutex and run one at a time per engine. Values returned are copies owned by the caller.
+//
+// The engine holds its own handle of the report (a Report is a shared handle: copying one is
+// cheap and keeps the mapping and the decoded values alive), so it may outlive the Report it
+// was built from: `MetricEngine e(Report::open(path));` is fine.
 class MetricEngine {
  public:
   // `extra` metrics get the indices model.metrics.size(), +1, ...
-  explicit MetricEngine(const Report& report, std::vector<AdHocMetric> extra = {},
+  explicit MetricEngine(Report report, std::vector<AdHocMetric> extra = {},
                         MetricEngineOptions options = {});
   ~MetricEngine();
   MetricEngine(const MetricEngine&) = delete;
@@ -94,6 +101,11 @@ class MetricEngine {
   // metrics. Later queries compute again. Tools that go through many metrics of a large report
   // one after the other call it between metrics, so memory holds one metric's values at a time.
   void forget_values();
+  // Forgets the engine's own cached rows (derived values and aggregates) but leaves the report's
+  // decoded stored metrics, which other users of the report may share.
+  void forget_derived_values();
+  // Bytes the engine's own caches hold now (what forget_derived_values() would give back).
+  uint64_t cached_bytes() const;
 
  private:
   struct Impl;

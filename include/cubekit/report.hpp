@@ -1,6 +1,10 @@
 // Opening a report. Opening maps the file and reads the container and the definitions only; a
-// metric's values are decoded on first use, cached, and can be dropped again. All const members
-// are safe to call from several threads.
+// metric's values are decoded on first use, cached, and can be dropped again.
+//
+// Thread safety: a Report is a shared handle (copies are cheap and share the mapping, the model
+// and the cache of decoded values); every member is const and safe to call from several threads
+// at once. Decoded values are handed out as shared_ptr, so drop() by one user never frees what
+// another still reads.
 #pragma once
 
 #include <functional>

@@ -96,7 +96,7 @@ struct MetricEngine::Impl {
 
   class Env;
 
-  Impl(const Report& r, std::vector<AdHocMetric> extra, MetricEngineOptions options);
+  Impl(Report r, std::vector<AdHocMetric> extra, MetricEngineOptions options);
   const Metric& metric(Index m) const {
     return m < model.metrics.size() ? model.metrics[m] : extra[m - model.metrics.size()];
   }
@@ -133,7 +133,7 @@ struct MetricEngine::Impl {
   void fold(const cubepl::Program& op, bool minus, Row& acc, const Row& value);
   double fold1(const cubepl::Program& op, bool minus, double acc, double value);
 
-  const Report& report;
+  const Report report;  // the engine's own handle: the model and values live as long as it does
   const Model& model;
   const MetricEngineOptions options;
   bool compiling_user_text = false;  // the text being compiled came from the user
@@ -150,8 +150,18 @@ struct MetricEngine::Impl {
   cubepl::VariableNames names;
   cubepl::Globals globals;
   cubepl::CubeVariables variables;
-  std::vector<Index> column_location;       // location column → index into Model::locations
-  std::vector<std::vector<Index>> subtree;  // cnode → itself and its descendants, pre-order
+  std::vector<Index> column_location;  // location column → index into Model::locations
+  // The whole call forest in pre-order (children in stored order); a cnode's subtree is the
+  // range from its own position to subtree_end[c]. Linear in the call paths, where a list of
+  // descendants per cnode would be quadratic for deep chains.
+  std::vector<Index> preorder;
+  std::vector<size_t> preorder_position, subtree_end;
+  // The cnode itself and its descendants, pre-order.
+  std::span<const Index> subtree(Index c) const {
+    return std::span<const Index>(preorder).subspan(preorder_position[c],
+                                                    subtree_end[c] - preorder_position[c]);
+  }
+  void build_preorder();
   // System node, then group (the lanes of system_row) → the locations below it, ascending.
   // Built when a custom aggr operator first needs it.
   std::vector<std::vector<Index>> entity_locations;
@@ -294,9 +304,12 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
   std::vector<std::unique_ptr<Row>> rows_;
 };
 
-MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more,
+MetricEngine::Impl::Impl(Report r, std::vector<AdHocMetric> more,
                          MetricEngineOptions engine_options)
-    : report(r), model(r.model()), options(engine_options), variables(r.model(), r.path()) {
+    : report(std::move(r)),
+      model(report.model()),
+      options(engine_options),
+      variables(report.model(), report.path()) {
   for (AdHocMetric& a : more) {
     Metric m;
     m.id = static_cast<uint32_t>(model.metrics.size() + extra.size());
@@ -311,17 +324,7 @@ MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more,
   column_location.assign(model.locations.size(), 0);
   for (Index l = 0; l < model.locations.size(); ++l)
     if (model.locations[l].id < column_location.size()) column_location[model.locations[l].id] = l;
-  subtree.resize(model.cnodes.size());
-  for (Index c = 0; c < model.cnodes.size(); ++c) {
-    std::vector<Index> stack{c};
-    while (!stack.empty()) {
-      const Index d = stack.back();
-      stack.pop_back();
-      subtree[c].push_back(d);
-      const auto& kids = model.cnodes[d].children;
-      stack.insert(stack.end(), kids.rbegin(), kids.rend());
-    }
-  }
+  build_preorder();
   first_defined = count();
   inactive.assign(count(), false);
   for (Index m = 0; m < count(); ++m) inactive[m] = metric(m).is_void;
@@ -329,6 +332,34 @@ MetricEngine::Impl::Impl(const Report& r, std::vector<AdHocMetric> more,
   compile_all();
   check_cycles();
   run_inits();
+}
+
+// Iterative: call trees can be deeper than the stack. A cnode's subtree ends where the walk
+// leaves it, which is known once its last descendant is placed.
+void MetricEngine::Impl::build_preorder() {
+  const size_t C = model.cnodes.size();
+  preorder.reserve(C);
+  preorder_position.assign(C, 0);
+  subtree_end.assign(C, 0);
+  std::vector<std::pair<Index, size_t>> stack;  // cnode, next child to enter
+  for (Index root : model.cnode_roots()) {
+    preorder_position[root] = preorder.size();
+    preorder.push_back(root);
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto& [c, next] = stack.back();
+      const auto& kids = model.cnodes[c].children;
+      if (next == kids.size()) {
+        subtree_end[c] = preorder.size();
+        stack.pop_back();
+        continue;
+      }
+      const Index k = kids[next++];
+      preorder_position[k] = preorder.size();
+      preorder.push_back(k);
+      stack.push_back({k, 0});
+    }
+  }
 }
 
 std::optional<Index> MetricEngine::Impl::find(std::string_view uniq_name) const {
@@ -559,6 +590,8 @@ void MetricEngine::Impl::fold(const cubepl::Program& op, bool minus, Row& acc, c
 }
 
 double MetricEngine::Impl::fold1(const cubepl::Program& op, bool minus, double acc, double value) {
+  // The default operators without the rows' allocations: subtrees are summed cnode by cnode.
+  if (op.empty()) return minus ? cubepl::detail::stable_minus(acc, value) : acc + value;
   Row a{acc};
   fold(op, minus, a, Row{value});
   return a[0];
@@ -575,7 +608,7 @@ Row MetricEngine::Impl::row(Index m, Index c, Flavour f) {
     case MetricKind::kPrederivedExclusive: {
       if (f == Flavour::kExclusive) return point(m, c);
       Row acc(L, 0.0);
-      for (Index k : subtree[c]) fold(p.plus, false, acc, point(m, k));
+      for (Index k : subtree(c)) fold(p.plus, false, acc, point(m, k));
       return acc;
     }
     case MetricKind::kPrederivedInclusive: {
@@ -616,7 +649,7 @@ const Row& MetricEngine::Impl::aggregated(Index m, Flavour f) {
       out = std::move(own);
     } else {
       for (Index c = 0; c < C; ++c)
-        for (Index k : subtree[c]) out[c] = fold1(programs[m].plus, false, out[c], own[k]);
+        for (Index k : subtree(c)) out[c] = fold1(programs[m].plus, false, out[c], own[k]);
     }
   } else if (d.kind == MetricKind::kPrederivedInclusive) {
     if (f == Flavour::kInclusive) {
@@ -706,9 +739,9 @@ bool cubepl_env_switch() {
   return text != nullptr && std::string_view(text) == "1";
 }
 
-MetricEngine::MetricEngine(const Report& report, std::vector<AdHocMetric> extra,
+MetricEngine::MetricEngine(Report report, std::vector<AdHocMetric> extra,
                            MetricEngineOptions options)
-    : impl_(std::make_unique<Impl>(report, std::move(extra), options)) {}
+    : impl_(std::make_unique<Impl>(std::move(report), std::move(extra), options)) {}
 MetricEngine::~MetricEngine() = default;
 
 const Report& MetricEngine::report() const {
@@ -779,11 +812,28 @@ Values MetricEngine::location_values(Index metric, Index cnode, Flavour metric_f
 }
 
 void MetricEngine::forget_values() {
+  forget_derived_values();
+  for (Index m = 0; m < impl_->model.metrics.size(); ++m) impl_->report.drop(m);
+}
+
+void MetricEngine::forget_derived_values() {
   Impl& e = *impl_;
   std::lock_guard lock(e.mutex);
   e.aggregated_cache.clear();
   e.points.clear();
-  for (Index m = 0; m < e.model.metrics.size(); ++m) e.report.drop(m);
+}
+
+uint64_t MetricEngine::cached_bytes() const {
+  Impl& e = *impl_;
+  std::lock_guard lock(e.mutex);
+  uint64_t values = 0;
+  for (const auto& [key, row] : e.aggregated_cache) values += row.size();
+  for (const auto& [metric, rows] : e.points) {
+    values += rows.size();  // the optional's slot, about one double each
+    for (const auto& r : rows)
+      if (r) values += r->size();
+  }
+  return values * sizeof(double);
 }
 
 SystemValues MetricEngine::system_values(Index metric, Index cnode, Flavour metric_flavour,

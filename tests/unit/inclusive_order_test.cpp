@@ -4,6 +4,11 @@
 // depth), the children's subtotals. Every expected value is worked out by hand.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -17,10 +22,15 @@ namespace cubekit {
 namespace {
 
 // A chain of call paths 0 → 1 → … → n−1 (each the parent of the next), one location, metric
-// "time" DOUBLE stored exclusive with `values[c]` at call path c.
-Report chain_report(const std::string& path, const std::vector<double>& values) {
+// "time" DOUBLE stored exclusive with `values[c]` at call path c; with `derived`, a second
+// metric "derived", PREDERIVED_EXCLUSIVE with that expression.
+Report chain_report(const std::string& path, const std::vector<double>& values,
+                    const std::string& derived = "") {
   auto model = std::make_shared<Model>();
   test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  if (!derived.empty())
+    test::add_metric(*model, "derived", "DOUBLE", MetricKind::kPrederivedExclusive).expression =
+        derived;
   Region region;
   region.name = region.mangled_name = "f";
   model->regions.push_back(region);
@@ -66,6 +76,32 @@ TEST(InclusiveOrder, DeepChainsGiveTheSameSumsEitherWay) {
     ASSERT_EQ(got.size(), n);
     for (size_t k = 0; k < n; ++k) ASSERT_EQ(got[k], static_cast<double>(n - k)) << n << " " << k;
   }
+}
+
+// Resident memory of this process in bytes.
+uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// A 20,000-deep chain (the PERI tests accept such trees) with a prederived exclusive metric,
+// whose inclusive values sum its subtree: the engine used to list every call path's
+// descendants, 200 million entries (800 MB). Each value is 2 × time = 2, so call path k's
+// inclusive value is 2 (n − k). The engine is built from a temporary Report: it keeps its own.
+TEST(InclusiveOrder, DerivedMetricsOnA20000DeepChainTakeLinearMemory) {
+  test::TempDir tmp("deep-derived");
+  constexpr size_t n = 20000;
+  const std::string path = (tmp.path() / "chain.cubex").string();
+  chain_report(path, std::vector<double>(n, 1.0), "2 * metric::time()");
+  const uint64_t before = resident_bytes();
+  MetricEngine engine(Report::open(path));
+  const Values v = engine.aggregated_values(1, Flavour::kInclusive, Flavour::kInclusive);
+  EXPECT_LT(resident_bytes() - std::min(resident_bytes(), before), uint64_t{100} << 20);
+  ASSERT_EQ(v.size(), n);
+  for (size_t k = 0; k < n; k += 997) ASSERT_EQ(v.scalar(k), 2.0 * static_cast<double>(n - k)) << k;
+  EXPECT_EQ(v.scalar(n - 1), 2.0);
 }
 
 }  // namespace

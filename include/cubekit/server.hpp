@@ -22,9 +22,21 @@ struct ServerOptions {
   // × value size of each metric it decodes) is refused with 413.
   uint64_t decode_limit_bytes = uint64_t{4} << 30;
   // Requests decoding at the same time may hold at most this much together; beyond, 503.
+  // Caches (engines' rows, answers kept for later requests) hold their share of it too, and
+  // give it back when a request needs it.
   uint64_t decode_budget_bytes = uint64_t{6} << 30;
+  // Connections (docs/server.md, "Limits"): a keep-alive connection answers at most this many
+  // requests, then the server closes it; one idle this many seconds is closed; a request whose
+  // bytes stop arriving for read_seconds is dropped.
+  int requests_per_connection = 100;
+  int idle_seconds = 2;
+  int read_seconds = 5;
 };
 
+// Thread safety: listen() and run() once, from one thread; stop() from any thread (also while
+// run() answers). Requests are answered on `threads` threads at once; what they share (open
+// reports, metric engines, cached answers) is owned by whoever still uses it, so a cache may
+// drop an entry that a request is still reading.
 class Server {
  public:
   // Checks the root (an existing folder). Throws cubekit::IoError otherwise.

@@ -8,10 +8,11 @@
 
 namespace cubekit::server {
 
-DecodeBudget::Claim::~Claim() {
+void DecodeBudget::Claim::release() noexcept {
   if (!owner_) return;
   std::lock_guard lock(owner_->mutex_);
   owner_->in_use_ -= bytes_;
+  owner_ = nullptr;
 }
 
 DecodeBudget::Claim DecodeBudget::claim(uint64_t bytes) {
@@ -19,11 +20,29 @@ DecodeBudget::Claim DecodeBudget::claim(uint64_t bytes) {
     throw HttpError(413, "the values asked for need " + std::to_string(bytes) +
                              " bytes in memory, more than the server's limit of " +
                              std::to_string(per_request_) + " per request");
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    {
+      std::lock_guard lock(mutex_);
+      if (fits(bytes)) {
+        in_use_ += bytes;
+        return Claim(this, bytes);
+      }
+    }
+    if (attempt == 0 && reclaim_) reclaim_();
+  }
+  throw HttpError(503, "the server is busy decoding other values; try again shortly");
+}
+
+std::optional<DecodeBudget::Claim> DecodeBudget::try_claim(uint64_t bytes) {
   std::lock_guard lock(mutex_);
-  if (in_use_ + bytes > total_)
-    throw HttpError(503, "the server is busy decoding other values; try again shortly");
+  if (!fits(bytes)) return std::nullopt;
   in_use_ += bytes;
   return Claim(this, bytes);
+}
+
+uint64_t DecodeBudget::in_use() {
+  std::lock_guard lock(mutex_);
+  return in_use_;
 }
 
 namespace {
@@ -54,7 +73,6 @@ std::string flavour_key(const MetricQuery& q) {
          (q.call_flavour == Flavour::kInclusive ? "i" : "e") + "|" + q.metric;
 }
 
-constexpr size_t kMaxExpressionEngines = 16;
 constexpr size_t kMaxAggregatedCached = 256;
 
 }  // namespace
@@ -62,50 +80,91 @@ constexpr size_t kMaxAggregatedCached = 256;
 OpenReport::OpenReport(Report report, std::string name, DecodeBudget& budget)
     : report_(std::move(report)), name_(std::move(name)), budget_(budget) {}
 
-MetricEngine& OpenReport::engine() {
+std::shared_ptr<OpenReport::EngineSlot> OpenReport::base_slot() {
   // Built on first use: compiling a report's derived metrics is not free, and the tree alone
   // does not need it.
-  if (!engine_) {
+  if (!base_) {
     try {
-      engine_ = std::make_unique<MetricEngine>(report_);
+      base_ = std::make_shared<EngineSlot>(std::make_shared<MetricEngine>(report_));
     } catch (const Error& e) {
       throw HttpError(422, name_ + ": " + e.what());
     }
   }
-  return *engine_;
+  return base_;
+}
+
+// Called with mutex_ held. A full list drops its least recently used entry that no request
+// holds; when every entry is in use, the new engine serves this request alone.
+std::shared_ptr<OpenReport::EngineSlot> OpenReport::expression_slot(const std::string& expression) {
+  for (auto it = expression_engines_.begin(); it != expression_engines_.end(); ++it)
+    if (it->first == expression) {
+      expression_engines_.splice(expression_engines_.begin(), expression_engines_, it);
+      return it->second;
+    }
+  std::shared_ptr<EngineSlot> slot;
+  try {
+    slot = std::make_shared<EngineSlot>(std::make_shared<MetricEngine>(
+        report_, std::vector<AdHocMetric>{{"New Metric1", expression}}));
+  } catch (const Error& e) {
+    throw HttpError(400, "metric '" + expression +
+                             "' is neither a metric of the report nor a valid CubePL "
+                             "expression: " +
+                             e.what());
+  }
+  for (auto it = expression_engines_.end();
+       expression_engines_.size() >= kMaxExpressionEngines && it != expression_engines_.begin();) {
+    --it;
+    if (it->second.use_count() == 1) it = expression_engines_.erase(it);
+  }
+  if (expression_engines_.size() < kMaxExpressionEngines)
+    expression_engines_.emplace_front(expression, slot);
+  return slot;
 }
 
 OpenReport::Target OpenReport::target(const std::string& metric) {
-  std::lock_guard lock(mutex_);
   if (metric.empty()) throw HttpError(400, "parameter 'metric' is missing");
-  MetricEngine& base = engine();
-  if (const auto m = model().metric_by_uniq_name(metric)) return {&base, *m};
-  auto found = expression_engines_.find(metric);
-  if (found == expression_engines_.end()) {
-    if (expression_engines_.size() >= kMaxExpressionEngines) expression_engines_.clear();
-    try {
-      auto engine = std::make_unique<MetricEngine>(
-          report_, std::vector<AdHocMetric>{{"New Metric1", metric}});
-      found = expression_engines_.emplace(metric, std::move(engine)).first;
-    } catch (const Error& e) {
-      throw HttpError(400, "metric '" + metric +
-                               "' is neither a metric of the report nor a valid CubePL "
-                               "expression: " +
-                               e.what());
-    }
+  std::lock_guard lock(mutex_);
+  std::shared_ptr<EngineSlot> base = base_slot();
+  if (const auto m = model().metric_by_uniq_name(metric)) return {std::move(base), *m};
+  return {expression_slot(metric), static_cast<Index>(model().metrics.size())};
+}
+
+void OpenReport::drop_caches() {
+  std::vector<std::shared_ptr<EngineSlot>> slots;
+  {
+    std::lock_guard lock(mutex_);
+    aggregated_.clear();  // requests holding an answer keep it
+    if (base_) slots.push_back(base_);
+    for (const auto& entry : expression_engines_) slots.push_back(entry.second);
   }
-  return {found->second.get(), static_cast<Index>(model().metrics.size())};
+  for (const auto& slot : slots) {
+    std::lock_guard lock(slot->mutex);
+    slot->held.reset();
+    slot->engine->forget_derived_values();
+  }
+}
+
+size_t OpenReport::cached_expression_engines() {
+  std::lock_guard lock(mutex_);
+  return expression_engines_.size();
+}
+
+void OpenReport::settle(EngineSlot& slot) {
+  std::lock_guard lock(slot.mutex);
+  slot.held.reset();
+  slot.held = budget_.try_claim(slot.engine->cached_bytes());
+  if (!slot.held) slot.engine->forget_derived_values();
 }
 
 std::string OpenReport::metric_name(const std::string& metric) {
   const Target t = target(metric);
-  return t.engine->metric(t.metric).uniq_name;
+  return t.engine().metric(t.metric).uniq_name;
 }
 
 // What decoding a metric costs: one value per call path and location. Derived metrics are
 // evaluated as doubles from their operands; counted as two such matrices (an estimate).
 DecodeBudget::Claim OpenReport::claim(const Target& t) {
-  const Metric& m = t.engine->metric(t.metric);
+  const Metric& m = t.engine().metric(t.metric);
   const uint64_t cells = uint64_t{model().cnodes.size()} * model().locations.size();
   const uint64_t bytes = is_derived(m.kind) ? cells * 16 : cells * m.dtype.memory_size();
   return budget_.claim(bytes);
@@ -120,15 +179,22 @@ std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q
   const std::string key = flavour_key(q);
   {
     std::lock_guard lock(mutex_);
-    if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second;
+    if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second.values;
   }
   const Target t = target(q.metric);
-  const DecodeBudget::Claim claimed = claim(t);
-  auto values = std::make_shared<const Values>(
-      t.engine->aggregated_values(t.metric, q.metric_flavour, q.call_flavour));
+  std::shared_ptr<const Values> values;
+  {
+    const DecodeBudget::Claim claimed = claim(t);
+    values = std::make_shared<const Values>(
+        t.engine().aggregated_values(t.metric, q.metric_flavour, q.call_flavour));
+  }
+  settle(*t.slot);
+  std::optional<DecodeBudget::Claim> held =
+      budget_.try_claim(uint64_t{values->size()} * values->stride());
+  if (!held) return values;  // answered, but not kept: the budget is needed elsewhere
   std::lock_guard lock(mutex_);
-  if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear();
-  aggregated_.emplace(key, values);
+  if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear();  // holders keep theirs
+  aggregated_.emplace(key, CachedAnswer{values, std::move(*held)});
   return values;
 }
 
@@ -139,8 +205,13 @@ std::shared_ptr<const std::vector<double>> OpenReport::aggregated(const MetricQu
 
 std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) {
   const Target t = target(q.metric);
-  const DecodeBudget::Claim claimed = claim(t);
-  return as_doubles(t.engine->location_values(t.metric, cnode, q.metric_flavour, q.call_flavour));
+  std::vector<double> out;
+  {
+    const DecodeBudget::Claim claimed = claim(t);
+    out = as_doubles(t.engine().location_values(t.metric, cnode, q.metric_flavour, q.call_flavour));
+  }
+  settle(*t.slot);
+  return out;
 }
 
 // From the call paths' exclusive values, which the call tree view has usually asked for already.
@@ -180,6 +251,15 @@ std::shared_ptr<OpenReport> ReportCache::get(const std::filesystem::path& file,
     }
   }
   return report;
+}
+
+void ReportCache::drop_caches() {
+  std::vector<std::shared_ptr<OpenReport>> reports;
+  {
+    std::lock_guard lock(mutex_);
+    for (const Entry& e : entries_) reports.push_back(e.report);
+  }
+  for (const auto& r : reports) r->drop_caches();
 }
 
 }  // namespace cubekit::server

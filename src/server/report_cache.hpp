@@ -3,13 +3,17 @@
 // decode (413) and what all requests decode together (503).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubekit/calc.hpp"
@@ -26,7 +30,9 @@ struct MetricQuery {
   Flavour call_flavour = Flavour::kInclusive;
 };
 
-// Memory that requests decoding values hold at the same time.
+// Memory that requests decoding values hold at the same time, and what caches keep between
+// requests. A request's claim comes first: when it does not fit, the caches are asked to give
+// theirs back (the reclaimer) before the request is refused.
 class DecodeBudget {
  public:
   DecodeBudget(uint64_t per_request, uint64_t total) : per_request_(per_request), total_(total) {}
@@ -36,23 +42,48 @@ class DecodeBudget {
     Claim(Claim&& other) noexcept : owner_(other.owner_), bytes_(other.bytes_) {
       other.owner_ = nullptr;
     }
+    Claim& operator=(Claim&& other) noexcept {
+      if (this != &other) {
+        release();
+        owner_ = std::exchange(other.owner_, nullptr);
+        bytes_ = other.bytes_;
+      }
+      return *this;
+    }
     Claim(const Claim&) = delete;
     Claim& operator=(const Claim&) = delete;
-    ~Claim();
+    ~Claim() { release(); }
 
    private:
+    void release() noexcept;
     DecodeBudget* owner_;
     uint64_t bytes_;
   };
   // HttpError 413 above the per-request limit, 503 when the total is in use.
   Claim claim(uint64_t bytes);
+  // For memory that caches keep between requests: nothing when the total would be exceeded
+  // (the cache then does without), never an error.
+  std::optional<Claim> try_claim(uint64_t bytes);
+  uint64_t in_use();
+  // Called (without the budget's lock) when a request's claim does not fit; it drops cached
+  // memory, whose claims then go back, and the claim is tried once more.
+  void set_reclaimer(std::function<void()> reclaim) { reclaim_ = std::move(reclaim); }
 
  private:
+  bool fits(uint64_t bytes) const { return bytes <= total_ - std::min(total_, in_use_); }
+
   uint64_t per_request_, total_, in_use_ = 0;
   std::mutex mutex_;
+  std::function<void()> reclaim_;
 };
 
-// One open report and the aggregated values already asked for.
+// One open report, its metric engines and the aggregated values already asked for.
+//
+// Ownership: requests may run on one OpenReport at once. Everything they share (the engines,
+// cached answers) is handed out as shared_ptr, so a cache may drop an entry while a request
+// still uses it; the memory goes when the last user is done. Memory the caches keep between
+// requests (engines' cached rows, cached answers) holds a claim on the decode budget, and is
+// not kept when the budget cannot hold it.
 class OpenReport {
  public:
   OpenReport(Report report, std::string name, DecodeBudget& budget);
@@ -76,26 +107,50 @@ class OpenReport {
   const Report& report() const { return report_; }
   // Claims the decode budget for `matrices` matrices of doubles of this report's size.
   DecodeBudget::Claim claim_cells(uint64_t matrices);
+  // Expression engines kept for later requests (at most kMaxExpressionEngines).
+  size_t cached_expression_engines();
+  // Gives back what the caches hold between requests (cached answers, engines' rows); the
+  // engines themselves stay, as compiling them again costs more than they hold.
+  void drop_caches();
+
+  static constexpr size_t kMaxExpressionEngines = 16;
 
  private:
+  // An engine and the budget its caches hold between requests.
+  struct EngineSlot {
+    explicit EngineSlot(std::shared_ptr<MetricEngine> e) : engine(std::move(e)) {}
+    std::shared_ptr<MetricEngine> engine;
+    std::mutex mutex;  // guards held
+    std::optional<DecodeBudget::Claim> held;
+  };
   struct Target {
-    MetricEngine* engine;
+    std::shared_ptr<EngineSlot> slot;  // keeps the engine alive while the request uses it
     Index metric;
+    MetricEngine& engine() const { return *slot->engine; }
+  };
+  struct CachedAnswer {
+    std::shared_ptr<const Values> values;
+    DecodeBudget::Claim held;
   };
   Target target(const std::string& metric);  // HttpError 400 for a bad expression
+  std::shared_ptr<EngineSlot> expression_slot(const std::string& expression);
+  // After a request used an engine: its caches hold a claim on the budget, or are dropped.
+  void settle(EngineSlot& slot);
   // aggregated() as the engine gives it (typed), cached: what is derived from it (the flat
   // profile) then does not wait for the engine while it decodes something else.
   std::shared_ptr<const Values> aggregated_values(const MetricQuery& q);
   DecodeBudget::Claim claim(const Target& t);
-  MetricEngine& engine();
+  std::shared_ptr<EngineSlot> base_slot();
 
   Report report_;
   std::string name_;
   DecodeBudget& budget_;
-  std::mutex mutex_;  // guards the maps below, not the engines (they lock themselves)
-  std::unique_ptr<MetricEngine> engine_;
-  std::map<std::string, std::unique_ptr<MetricEngine>> expression_engines_;
-  std::map<std::string, std::shared_ptr<const Values>> aggregated_;
+  std::mutex mutex_;  // guards the members below, not the engines (they lock themselves)
+  std::shared_ptr<EngineSlot> base_;
+  // Engines of CubePL expressions, most recently used first; an entry is dropped only when no
+  // request holds its slot.
+  std::list<std::pair<std::string, std::shared_ptr<EngineSlot>>> expression_engines_;
+  std::map<std::string, CachedAnswer> aggregated_;
 };
 
 class ReportCache {
@@ -105,6 +160,8 @@ class ReportCache {
   // The open report of a resolved file, opened now if needed. Library errors about the file
   // become HttpError 422 with the message (naming `name`, the path relative to the root).
   std::shared_ptr<OpenReport> get(const std::filesystem::path& file, const std::string& name);
+  // Every open report drops its caches (the decode budget's reclaimer).
+  void drop_caches();
 
  private:
   struct Entry {

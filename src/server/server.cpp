@@ -21,7 +21,9 @@ struct Server::Impl {
         confinement(options.root),
         budget(options.decode_limit_bytes, options.decode_budget_bytes),
         cache(options.cache_bytes, budget),
-        api(confinement, cache) {}
+        api(confinement, cache) {
+    budget.set_reclaimer([this] { cache.drop_caches(); });
+  }
 
   void route(const char* path, std::string (Api::*endpoint)(const Params&));
   void routes();
@@ -92,17 +94,22 @@ void Server::Impl::routes() {
   http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (res.body.empty()) send_error(res, res.status, "cannot answer " + req.path);
   });
-  // Only GET exists; a request body is never read beyond this.
+  // Only GET exists; a request body is never read beyond this. URLs over 8,192 bytes are 414
+  // and header lines over 8,192 bytes 400 (cpp-httplib's own limits, docs/server.md).
   http.set_payload_max_length(64 * 1024);
-  http.set_read_timeout(5, 0);
+  http.set_read_timeout(options.read_seconds, 0);
   http.set_write_timeout(30, 0);
-  http.set_keep_alive_timeout(2);
+  http.set_keep_alive_timeout(options.idle_seconds);
+  http.set_keep_alive_max_count(static_cast<size_t>(options.requests_per_connection));
   const int threads = options.threads;
   http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
 }
 
 Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
-  if (impl_->options.threads < 1) throw Error("serve: threads must be at least 1");
+  const ServerOptions& o = impl_->options;
+  if (o.threads < 1) throw Error("serve: threads must be at least 1");
+  if (o.requests_per_connection < 1 || o.idle_seconds < 1 || o.read_seconds < 1)
+    throw Error("serve: requests per connection and timeouts must be at least 1");
   impl_->routes();
 }
 

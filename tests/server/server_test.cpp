@@ -20,6 +20,7 @@
 #include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/server.hpp"
+#include "server/running_server.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -40,38 +41,10 @@ namespace {
     }                                                                                  \
   } while (0)
 
-// A server over `root` on a free loopback port, answering on its own thread.
-class RunningServer {
- public:
-  explicit RunningServer(cubekit::ServerOptions o) : server_((o.port = 0, o)) {
-    port_ = server_.listen();
-    thread_ = std::thread([this] { server_.run(); });
-  }
-  ~RunningServer() {
-    server_.stop();
-    thread_.join();
-  }
-  httplib::Client client() const {
-    httplib::Client c("127.0.0.1", port_);
-    c.set_read_timeout(60, 0);
-    return c;
-  }
-  // GET `path` (already encoded); status and parsed body.
-  std::pair<int, json> get(const std::string& path) const {
-    auto c = client();
-    const auto res = c.Get(path);
-    if (!res) return {-1, json()};
-    return {res->status, json::parse(res->body, nullptr, false)};
-  }
-
- private:
-  cubekit::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-};
+using cubekit::test::RunningServer;
 
 std::string enc(const std::string& s) {
-  return httplib::detail::encode_query_param(s);
+  return cubekit::test::encode_param(s);
 }
 
 cubekit::ServerOptions over(const fs::path& root) {

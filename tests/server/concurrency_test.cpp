@@ -1,0 +1,210 @@
+// Requests that differ, at once: distinct CubePL expressions (each needs its own engine),
+// every endpoint, report switches past the cache, clients that hang up or read slowly, and
+// malformed requests. Every answer is checked against cube_dump's values of the same report
+// (or is a clear 4xx / 503); the server stays up, its memory within the configured bounds, and
+// nothing stays open afterwards. The size grows with CUBEKIT_SOAK_SCALE (bench/soak.sh).
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cubekit/generator.hpp"
+#include "cubekit/report.hpp"
+#include "server/report_cache.hpp"
+#include "server/running_server.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using cubekit::test::run_tool;
+using cubekit::test::RunningServer;
+using cubekit::test::TempDir;
+using nlohmann::json;
+
+namespace {
+
+std::string enc(const std::string& s) {
+  return cubekit::test::encode_param(s);
+}
+
+int soak_scale() {
+  const char* text = std::getenv("CUBEKIT_SOAK_SCALE");
+  const int scale = text ? std::atoi(text) : 1;
+  return std::clamp(scale, 1, 1000);
+}
+
+// Per cnode id, a value as cube_dump printed it (6 significant digits).
+using DumpedValues = std::map<uint32_t, double>;
+
+// `cube_dump -m METRIC -z FLAVOUR -t aggr REPORT`, parsed.
+DumpedValues dumped(const fs::path& report, const std::string& metric, const char* flavour) {
+  const auto r = run_tool("cube_dump", {"-m", metric, "-z", flavour, "-t", "aggr", report});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  static const std::regex kRow(R"(^.*\(id=(\d+)\)\s+(\S+)$)");
+  DumpedValues out;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, kRow))
+      out[static_cast<uint32_t>(std::stoul(m[1]))] = std::stod(m[2]);
+  }
+  return out;
+}
+
+// An exact value and one cube_dump printed with 6 significant digits (or computed from such).
+bool agrees(double printed, double exact) {
+  return std::fabs(printed - exact) <= 1e-5 * std::fabs(exact) + 1e-9;
+}
+
+// A generated report and what cube_dump says of it: inclusive time and exclusive visits.
+struct KnownReport {
+  std::string name;  // relative to the served root
+  DumpedValues time_incl, visits_excl;
+  // metric::time(i)*k + metric::visits(e) at a cnode, as cube_dump's numbers give it.
+  double expression(uint32_t cnode, int k) const {
+    return time_incl.at(cnode) * k + visits_excl.at(cnode);
+  }
+};
+
+KnownReport make_report(const TempDir& dir, const std::string& name, uint64_t seed,
+                        size_t call_paths, size_t threads) {
+  cubekit::GeneratorOptions o;
+  o.seed = seed;
+  o.call_paths = call_paths;
+  o.threads_per_process = threads;
+  const fs::path path = dir.path() / name;
+  cubekit::generate_report(path.string(), o);
+  return {name, dumped(path, "time", "incl"), dumped(path, "visits", "excl")};
+}
+
+std::string expression(int k) {
+  return "metric::time(i)*" + std::to_string(k) + "+metric::visits(e)";
+}
+
+// Checks a /values answer of the whole call tree; "" when right.
+std::string check_values(const json& body, const KnownReport& r, int k) {
+  if (!body.contains("values")) return "no values: " + body.dump().substr(0, 200);
+  size_t seen = 0;
+  for (const json& pair : body["values"]) {
+    const uint32_t cnode = pair[0].get<uint32_t>();
+    const double got = pair[1].get<double>();
+    const double want = k == 0 ? r.time_incl.at(cnode) : r.expression(cnode, k);
+    if (!agrees(want, got))
+      return r.name + " k=" + std::to_string(k) + " cnode " + std::to_string(cnode) + ": " +
+             std::to_string(got) + " where cube_dump gives " + std::to_string(want);
+    ++seen;
+  }
+  return seen == r.time_incl.size() ? "" : "wrong number of values";
+}
+
+// 400 requests with distinct expressions, 32 at a time, against one 6 MB report: each needs an
+// engine of its own, and the server keeps at most 16 of them. It used to free an engine while
+// another request was still evaluating with it.
+TEST(ServerConcurrency, FourHundredDistinctExpressionsThirtyTwoAtATime) {
+  TempDir dir("storm");
+  const KnownReport r = make_report(dir, "storm.cubex", 7, 2500, 10);
+  ASSERT_GT(fs::file_size(dir.path() / r.name), 5u << 20);
+  cubekit::ServerOptions o;
+  o.root = dir.path();
+  o.threads = 32;
+  RunningServer server(o);
+  const int requests = 400 * soak_scale();
+  std::atomic<int> next{1}, right{0};
+  std::mutex failures_mutex;
+  std::vector<std::string> failures;
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 32; ++t)
+    clients.emplace_back([&] {
+      auto client = server.client();
+      for (int k; (k = next++) <= requests;) {
+        const std::string endpoint = k % 4 == 0 ? "children" : "values";
+        const auto res = client.Get("/api/v1/" + endpoint + "?report=" + r.name +
+                                    "&metric=" + enc(expression(k)) + "&calltree=incl");
+        std::string problem;
+        if (!res) {
+          problem = "no answer";
+        } else if (res->status != 200) {
+          problem = "status " + std::to_string(res->status) + ": " + res->body;
+        } else if (endpoint == "values") {
+          problem = check_values(json::parse(res->body), r, k);
+        } else {
+          for (const json& c : json::parse(res->body)["cnodes"])
+            if (!agrees(r.expression(c["id"].get<uint32_t>(), k), c["incl"].get<double>()))
+              problem = "children: cnode " + c["id"].dump() + " incl " + c["incl"].dump();
+        }
+        if (problem.empty()) {
+          ++right;
+        } else {
+          std::lock_guard lock(failures_mutex);
+          failures.push_back(problem);
+        }
+      }
+    });
+  for (auto& c : clients) c.join();
+  EXPECT_EQ(right.load(), requests) << (failures.empty() ? "" : failures.front());
+  EXPECT_EQ(server.get("/api/v1/reports").first, 200);  // still up
+}
+
+// The same storm without HTTP, on OpenReport itself: engines in use survive their eviction,
+// the list stays bounded, the budget holds what the caches keep and gets it all back.
+TEST(ServerConcurrency, EnginesInUseOutliveTheirEvictionAndCachesReturnTheBudget) {
+  TempDir dir("engines");
+  const KnownReport r = make_report(dir, "r.cubex", 3, 500, 2);
+  cubekit::server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+  cubekit::server::OpenReport report(cubekit::Report::open((dir.path() / r.name).string()), r.name,
+                                     budget);
+  std::atomic<int> next{1}, wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&] {
+      for (int k; (k = next++) <= 200;) {
+        const auto values = report.aggregated(
+            {expression(k), cubekit::Flavour::kInclusive, cubekit::Flavour::kInclusive});
+        const auto& cnodes = report.model().cnodes;
+        for (size_t c = 0; c < cnodes.size(); ++c)
+          if (!agrees(r.expression(cnodes[c].id, k), (*values)[c])) ++wrong;
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_LE(report.cached_expression_engines(), cubekit::server::OpenReport::kMaxExpressionEngines);
+  EXPECT_GT(budget.in_use(), 0u);  // cached answers and engines' rows hold their claims
+  report.drop_caches();
+  EXPECT_EQ(budget.in_use(), 0u);
+}
+
+// A budget that holds one request's values: what the caches kept is given back when the next
+// request needs it, so requests are not refused because of caches.
+TEST(ServerConcurrency, ARequestReclaimsTheBudgetCachesHold) {
+  TempDir dir("reclaim");
+  const KnownReport r = make_report(dir, "r.cubex", 5, 300, 2);
+  const cubekit::Report opened = cubekit::Report::open((dir.path() / r.name).string());
+  const uint64_t cells = opened.model().cnodes.size() * opened.model().locations.size();
+  cubekit::server::DecodeBudget budget(cells * 16, cells * 16);
+  cubekit::server::OpenReport report(opened, r.name, budget);
+  budget.set_reclaimer([&] { report.drop_caches(); });
+  for (int k = 1; k <= 20; ++k) {
+    const auto values = report.aggregated(
+        {expression(k), cubekit::Flavour::kInclusive, cubekit::Flavour::kInclusive});
+    EXPECT_TRUE(agrees(r.expression(opened.model().cnodes[0].id, k), (*values)[0])) << k;
+    EXPECT_LE(budget.in_use(), cells * 16);
+  }
+}
+
+}  // namespace

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev clang-format
   libpugixml-dev zlib1g-dev libdeflate-dev libcli11-dev libpcre2-dev
-  libgtest-dev libbenchmark-dev time
+  libgtest-dev libbenchmark-dev time ccache
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pandas python3-setuptools
   python3-pip python3-build python3-venv
   libcpp-httplib-dev nlohmann-json3-dev chromium)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# ThreadSanitizer: a clang build of the library, the tools and the tests with -fsanitize=thread,
+# running every test that starts threads of its own or through the library: the server's
+# (API, concurrency storms, soak, limits), the parallel_for users (reading and decoding
+# reports, calc, cube_dump, the report algebra, CubePL's row-wise evaluation, PERI import) and
+# the engine's shared caches. Any report fails the run (halt_on_error); nothing of ours is
+# suppressed. Usage: tsan.sh [BUILD_DIR] (default build-tsan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-tsan}
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}"
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+CXX=clang++ CC=clang cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DCUBEKIT_TSAN=ON -DCUBEKIT_BENCH=OFF -DCUBEKIT_PYTHON=OFF \
+  "${launcher[@]}" >/dev/null
+ninja -C "$build" cubekit_tests cubekit_cli
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The tests that run the cubekit executable run it instrumented too (CUBEKIT_TOOL).
+TMPDIR=$tmp TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4" \
+  "$build/tests/cubekit_tests" --gtest_brief=1 --gtest_filter="${CUBEKIT_TSAN_FILTER:-*}"
+if [ -n "$(ls -A "$tmp")" ]; then
+  echo "tsan.sh: the tests left files in the temporary folder" >&2
+  exit 1
+fi

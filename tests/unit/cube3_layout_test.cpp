@@ -1,0 +1,217 @@
+// The Cube 3 text cube4to3 writes, against a text written by hand after CubeLib 4.6's layout (as
+// its tests' templates show it: test19, test25, test28): indentation, metric numbering without
+// gaps, every row, one value per line, values rounded to 6 significant digits; and the exact
+// values `cube4to3 -x` writes, which read back bit for bit.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "calc/kernels.hpp"
+#include "cubekit/cube3_writer.hpp"
+#include "cubekit/report.hpp"
+#include "cubekit/writer.hpp"
+#include "test_support.hpp"
+#include "unit/small_model.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cubekit::Flavour;
+using cubekit::Index;
+using cubekit::kNoIndex;
+using cubekit::MetricKind;
+using cubekit::Model;
+using cubekit::test::read_file;
+using cubekit::test::run_tool;
+using cubekit::test::TempDir;
+
+// machine m → node n → processes p0, p1 → one thread each, t0 and t1.
+void add_two_processes(Model& model) {
+  cubekit::SystemNode machine, node;
+  machine.id = 0;
+  machine.name = "m";
+  machine.class_name = "machine";
+  machine.children = {1};
+  node.id = 1;
+  node.name = "n";
+  node.class_name = "node";
+  node.parent = 0;
+  node.groups = {0, 1};
+  model.system_nodes = {machine, node};
+  for (uint32_t t = 0; t < 2; ++t) {
+    cubekit::LocationGroup p;
+    p.id = t;
+    p.name = "p" + std::to_string(t);
+    p.rank = t;
+    p.node = 1;
+    p.locations = {t};
+    model.groups.push_back(p);
+    cubekit::Location l;
+    l.id = t;
+    l.name = "t" + std::to_string(t);
+    l.rank = 0;
+    l.group = t;
+    model.locations.push_back(l);
+  }
+}
+
+// A ghost metric first (id 0), then time (INCLUSIVE) with wait below it, then visits; call
+// paths main → foo on two threads; attributes out of key order, a named 2-d topology whose
+// coordinates are stored out of thread order.
+std::shared_ptr<Model> small_report_model() {
+  auto model = std::make_shared<Model>();
+  model->attrs = {{"zeta", "1"}, {"alpha", "2"}};
+  model->mirrors = {"http://example.org/"};
+  model->metrics_title = "Metrics";
+  model->program_title = "Calls";
+  model->system_title = "Machines";
+  cubekit::test::add_metric(*model, "ghost", "FLOAT", MetricKind::kExclusive).ghost = true;
+  cubekit::test::add_metric(*model, "time", "FLOAT", MetricKind::kInclusive);
+  cubekit::test::add_metric(*model, "wait", "FLOAT", MetricKind::kExclusive).parent = 1;
+  model->metrics[1].children = {2};
+  cubekit::test::add_metric(*model, "visits", "INTEGER", MetricKind::kExclusive);
+  cubekit::test::add_call_tree(*model, {"main", "foo"}, {kNoIndex, 0});
+  add_two_processes(*model);
+  cubekit::Topology topo;
+  topo.name = "Topo1";
+  topo.dims = {{"x", 2, true}, {"y", 1, false}};
+  topo.coords = {{cubekit::Topology::Owner::kLocation, 1, {1, 0}},
+                 {cubekit::Topology::Owner::kLocation, 0, {0, 0}}};
+  model->topologies = {topo};
+  return model;
+}
+
+// Stored rows per metric and call path (two threads each): time inclusive 18.1 at main and 18
+// at foo, so main's exclusive time is 18.1 - 18 = 0.10000000000000142; wait all zero; visits
+// 1, 2 at main and 0, 0 at foo.
+void write_small_report(const std::string& path) {
+  auto model = small_report_model();
+  model->finalize(path);
+  cubekit::WriteOptions options;
+  options.skip_identity_rows = false;
+  cubekit::ReportWriter writer(path, model, options);
+  const double ghost[2][2] = {{7, 7}, {7, 7}}, time[2][2] = {{18.1, 18.1}, {18, 18}},
+               wait[2][2] = {{0, 0}, {0, 0}};
+  const int64_t visits[2][2] = {{1, 2}, {0, 0}};
+  const void* rows[4] = {ghost, time, wait, visits};
+  for (Index m = 0; m < 4; ++m) {
+    writer.begin_metric(m);
+    const size_t row_bytes = 2 * 8;
+    for (Index c : cubekit::storage_order(*model, model->metrics[m].kind))
+      writer.write_row(c, static_cast<const std::byte*>(rows[m]) + c * row_bytes);
+    writer.end_metric();
+  }
+  writer.finish();
+}
+
+std::string metric_text(const std::string& indent, const char* id, const char* name,
+                        const char* dtype) {
+  return indent + "<metric id=\"" + id + "\">\n" + indent + "  <disp_name>" + name +
+         "</disp_name>\n" + indent + "  <uniq_name>" + name + "</uniq_name>\n" + indent +
+         "  <dtype>" + dtype + "</dtype>\n" + indent + "  <uom></uom>\n" + indent +
+         "  <url></url>\n" + indent + "  <descr></descr>\n";
+}
+
+std::string region_text(const char* id, const char* name) {
+  return std::string("    <region id=\"") + id + "\" mod=\"\" begin=\"-1\" end=\"-1\">\n" +
+         "      <name>" + name + "</name>\n      <url></url>\n      <descr></descr>\n" +
+         "    </region>\n";
+}
+
+std::string process_text(const char* id) {
+  return std::string("        <process Id=\"") + id + "\">\n          <name>p" + id +
+         "</name>\n          <rank>" + id + "</rank>\n          <thread Id=\"" + id +
+         "\">\n            <name>t" + id +
+         "</name>\n            <rank>0</rank>\n          </thread>\n        </process>\n";
+}
+
+std::string matrix_text(const char* id, const char* main_row, const char* foo_row) {
+  return std::string("<matrix metricId=\"") + id + "\">\n<row cnodeId=\"0\">\n" + main_row +
+         "</row>\n<row cnodeId=\"1\">\n" + foo_row + "</row>\n</matrix>\n";
+}
+
+// CubeLib's layout of the small report, written out by hand.
+std::string expected_cube3_text() {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n<cube version=\"3.0\">\n"
+         "  <attr key=\"alpha\" value=\"2\"/>\n  <attr key=\"zeta\" value=\"1\"/>\n"
+         "  <doc>\n    <mirrors>\n      <murl>http://example.org/</murl>\n    </mirrors>\n"
+         "  </doc>\n  <metrics title=\"Metrics\">\n" +
+         metric_text("    ", "0", "time", "FLOAT") + metric_text("      ", "1", "wait", "FLOAT") +
+         "      </metric>\n    </metric>\n" + metric_text("    ", "2", "visits", "INTEGER") +
+         "    </metric>\n  </metrics>\n  <program title=\"Calls\">\n" + region_text("0", "main") +
+         region_text("1", "foo") +
+         "    <cnode id=\"0\" calleeId=\"0\">\n      <cnode id=\"1\" calleeId=\"1\">\n"
+         "      </cnode>\n    </cnode>\n  </program>\n  <system title=\"Machines\">\n"
+         "    <machine Id=\"0\">\n      <name>m</name>\n      <node Id=\"1\">\n"
+         "        <name>n</name>\n" +
+         process_text("0") + process_text("1") +
+         "      </node>\n    </machine>\n    <topologies>\n"
+         "      <cart name=\"Topo1\"  ndims=\"2\">\n"
+         "        <dim name=\"x\" size=\"2\" periodic=\"true\"/>\n"
+         "        <dim name=\"y\" size=\"1\" periodic=\"false\"/>\n"
+         "        <coord thrdId=\"0\">0 0</coord>\n        <coord thrdId=\"1\">1 0</coord>\n"
+         "      </cart>\n    </topologies>\n  </system>\n<severity>\n" +
+         matrix_text("0", "0.1\n0.1\n", "18\n18\n") + matrix_text("1", "0\n0\n", "0\n0\n") +
+         matrix_text("2", "1\n2\n", "0\n0\n") + "</severity>\n</cube>\n";
+}
+
+double exclusive_time_at_main(const std::string& path) {
+  const cubekit::Report r = cubekit::Report::open(path);
+  const Index time = *r.model().metric_by_uniq_name("time");
+  const auto v = cubekit::location_values(r, time, 0, Flavour::kInclusive, Flavour::kExclusive);
+  double first;
+  std::memcpy(&first, v.at(0), sizeof first);
+  return first;
+}
+
+TEST(Cube3Layout, TextIsCubeLibsLayout) {
+  TempDir dir("c3layout");
+  const std::string cubex = (dir.path() / "small.cubex").string();
+  write_small_report(cubex);
+  const std::string cube = (dir.path() / "small.cube").string();
+  std::vector<std::string> notes;
+  cubekit::write_cube3(cubekit::Report::open(cubex), cube, {},
+                       [&](const std::string& note) { notes.push_back(note); });
+  EXPECT_EQ(cubekit::test::first_difference(read_file(cube), expected_cube3_text()), "");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("metric 'ghost' left out"), std::string::npos) << notes[0];
+}
+
+TEST(Cube3Layout, DefaultValuesAreRoundedAsCubeLibRoundsThem) {
+  TempDir dir("c3layout");
+  const std::string cubex = (dir.path() / "small.cubex").string();
+  write_small_report(cubex);
+  const double exact = 18.1 - 18.0;
+  ASSERT_EQ(exclusive_time_at_main(cubex), exact);
+  ASSERT_NE(exact, 0.1);
+  const auto r = run_tool("cube4to3", {"-o", (dir.path() / "rounded.cube").string(), cubex});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Written as "0.1", so the document holds 0.1, not 18.1 - 18.
+  EXPECT_EQ(exclusive_time_at_main((dir.path() / "rounded.cube").string()), 0.1);
+}
+
+TEST(Cube3Layout, ExactValuesRoundTripThroughCube3to4) {
+  TempDir dir("c3layout");
+  const std::string cubex = (dir.path() / "small.cubex").string();
+  write_small_report(cubex);
+  const fs::path cube = dir.path() / "exact.cube";
+  auto r = run_tool("cube4to3", {"-x", "-o", cube.string(), cubex});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read_file(cube).find("<row cnodeId=\"0\">\n0.10000000000000142\n0.10000000000000142\n"),
+            std::string::npos);
+  r = run_tool("cube3to4", {"-o", (dir.path() / "back").string(), cube.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(exclusive_time_at_main((dir.path() / "back.cubex").string()), 18.1 - 18.0);
+}
+
+TEST(Cube3Layout, HelpNamesTheExactOption) {
+  const auto r = run_tool("cube4to3", {"-h"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.err.find("  -x     Exact values"), std::string::npos) << r.err;
+}
+
+}  // namespace

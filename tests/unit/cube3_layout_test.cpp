@@ -208,6 +208,28 @@ TEST(Cube3Layout, ExactValuesRoundTripThroughCube3to4) {
   EXPECT_EQ(exclusive_time_at_main((dir.path() / "back.cubex").string()), 18.1 - 18.0);
 }
 
+// CubeLib's cube_canonize and cube_part write a copy of the input made by CubeLib's Cube copy,
+// which takes no tree titles: test 19's template (cube4to3 of a canonized example3.cubex) has
+// none, test 8's (cube4to3 of example3.cubex itself) has all three.
+TEST(Cube3Layout, CanonizeAndPartDropTheTreeTitles) {
+  TempDir dir("c3layout");
+  const std::string cubex = (dir.path() / "small.cubex").string();
+  write_small_report(cubex);
+  ASSERT_EQ(cubekit::Report::open(cubex).model().metrics_title, "Metrics");
+  const std::string canonized = (dir.path() / "canonized").string();
+  auto r = run_tool("cube_canonize", {cubex, canonized});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string part = (dir.path() / "part").string();
+  r = run_tool("cube_part", {"-R", "0", "-o", part, cubex});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string& copy : {canonized, part}) {
+    const cubekit::Report report = cubekit::Report::open(copy + ".cubex");
+    EXPECT_EQ(report.model().metrics_title, "") << copy;
+    EXPECT_EQ(report.model().program_title, "") << copy;
+    EXPECT_EQ(report.model().system_title, "") << copy;
+  }
+}
+
 TEST(Cube3Layout, HelpNamesTheExactOption) {
   const auto r = run_tool("cube4to3", {"-h"});
   EXPECT_EQ(r.exit_code, 0);

@@ -113,6 +113,12 @@ for test in "${tests[@]}"; do
   else
     echo "FAIL test $test (exit $rc); last lines of its output:"
     tail -n 15 "$log" | sed 's/^/    /'
+    # The start of each difference the test's diff steps found (tests/testN*.diff).
+    for d in "$work/run/tests/test$test".*diff "$work/run/tests/test${test}_"*.diff; do
+      [ -s "$d" ] || continue
+      echo "  $(basename "$d"):"
+      head -n 10 "$d" | sed 's/^/    /'
+    done
     failed+=("$test")
   fi
 done

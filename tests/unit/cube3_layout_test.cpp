@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -228,6 +229,38 @@ TEST(Cube3Layout, CanonizeAndPartDropTheTreeTitles) {
     EXPECT_EQ(report.model().program_title, "") << copy;
     EXPECT_EQ(report.model().system_title, "") << copy;
   }
+}
+
+// MAXDOUBLE values: 12 significant digits, as CubeLib prints them; its identity (-DBL_MAX, a
+// call path without data) exactly, since 12 digits of it would not read back.
+TEST(Cube3Layout, MaxDoubleValuesHaveTwelveDigitsAndTheirIdentityReadsBack) {
+  TempDir dir("c3layout");
+  const std::string cubex = (dir.path() / "max.cubex").string();
+  auto model = std::make_shared<Model>();
+  cubekit::test::add_metric(*model, "max_time", "MAXDOUBLE", MetricKind::kExclusive);
+  cubekit::test::add_call_tree(*model, {"main", "foo"}, {kNoIndex, 0});
+  add_two_processes(*model);
+  const double lowest = -std::numeric_limits<double>::max();
+  const double rows[2][2] = {{1.23456789012345, 2.5}, {lowest, lowest}};
+  model->finalize(cubex);
+  cubekit::ReportWriter writer(cubex, model);  // the identity row is left out, as no data
+  writer.begin_metric(0);
+  for (Index c : cubekit::storage_order(*model, MetricKind::kExclusive))
+    writer.write_row(c, reinterpret_cast<const std::byte*>(rows[c]));
+  writer.end_metric();
+  writer.finish();
+  const std::string cube = (dir.path() / "max.cube").string();
+  cubekit::write_cube3(cubekit::Report::open(cubex), cube);
+  EXPECT_NE(read_file(cube).find(matrix_text("0", "1.23456789012\n2.5\n",
+                                             "-1.7976931348623157e+308\n"
+                                             "-1.7976931348623157e+308\n")),
+            std::string::npos)
+      << read_file(cube);
+  const cubekit::Report back = cubekit::Report::open(cube);
+  const auto v = cubekit::location_values(back, 0, 1, Flavour::kInclusive, Flavour::kExclusive);
+  double first;
+  std::memcpy(&first, v.at(0), sizeof first);
+  EXPECT_EQ(first, lowest);
 }
 
 TEST(Cube3Layout, HelpNamesTheExactOption) {

@@ -1,6 +1,7 @@
-// Writes example3.cubex, the report CubeLib's tool tests 8, 9, 12-15 and 17-29 read. CubeLib's
-// `make check` makes it with test2/cube_self_test2_ext.cpp (its CubeLib C++ program, not in the
-// snapshot's data); this program builds the same report with cubekit's ReportWriter, reading the
+// Writes example3.cubex, the report CubeLib's tool tests 8, 12-15, 17-20, 23-27 and 29 read (9
+// reads test 8's conversion of it). CubeLib's `make check` writes it by running
+// test2/cube_self_test2_ext.cpp, a C++ program against CubeLib, so the snapshot holds no copy;
+// this program builds the same report with cubekit's ReportWriter, reading the
 // definitions and values off that program:
 //   - header: two mirrors, attributes "description", "experiment time", "statisticfile" (what
 //     its set_statistic_name sets) and the three tree titles;
@@ -10,7 +11,9 @@
 //     calling region c, under kParent[c];
 //   - machine "MSC", node "Athena", 64 processes "Proc  p" of 16 threads "Thread  t" each;
 //   - the values the program's fill_* helpers give each row (see the row functions below).
-// Usage: make_example3 OUTPUT.cubex
+// cube4to3 of the result is test8/template.cube (CubeLib's conversion of its example3.cubex)
+// byte for byte, but for one attribute of the template, "Cube syntax version", which the
+// program does not define. Usage: make_example3 OUTPUT.cubex
 #include <cstdint>
 #include <cstring>
 #include <exception>

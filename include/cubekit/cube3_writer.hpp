@@ -20,12 +20,21 @@ using Cube3Note = std::function<void(const std::string&)>;
 // thread: root nodes holding only nodes, nodes holding only location groups.
 void check_cube3_system_tree(const Model& model, const std::string& where);
 
-// Writes `report` to `path` as a Cube 3 document, gzip-compressed when `gzip`. The document
-// appears whole or not at all (temporary file beside it, renamed at the end). <severity> rows
-// hold each metric's stored values (metric-inclusive), call-tree exclusive, one number per
-// thread in ascending thread id, printed so that they read back exactly; all-zero rows and VOID
-// metrics are left out. Throws Error (system tree shape), IoError (writing).
-void write_cube3(const Report& report, const std::string& path, bool gzip,
+struct Cube3Options {
+  bool gzip = false;  // gzip-compress the document
+  // Print every value so that it reads back bit for bit (the shortest such text, up to 17
+  // significant digits) instead of rounded as CubeLib prints it (6 significant digits, 12 for
+  // MIN/MAXDOUBLE).
+  bool exact_values = false;
+};
+
+// Writes `report` to `path` as a Cube 3 document, laid out as CubeLib 4.6 writes it. The
+// document appears whole or not at all (temporary file beside it, renamed at the end).
+// Metrics are numbered 0, 1, ... in document order. <severity> has a row for every call path
+// of each metric but VOID ones, holding its stored values (metric-inclusive), call-tree
+// exclusive, one number per line in ascending thread id. Throws Error (system tree shape),
+// IoError (writing).
+void write_cube3(const Report& report, const std::string& path, const Cube3Options& options = {},
                  const Cube3Note& note = {});
 
 }  // namespace cubekit

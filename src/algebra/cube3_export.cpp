@@ -1,6 +1,7 @@
 // Cube 3 export (cube-format.md §10): the definitions in the Cube 3 vocabulary, then one
-// <matrix> per stored metric. Mirrors what CubeLib's export keeps and drops (§10.4), but prints
-// values so that they read back exactly and leaves all-zero rows out.
+// <matrix> per stored metric. Mirrors what CubeLib's export keeps and drops (§10.4) and its
+// layout (indentation, a row for every call path, one value per line), so that the text is the
+// one CubeLib writes; values are rounded as CubeLib rounds them unless exact ones are asked for.
 // It sits above calc (src/algebra), since Cube 3 rows hold call-exclusive values of every metric.
 #include "cubekit/cube3_writer.hpp"
 
@@ -12,7 +13,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -135,48 +139,70 @@ std::string exclusion_reason(const Metric& m) {
 // Appends the shortest text that reads back as the same value (std::to_chars guarantees the
 // round trip for doubles; integers are printed in their own width).
 template <typename T>
-void append_number(std::string& out, const std::byte* at) {
-  T v;
-  std::memcpy(&v, at, sizeof v);
+void append_exact(std::string& out, T v) {
   char text[64];
   const auto result = std::to_chars(text, text + sizeof text, v);
   out.append(text, result.ptr);
 }
 
-void append_value(std::string& out, LaneType lane, const std::byte* at) {
-  switch (lane) {
+// CubeLib prints a value with the C++ stream defaults, i.e. printf's %g with 6 significant
+// digits (0.1 + 1e-15 shows as 0.1); MIN/MAXDOUBLE values with 12.
+void append_rounded(std::string& out, double v, int digits) {
+  char text[64];
+  const int n = std::snprintf(text, sizeof text, "%.*g", digits, v);
+  out.append(text, static_cast<size_t>(n));
+}
+
+template <typename T>
+T load(const std::byte* at) {
+  T v;
+  std::memcpy(&v, at, sizeof v);
+  return v;
+}
+
+void append_value(std::string& out, const DataType& dtype, const std::byte* at, bool exact) {
+  switch (dtype.lane_type()) {
     case LaneType::kInt8:
-      return append_number<int8_t>(out, at);
+      return append_exact(out, load<int8_t>(at));
     case LaneType::kUInt8:
-      return append_number<uint8_t>(out, at);
+      return append_exact(out, load<uint8_t>(at));
     case LaneType::kInt16:
-      return append_number<int16_t>(out, at);
+      return append_exact(out, load<int16_t>(at));
     case LaneType::kUInt16:
-      return append_number<uint16_t>(out, at);
+      return append_exact(out, load<uint16_t>(at));
     case LaneType::kInt32:
-      return append_number<int32_t>(out, at);
+      return append_exact(out, load<int32_t>(at));
     case LaneType::kUInt32:
-      return append_number<uint32_t>(out, at);
+      return append_exact(out, load<uint32_t>(at));
     case LaneType::kInt64:
-      return append_number<int64_t>(out, at);
+      return append_exact(out, load<int64_t>(at));
     case LaneType::kUInt64:
-      return append_number<uint64_t>(out, at);
-    case LaneType::kDouble:
-      return append_number<double>(out, at);
+      return append_exact(out, load<uint64_t>(at));
+    case LaneType::kDouble: {
+      const double v = load<double>(at);
+      const bool min_max =
+          dtype.kind() == TypeKind::kMinDouble || dtype.kind() == TypeKind::kMaxDouble;
+      // The identity of MIN/MAXDOUBLE (±DBL_MAX) rounded to 12 digits would not read back
+      // (CubeLib writes "-", which no Cube 3 reader takes): it is written exactly.
+      if (exact || (min_max && std::abs(v) == std::numeric_limits<double>::max()))
+        return append_exact(out, v);
+      return append_rounded(out, v, min_max ? 12 : 6);
+    }
     case LaneType::kScaleFunc:
       break;  // excluded before (not scalar)
   }
 }
 
-bool all_zero(const Values& v) {
-  const std::byte* p = v.data();
-  return std::all_of(p, p + v.size() * v.stride(), [](std::byte b) { return b == std::byte{0}; });
+// Indentation as CubeLib writes it: two spaces per level.
+std::string pad(size_t level) {
+  return std::string(2 * level, ' ');
 }
 
 class Cube3Writer {
  public:
-  Cube3Writer(const Report& report, AtomicOutput& out, const Cube3Note& note)
-      : report_(report), m_(report.model()), out_(out), note_(note) {}
+  Cube3Writer(const Report& report, AtomicOutput& out, const Cube3Options& options,
+              const Cube3Note& note)
+      : report_(report), m_(report.model()), out_(out), options_(options), note_(note) {}
 
   void write() {
     header();
@@ -188,22 +214,32 @@ class Cube3Writer {
   }
 
  private:
-  void element(const char* tag, std::string_view text) {
-    out_.put(std::string("<") + tag + '>' + xml_escape(text) + "</" + tag + ">\n");
+  void element(size_t level, const char* tag, std::string_view text) {
+    out_.put(pad(level) + '<' + tag + '>' + xml_escape(text) + "</" + tag + ">\n");
+  }
+  // `<tag title="...">` for the three trees; CubeLib leaves an empty title out.
+  void open_tree(const char* tag, const std::string& title) {
+    out_.put(std::string("  <") + tag);
+    if (!title.empty()) out_.put(" title=\"" + xml_escape(title) + '"');
+    out_.put(">\n");
   }
   void header();
   void metrics();
-  void metric(Index i);
+  void metric(Index i, size_t level);
   void program();
   void cnode(Index root);
   void system();
+  void system_node(Index i, size_t level);
+  void group(Index i, size_t level);
   void topologies();
+  void topology(const Topology& t);
   void severity();
-  void matrix(Index metric);
+  void matrix(size_t k);
 
   const Report& report_;
   const Model& m_;
   AtomicOutput& out_;
+  const Cube3Options& options_;
   const Cube3Note& note_;
   std::vector<Index> exported_;  // metrics written, in document order
 };
@@ -213,25 +249,27 @@ void Cube3Writer::header() {
   // The version stamps CubeLib adds to Cube 4 anchors describe the Cube 4 file, not this one.
   static constexpr std::string_view kCube4Stamps[] = {
       "CUBE Library version", "CubePL Version", "Cube Version", "Cube anchor.xml syntax version"};
-  for (const auto& [key, value] : m_.attrs) {
+  // CubeLib keeps attributes in a map: they come out sorted by key.
+  Attributes sorted = m_.attrs;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [key, value] : sorted) {
     if (std::find(std::begin(kCube4Stamps), std::end(kCube4Stamps), key) != std::end(kCube4Stamps))
       continue;
-    out_.put("<attr key=\"" + xml_escape(key) + "\" value=\"" + xml_escape(value) + "\"/>\n");
+    out_.put("  <attr key=\"" + xml_escape(key) + "\" value=\"" + xml_escape(value) + "\"/>\n");
   }
-  out_.put("<doc>\n<mirrors>\n");
-  for (const std::string& u : m_.mirrors) element("murl", u);
-  out_.put("</mirrors>\n</doc>\n");
+  out_.put("  <doc>\n    <mirrors>\n");
+  for (const std::string& u : m_.mirrors) element(3, "murl", u);
+  out_.put("    </mirrors>\n  </doc>\n");
 }
 
 void Cube3Writer::metrics() {
-  out_.put("<metrics");
-  if (!m_.metrics_title.empty()) out_.put(" title=\"" + xml_escape(m_.metrics_title) + '"');
-  out_.put(">\n");
-  for (Index r : m_.metric_roots()) metric(r);
-  out_.put("</metrics>\n");
+  open_tree("metrics", m_.metrics_title);
+  for (Index r : m_.metric_roots()) metric(r, 2);
+  out_.put("  </metrics>\n");
 }
 
-void Cube3Writer::metric(Index i) {
+void Cube3Writer::metric(Index i, size_t level) {
   const Metric& x = m_.metrics[i];
   if (const std::string why = exclusion_reason(x); !why.empty()) {
     if (note_) {
@@ -241,146 +279,164 @@ void Cube3Writer::metric(Index i) {
     }
     return;
   }
+  // Cube 3 metrics are numbered 0, 1, ... in document order, as CubeLib numbers the metrics it
+  // holds: ids of metrics left out (a ghost metric, say) leave no gap.
+  const size_t cube3_id = exported_.size();
   exported_.push_back(i);
   // No type attribute: Cube 3 metrics are all exclusive (cube-format.md §10.1).
-  out_.put("<metric id=\"" + std::to_string(x.id) + "\">\n");
-  out_.put(format::metric_description_xml(x));
-  for (Index k : x.children) metric(k);
-  out_.put("</metric>\n");
+  out_.put(pad(level) + "<metric id=\"" + std::to_string(cube3_id) + "\">\n");
+  const std::string description = format::metric_description_xml(x);
+  for (size_t at = 0; at < description.size();) {
+    const size_t end = description.find('\n', at) + 1;
+    out_.put(pad(level + 1) + description.substr(at, end - at));
+    at = end;
+  }
+  for (Index k : x.children) metric(k, level + 1);
+  out_.put(pad(level) + "</metric>\n");
 }
 
 void Cube3Writer::program() {
-  out_.put("<program");
-  if (!m_.program_title.empty()) out_.put(" title=\"" + xml_escape(m_.program_title) + '"');
-  out_.put(">\n");
+  open_tree("program", m_.program_title);
   for (const Region& r : m_.regions) {
-    out_.put("<region id=\"" + std::to_string(r.id) + "\" mod=\"" + xml_escape(r.mod) +
+    out_.put("    <region id=\"" + std::to_string(r.id) + "\" mod=\"" + xml_escape(r.mod) +
              "\" begin=\"" + std::to_string(r.begin) + "\" end=\"" + std::to_string(r.end) +
              "\">\n");
-    element("name", r.name);
-    element("url", r.url);
-    element("descr", r.descr);
-    out_.put("</region>\n");
+    element(3, "name", r.name);
+    element(3, "url", r.url);
+    element(3, "descr", r.descr);
+    out_.put("    </region>\n");
   }
   for (Index c : m_.cnode_roots()) cnode(c);
-  out_.put("</program>\n");
+  out_.put("  </program>\n");
 }
 
 void Cube3Writer::cnode(Index root) {
+  size_t level = 2;
   auto open = [&](Index i) {
     const Cnode& c = m_.cnodes[i];
-    std::string text = "<cnode id=\"" + std::to_string(c.id) + '"';
+    std::string text = pad(level++) + "<cnode id=\"" + std::to_string(c.id) + '"';
     if (c.line != -1) text += " line=\"" + std::to_string(c.line) + '"';
     if (!c.mod.empty()) text += " mod=\"" + xml_escape(c.mod) + '"';
     text += " calleeId=\"" + std::to_string(m_.regions[c.region].id) + "\">\n";
     out_.put(text);
   };
-  core::walk_nested(m_, root, open, [&](Index) { out_.put("</cnode>\n"); });
+  core::walk_nested(m_, root, open, [&](Index) { out_.put(pad(--level) + "</cnode>\n"); });
 }
 
 // Machines and nodes are numbered by position, as CubeLib renumbers system entities in document
 // order; threads keep their id, which is their column in every row.
 void Cube3Writer::system() {
-  out_.put("<system");
-  if (!m_.system_title.empty()) out_.put(" title=\"" + xml_escape(m_.system_title) + '"');
-  out_.put(">\n");
-  for (Index mi : m_.system_roots()) {
-    const SystemNode& machine = m_.system_nodes[mi];
-    out_.put("<machine Id=\"" + std::to_string(mi) + "\">\n");
-    element("name", machine.name);
-    if (!machine.descr.empty()) element("descr", machine.descr);
-    for (Index ni : machine.children) {
-      out_.put("<node Id=\"" + std::to_string(ni) + "\">\n");
-      element("name", m_.system_nodes[ni].name);
-      for (Index gi : m_.system_nodes[ni].groups) {
-        const LocationGroup& g = m_.groups[gi];
-        out_.put("<process Id=\"" + std::to_string(gi) + "\">\n");
-        element("name", g.name);
-        element("rank", std::to_string(g.rank));
-        for (Index li : g.locations) {
-          const Location& l = m_.locations[li];
-          out_.put("<thread Id=\"" + std::to_string(l.id) + "\">\n");
-          element("name", l.name);
-          element("rank", std::to_string(l.rank));
-          out_.put("</thread>\n");
-        }
-        out_.put("</process>\n");
-      }
-      out_.put("</node>\n");
-    }
-    out_.put("</machine>\n");
-  }
+  open_tree("system", m_.system_title);
+  for (Index mi : m_.system_roots()) system_node(mi, 2);
   topologies();
-  out_.put("</system>\n");
+  out_.put("  </system>\n");
+}
+
+// A machine (level 2) or node (level 3): its name, a machine's description, its processes, then
+// its nodes.
+void Cube3Writer::system_node(Index i, size_t level) {
+  const SystemNode& s = m_.system_nodes[i];
+  const std::string tag = s.parent == kNoIndex ? "machine" : "node";
+  out_.put(pad(level) + '<' + tag + " Id=\"" + std::to_string(i) + "\">\n");
+  element(level + 1, "name", s.name);
+  if (s.parent == kNoIndex && !s.descr.empty()) element(level + 1, "descr", s.descr);
+  for (Index gi : s.groups) group(gi, level + 1);
+  for (Index ni : s.children) system_node(ni, level + 1);
+  out_.put(pad(level) + "</" + tag + ">\n");
+}
+
+void Cube3Writer::group(Index i, size_t level) {
+  const LocationGroup& g = m_.groups[i];
+  out_.put(pad(level) + "<process Id=\"" + std::to_string(i) + "\">\n");
+  element(level + 1, "name", g.name);
+  element(level + 1, "rank", std::to_string(g.rank));
+  for (Index li : g.locations) {
+    const Location& l = m_.locations[li];
+    out_.put(pad(level + 1) + "<thread Id=\"" + std::to_string(l.id) + "\">\n");
+    element(level + 2, "name", l.name);
+    element(level + 2, "rank", std::to_string(l.rank));
+    out_.put(pad(level + 1) + "</thread>\n");
+  }
+  out_.put(pad(level) + "</process>\n");
 }
 
 void Cube3Writer::topologies() {
+  out_.put("    <topologies>\n");
+  for (const Topology& t : m_.topologies) topology(t);
+  out_.put("    </topologies>\n");
+}
+
+// CubeLib's layout: `<cart name="N"  ndims="n">` (the name's trailing space and the separator
+// both), dimension names on every dimension or none, coordinates in ascending owner id.
+void Cube3Writer::topology(const Topology& t) {
   // Coordinates name their owner by the id read from the file; the document names machines,
   // nodes and processes by position.
   std::unordered_map<uint32_t, Index> node_at, group_at;
   for (Index i = 0; i < m_.system_nodes.size(); ++i) node_at.try_emplace(m_.system_nodes[i].id, i);
   for (Index i = 0; i < m_.groups.size(); ++i) group_at.try_emplace(m_.groups[i].id, i);
-  out_.put("<topologies>\n");
-  for (const Topology& t : m_.topologies) {
-    std::string text = "<cart";
-    if (!t.name.empty()) text += " name=\"" + xml_escape(t.name) + '"';
-    text += " ndims=\"" + std::to_string(t.dims.size()) + "\">\n";
-    for (const auto& d : t.dims) {
-      text += "<dim";
-      if (!d.name.empty()) text += " name=\"" + xml_escape(d.name) + '"';
-      text += " size=\"" + std::to_string(d.size) + "\" periodic=\"" +
-              (d.periodic ? "true" : "false") + "\"/>\n";
-    }
-    for (const auto& c : t.coords) {
-      std::string owner;
-      if (c.owner == Topology::Owner::kLocation) {
-        owner = "thrdId=\"" + std::to_string(c.owner_id);
-      } else if (c.owner == Topology::Owner::kGroup) {
-        const auto it = group_at.find(c.owner_id);
-        if (it == group_at.end()) continue;
-        owner = "procId=\"" + std::to_string(it->second);
-      } else {
-        const auto it = node_at.find(c.owner_id);
-        if (it == node_at.end()) continue;
-        const bool machine = m_.system_nodes[it->second].parent == kNoIndex;
-        owner = (machine ? "machId=\"" : "nodeId=\"") + std::to_string(it->second);
-      }
-      text += "<coord " + owner + "\">";
-      for (size_t k = 0; k < c.coords.size(); ++k)
-        text += (k ? " " : "") + std::to_string(c.coords[k]);
-      text += "</coord>\n";
-    }
-    text += "</cart>\n";
-    out_.put(text);
+  std::string text = "      <cart ";
+  if (!t.name.empty()) text += "name=\"" + xml_escape(t.name) + "\" ";
+  text += " ndims=\"" + std::to_string(t.dims.size()) + "\">\n";
+  const bool named = std::any_of(t.dims.begin(), t.dims.end(),
+                                 [](const Topology::Dim& d) { return !d.name.empty(); });
+  for (const auto& d : t.dims) {
+    text += "        <dim ";
+    if (named) text += "name=\"" + xml_escape(d.name) + "\" ";
+    text += "size=\"" + std::to_string(d.size) + "\" periodic=\"" +
+            (d.periodic ? "true" : "false") + "\"/>\n";
   }
-  out_.put("</topologies>\n");
+  std::vector<const Topology::Coord*> coords;
+  for (const auto& c : t.coords) coords.push_back(&c);
+  std::stable_sort(coords.begin(), coords.end(),
+                   [](const auto* a, const auto* b) { return a->owner_id < b->owner_id; });
+  for (const Topology::Coord* c : coords) {
+    std::string owner;
+    if (c->owner == Topology::Owner::kLocation) {
+      owner = "thrdId=\"" + std::to_string(c->owner_id);
+    } else if (c->owner == Topology::Owner::kGroup) {
+      const auto it = group_at.find(c->owner_id);
+      if (it == group_at.end()) continue;
+      owner = "procId=\"" + std::to_string(it->second);
+    } else {
+      const auto it = node_at.find(c->owner_id);
+      if (it == node_at.end()) continue;
+      const bool machine = m_.system_nodes[it->second].parent == kNoIndex;
+      owner = (machine ? "machId=\"" : "nodeId=\"") + std::to_string(it->second);
+    }
+    text += "        <coord " + owner + "\">";
+    for (size_t k = 0; k < c->coords.size(); ++k)
+      text += (k ? " " : "") + std::to_string(c->coords[k]);
+    text += "</coord>\n";
+  }
+  text += "      </cart>\n";
+  out_.put(text);
 }
 
 void Cube3Writer::severity() {
   out_.put("<severity>\n");
-  for (Index i : exported_)
-    if (!m_.metrics[i].is_void && report_.has_data(i)) matrix(i);
+  for (size_t k = 0; k < exported_.size(); ++k) {
+    const Index i = exported_[k];
+    if (!m_.metrics[i].is_void && report_.has_data(i)) matrix(k);
+  }
   out_.put("</severity>\n");
 }
 
-void Cube3Writer::matrix(Index metric) {
+// The matrix of the k-th metric written: a row for every call path, even an all-zero one, one
+// value per line, as CubeLib writes them.
+void Cube3Writer::matrix(size_t k) {
+  const Index metric = exported_[k];
   const Metric& x = m_.metrics[metric];
-  const LaneType lane = x.dtype.lane_type();
-  out_.put("<matrix metricId=\"" + std::to_string(x.id) + "\">\n");
-  // A missing row reads as 0 in CubeLib but as the identity in cubekit: rows may only be left
-  // out where the two agree, i.e. not for MINDOUBLE / MAXDOUBLE.
-  const bool zero_is_identity = all_zero(Values(x.dtype, 1));
+  out_.put("<matrix metricId=\"" + std::to_string(k) + "\">\n");
   std::string row;
   for (Index c = 0; c < m_.cnodes.size(); ++c) {
     // Stored values are metric-inclusive already; Cube 3 wants them call-tree exclusive.
     const Values v = location_values(report_, metric, c, Flavour::kInclusive, Flavour::kExclusive);
-    if (zero_is_identity && all_zero(v)) continue;
     row = "<row cnodeId=\"" + std::to_string(m_.cnodes[c].id) + "\">\n";
     for (size_t l = 0; l < v.size(); ++l) {
-      if (l != 0) row += ' ';
-      append_value(row, lane, v.at(l));
+      append_value(row, x.dtype, v.at(l), options_.exact_values);
+      row += '\n';
     }
-    row += "\n</row>\n";
+    row += "</row>\n";
     out_.put(row);
   }
   out_.put("</matrix>\n");
@@ -406,13 +462,14 @@ void check_cube3_system_tree(const Model& model, const std::string& where) {
   }
 }
 
-void write_cube3(const Report& report, const std::string& path, bool gzip, const Cube3Note& note) {
+void write_cube3(const Report& report, const std::string& path, const Cube3Options& options,
+                 const Cube3Note& note) {
   // The default name of `cube4to3 x.cube` is x.cube itself.
   if (same_file(report.path(), path))
     throw IoError(path + ": refusing to overwrite the report being read");
   check_cube3_system_tree(report.model(), report.path());
-  AtomicOutput out(path, gzip);
-  Cube3Writer(report, out, note).write();
+  AtomicOutput out(path, options.gzip);
+  Cube3Writer(report, out, options, note).write();
   out.commit();
 }
 

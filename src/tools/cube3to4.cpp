@@ -2,6 +2,7 @@
 // reports (.cubex), option-compatible with CubeLib 4.6's tools: `-o <name>` and `-h`, any
 // number of inputs, output names derived from the input unless -o is given (then the second
 // input onward get ".1", ".2", ... appended). Progress goes to stdout as CubeLib prints it.
+// cubekit adds `cube4to3 -x`: values printed exactly instead of rounded as CubeLib prints them.
 #include <getopt.h>
 
 #include <iostream>
@@ -21,17 +22,21 @@ namespace cubekit::tools {
 namespace {
 
 struct Options {
-  std::string output;  // empty: derived from each input
+  std::string output;         // empty: derived from each input
+  bool exact_values = false;  // cube4to3 -x (a cubekit addition)
   std::vector<std::string> files;
 };
 
 // CubeLib's conventions: -h and unknown options print the usage and exit 0; no input is an
 // error (exit 1).
-std::optional<Options> parse(int argc, char** argv, const std::string& usage, int& rc) {
+std::optional<Options> parse(int argc, char** argv, const std::string& usage, bool to_cube4,
+                             int& rc) {
   Options o;
-  if (!parse_cubelib_options(argc, argv, "o:h?", usage, [&](int, const char* arg) {
-        o.output = arg;  // -o, the only option
-      })) {
+  if (!parse_cubelib_options(argc, argv, to_cube4 ? "o:h?" : "o:xh?", usage,
+                             [&](int option, const char* arg) {
+                               if (option == 'o') o.output = arg;
+                               if (option == 'x') o.exact_values = true;
+                             })) {
     rc = 0;
     return std::nullopt;
   }
@@ -70,10 +75,12 @@ std::string usage_3to4() {
 }
 
 std::string usage_4to3() {
-  return "Usage: cube4to3 [-o output] [-h] <cube1> <cube2> ..\n"
+  return "Usage: cube4to3 [-o output] [-h] [-x] <cube1> <cube2> ..\n"
          "  -o     Output file name, used as given; a name ending in .gz is written gzip\n"
          "         compressed (default: <input name without .cubex>.cube). With several inputs\n"
          "         the second onward get \".1\", \".2\", ...\n"
+         "  -x     Exact values: print each so that it reads back bit for bit (default: 6\n"
+         "         significant digits, as CubeLib prints them)\n"
          "  -h     Print this help.\n\n";
 }
 
@@ -87,7 +94,7 @@ void convert_3to4(const std::string& input, const std::string& name) {
 
 // Derived metrics are written with their computed values, as CubeLib does; if the report's
 // CubePL does not compile, they are left out with a warning and the rest is written.
-void convert_4to3(const std::string& input, const std::string& name) {
+void convert_4to3(const std::string& input, const std::string& name, bool exact_values) {
   std::cout << "Reading " << input << " ... " << std::flush;
   const Report report = Report::open(input);
   std::cout << " done." << std::endl;
@@ -99,17 +106,20 @@ void convert_4to3(const std::string& input, const std::string& name) {
   } catch (const CubePLError& e) {
     note(std::string(e.what()) + "; derived metrics are left out");
   }
+  Cube3Options options;
+  options.gzip = ends_with(name, ".gz");
+  options.exact_values = exact_values;
   if (engine)
-    write_cube3(materialized_report(report, *engine), name, ends_with(name, ".gz"), note);
+    write_cube3(materialized_report(report, *engine), name, options, note);
   else
-    write_cube3(report, name, ends_with(name, ".gz"), note);
+    write_cube3(report, name, options, note);
   std::cout << "done." << std::endl;
 }
 
 // Converts every input in turn and stops at the first failure, as CubeLib does.
 int run(int argc, char** argv, const char* tool, const std::string& usage, bool to_cube4) {
   int rc = 0;
-  const std::optional<Options> o = parse(argc, argv, usage, rc);
+  const std::optional<Options> o = parse(argc, argv, usage, to_cube4, rc);
   if (!o) return rc;
   for (size_t i = 0; i < o->files.size(); ++i) {
     const std::string& input = o->files[i];
@@ -120,7 +130,7 @@ int run(int argc, char** argv, const char* tool, const std::string& usage, bool 
       if (to_cube4)
         convert_3to4(input, name);
       else
-        convert_4to3(input, name);
+        convert_4to3(input, name, o->exact_values);
     } catch (const Error& e) {
       std::cout << std::flush;
       std::cerr << tool << ": " << e.what() << '\n';

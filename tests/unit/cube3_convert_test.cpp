@@ -1,6 +1,7 @@
 // cube3to4 / cube4to3 on CubeLib's own Cube 3 files: every conversion must dump exactly as the
-// original did under CubeLib 4.6 (../shared/oracle), values must survive bit for bit, and
-// reports Cube 3 cannot hold are refused without leaving files behind.
+// original did under CubeLib 4.6 (../shared/oracle), values must survive bit for bit with
+// `cube4to3 -x` (without it they are rounded as CubeLib rounds them), and reports Cube 3 cannot
+// hold are refused without leaving files behind.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -97,7 +98,7 @@ TEST_P(Cube3Convert, RoundTripDumpsLikeTheOriginal) {
   expect_oracle_dumps(cubex, oracle_of(GetParam()));
 
   const fs::path back = dir.path() / "back.cube";
-  r = run_tool("cube4to3", {"-o", back.string(), cubex.string()});
+  r = run_tool("cube4to3", {"-x", "-o", back.string(), cubex.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   expect_oracle_dumps(back, oracle_of(GetParam()));
@@ -109,7 +110,7 @@ TEST_P(Cube3Convert, GzipOutputReadsBack) {
   TempDir dir("c34");
   const fs::path original = shared_dir() / "data" / "real" / "cubelib" / GetParam();
   const fs::path gz = dir.path() / "out.cube.gz";
-  auto r = run_tool("cubekit", {"cube4to3", "-o", gz.string(), original.string()});
+  auto r = run_tool("cubekit", {"cube4to3", "-x", "-o", gz.string(), original.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string bytes = read_file(gz);
   ASSERT_GE(bytes.size(), 2u);
@@ -125,6 +126,21 @@ INSTANTIATE_TEST_SUITE_P(Cube3ConvertReal, Cube3Convert, ::testing::ValuesIn(kIn
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return n;
                          });
+
+// Without -x values are printed as CubeLib prints them, with 6 significant digits: test1.1's
+// template holds 0.000181790997885, which CubeLib writes as 0.000181791.
+TEST(Cube3ConvertTool, DefaultValuesHaveSixSignificantDigits) {
+  CUBEKIT_REQUIRE_SHARED();
+  TempDir dir("c34");
+  const fs::path out = dir.path() / "rounded.cube";
+  const fs::path in = shared_dir() / "data/real/cubelib/test1.1/template.cube";
+  ASSERT_NE(read_file(in).find("\n0.000181790997885\n"), std::string::npos);
+  const auto r = run_tool("cube4to3", {"-o", out.string(), in.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = read_file(out);
+  EXPECT_NE(text.find("\n0.000181791\n"), std::string::npos);
+  EXPECT_EQ(text.find("0.000181790997885"), std::string::npos);
+}
 
 TEST(Cube3ConvertTool, DefaultNameOfCube4to3DropsCubex) {
   CUBEKIT_REQUIRE_SHARED();

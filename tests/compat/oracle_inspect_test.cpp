@@ -609,6 +609,20 @@ TEST(CubeStat, TopNWithMoreMetrics) {
             "\"main\",1,1.19310e-05,1.76010e-05,1\n");
 }
 
+// TAU region names hold commas inside brackets and braces; -r takes such a name whole and
+// splits only at the commas outside them. CubeLib's test 28 template1.cube (a Cube 3 file
+// CubeLib wrote from a flat TAU profile): BC_FLUX is call path 0, MPI_Init() call path 143,
+// BGP 4123 and 959558 in their rows, inclusive = exclusive (no callees).
+TEST(CubeStat, RoutineNamesWithCommasInsideBrackets) {
+  REQUIRE_SHARED();
+  const fs::path tau = shared_dir() / "data/cubelib-test/test28/template1.cube";
+  const std::string bc_flux = "BC_FLUX [{bc_flux.pp.f90} {21,1}-{390,22}]";
+  const auto r = run_tool("cube_stat", {"-m", "BGP", "-r", bc_flux + ",MPI_Init()", tau});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "Routine,BGP\nINCL(" + bc_flux + "),4123\nEXCL(" + bc_flux +
+                       "),4123\n\nINCL(MPI_Init()),959558\nEXCL(MPI_Init()),959558\n\n");
+}
+
 TEST(CubeStat, BadArgumentsAndNames) {
   REQUIRE_SHARED();
   EXPECT_EQ(run_tool("cube_stat", {"-t", "5", "-r", "main", small_profile()}).exit_code, 1);

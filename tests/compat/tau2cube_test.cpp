@@ -265,6 +265,13 @@ TEST(Tau2Cube, BadArgumentsAndDirectories) {
   EXPECT_NE(r.err.find("profile.0.x.0: not named profile.<node>.<context>.<thread>"),
             std::string::npos)
       << r.err;
+  // A file given instead of a folder must be a profile.N.C.T file.
+  const std::string notes = tmp.write("notes.txt", "2 templated_functions\n");
+  r = run_tool("tau2cube", {notes, "-o", (tmp.path() / "o").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("notes.txt: not named profile.<node>.<context>.<thread>"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(tmp.path() / "o.cubex"));
   EXPECT_EQ(run_tool("tau2cube", {"a", "b"}).exit_code, 1);
   EXPECT_EQ(run_tool("tau2cube", {"-o"}).exit_code, 1);
   EXPECT_EQ(run_tool("tau2cube", {"-h"}).exit_code, 0);

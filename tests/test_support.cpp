@@ -88,10 +88,13 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
     argv.push_back(const_cast<char*>(argv0.c_str()));
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    // Standard input is empty: a tool that asks (cube_topoassist) must not wait on a terminal.
-    if (!std::freopen("/dev/null", "r", stdin) || !std::freopen(out_path.c_str(), "w", stdout) ||
+    // Standard input is empty unless given: a tool that asks (cube_topoassist) must not wait
+    // on a terminal.
+    const std::string input = limits.stdin_file.empty() ? "/dev/null" : limits.stdin_file.string();
+    if (!std::freopen(input.c_str(), "r", stdin) || !std::freopen(out_path.c_str(), "w", stdout) ||
         !std::freopen(err_path.c_str(), "w", stderr))
       ::_exit(127);
+    if (!limits.working_dir.empty() && ::chdir(limits.working_dir.c_str()) != 0) ::_exit(127);
     if (limits.stack_bytes > 0) {
       const rlimit stack{limits.stack_bytes, limits.stack_bytes};
       if (::setrlimit(RLIMIT_STACK, &stack) != 0) ::_exit(127);

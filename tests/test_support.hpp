@@ -48,6 +48,8 @@ struct RunLimits {
   // fails as on a full disk. 0: unchanged.
   size_t file_bytes = 0;
   std::vector<std::pair<std::string, std::string>> env;  // variables set for the tool
+  std::filesystem::path working_dir;  // the tool's current folder; empty: the test's own
+  std::filesystem::path stdin_file;   // the tool's standard input; empty: /dev/null
 };
 
 // Runs the cubekit executable as `argv0` (e.g. "cube_dump") with `args`; captures output in a

@@ -34,7 +34,16 @@ struct LocationFlatProfile {
   std::vector<std::optional<Values>> exclusive, subroutines;
 };
 
+// Which call paths make a region's "Subroutines" per location. CubeLib computes them in two
+// ways: for chosen locations (cube_dump -t) as the aggregated profile does, each call path
+// below the region's own that belongs to another region once (kEachCallPathOnce); for all
+// locations at once as the ⊕ of the inclusive values of the region's call paths' direct callees
+// of another region (kDirectCalleesInclusive), which counts a callee's subtree again for every
+// call path of the region inside it (recursion).
+enum class SubroutineRule { kEachCallPathOnce, kDirectCalleesInclusive };
+
 LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
-                                          Flavour metric_flavour);
+                                          Flavour metric_flavour,
+                                          SubroutineRule rule = SubroutineRule::kEachCallPathOnce);
 
 }  // namespace cubekit

@@ -13,9 +13,16 @@ struct TauConversion {
   size_t files = 0, metrics = 0, user_events = 0, call_paths = 0, locations = 0;
 };
 
-// Reads the TAU profile in directory `dir` and writes it to `path` (whole or not at all).
-// Throws FormatError naming the file and line of a malformed profile, IoError when files
-// cannot be read or written.
-TauConversion convert_tau_profile(const std::string& dir, const std::string& path);
+struct TauConversionOptions {
+  // One TAU_ATOMIC metric per TAU user event (CubeLib's tau2cube leaves them out).
+  bool user_events = false;
+};
+
+// Reads the TAU profile at `profile` (a directory of profile files, or one profile file) and
+// writes it to `path` (whole or not at all) in CubeLib 4.6's layout: one INTEGER metric per TAU
+// metric and CALLS. Throws FormatError naming the file and line of a malformed profile, IoError
+// when files cannot be read or written.
+TauConversion convert_tau_profile(const std::string& profile, const std::string& path,
+                                  const TauConversionOptions& options = {});
 
 }  // namespace cubekit

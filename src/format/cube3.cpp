@@ -313,6 +313,16 @@ std::string_view as_text(std::span<const std::byte> bytes) {
 }
 
 // The <program> element (the same in Cube 3 and 4) is read by the pull reader from the text.
+// CubeLib's grammar demands at least one metric, one region, one call path and one machine;
+// it refuses a document without one of them (CubeLib's test 1.2 counts on that refusal for a
+// file with empty <metrics>, <program> and <system>), and so does cubekit.
+void require_dimension(bool present, const pugi::xml_node& element, const char* dimension,
+                       const char* needed, const Context& ctx) {
+  if (!present)
+    ctx.fail(element, std::string("the ") + dimension + " dimension is empty: no " + needed +
+                          " (a report needs one at least)");
+}
+
 void parse_definitions(const pugi::xml_node& cube, Model& model, const Context& ctx) {
   parse_header(cube, model);
   if (model.version != "3.0" && !model.version.starts_with("4."))
@@ -320,11 +330,15 @@ void parse_definitions(const pugi::xml_node& cube, Model& model, const Context& 
   for (const char* part : {"metrics", "program", "system"})
     if (!cube.child(part)) ctx.fail(cube, "no <" + std::string(part) + "> element");
   parse_metrics(cube.child("metrics"), model, ctx.where);
+  require_dimension(!model.metrics.empty(), cube.child("metrics"), "metric", "<metric>", ctx);
   size_t program_begin = 0, program_end = 0;
   find_element(ctx.text, "program", program_begin, program_end);
   if (program_begin == std::string_view::npos) ctx.fail(cube, "no <program> element");
   read_program(ctx.text, program_begin, program_end, model, ctx.where);
+  require_dimension(!model.regions.empty() && !model.cnodes.empty(), cube.child("program"),
+                    "program", "<region> and <cnode>", ctx);
   parse_system(cube.child("system"), model, ctx);
+  require_dimension(!model.system_nodes.empty(), cube.child("system"), "system", "<machine>", ctx);
   model.finalize(ctx.where);
 }
 

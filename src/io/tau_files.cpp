@@ -155,10 +155,26 @@ class FileParser {
   size_t line_ = 0;
 };
 
+// A profile.N.C.T file (its place from the name), not yet parsed.
+TauFile named_tau_file(const fs::path& path) {
+  TauFile f;
+  f.path = path.string();
+  long n, c, t;
+  char tail;
+  if (std::sscanf(path.filename().c_str(), "profile.%ld.%ld.%ld%c", &n, &c, &t, &tail) != 3 ||
+      n < 0 || c < 0 || t < 0)
+    throw FormatError(f.path + ": not named profile.<node>.<context>.<thread>");
+  f.place = {n, c, t};
+  return f;
+}
+
 }  // namespace
 
-std::vector<TauFile> find_tau_files(const std::string& dir) {
-  if (!fs::is_directory(dir)) throw IoError(dir + ": not a directory");
+std::vector<TauFile> find_tau_files(const std::string& profile) {
+  if (fs::is_regular_file(profile)) return {named_tau_file(profile)};
+  if (!fs::is_directory(profile))
+    throw IoError(profile + ": neither a TAU profile file nor a directory");
+  const std::string& dir = profile;
   std::vector<fs::path> folders{dir};
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_directory() && e.path().filename().string().rfind("MULTI__", 0) == 0)
@@ -170,14 +186,7 @@ std::vector<TauFile> find_tau_files(const std::string& dir) {
     for (const auto& e : fs::directory_iterator(folder)) {
       const std::string name = e.path().filename();
       if (!e.is_regular_file() || name.rfind("profile.", 0) != 0) continue;
-      TauFile f;
-      f.path = e.path().string();
-      long n, c, t;
-      char tail;
-      if (std::sscanf(name.c_str(), "profile.%ld.%ld.%ld%c", &n, &c, &t, &tail) != 3 || n < 0 ||
-          c < 0 || t < 0)
-        throw FormatError(f.path + ": not named profile.<node>.<context>.<thread>");
-      f.place = {n, c, t};
+      TauFile f = named_tau_file(e.path());
       if (folder != fs::path(dir)) f.metric = folder.filename().string().substr(7);
       here.push_back(std::move(f));
     }

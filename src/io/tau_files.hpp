@@ -32,10 +32,12 @@ struct TauFile {
   std::vector<EventLine> events;
 };
 
-// profile.N.C.T files of `dir` and of its MULTI__<metric> sub-directories (metric: the
+// profile.N.C.T files of `profile` and of its MULTI__<metric> sub-directories (metric: the
 // sub-directory's name after MULTI__), ordered by folder, then node, context, thread; not yet
-// parsed. IoError when there are none, FormatError for a badly named one.
-std::vector<TauFile> find_tau_files(const std::string& dir);
+// parsed. `profile` may also be one such file (CubeLib's tool runs `find PATH -name
+// 'profile.*'`, which lists a file given as PATH). IoError when there are none, FormatError for
+// a badly named one.
+std::vector<TauFile> find_tau_files(const std::string& profile);
 
 // Reads the file's lines into it (its metric from the first line when it names one). Throws
 // FormatError naming file and line.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -17,9 +19,18 @@
 namespace cubekit {
 namespace {
 
-// TAU measures these in microseconds; the report has seconds.
+// TAU measures these in microseconds; the report has seconds. CubeLib's tau2cube takes these
+// two names as time and every other metric as a count.
 bool is_time_metric(const std::string& name) {
-  return name.find("TIME") != std::string::npos || name == "LINUX_TIMERS";
+  return name == "TIME" || name == "GET_TIME_OF_DAY";
+}
+
+// CubeLib stores TAU's values in INTEGER metrics, dropping the fraction (toward zero). Values
+// beyond the int64 range (no real profile has them) are clamped rather than overflowed.
+int64_t truncated(double v) {
+  constexpr double kLimit = 9.2e18;
+  if (std::isnan(v)) return 0;
+  return static_cast<int64_t>(std::clamp(v, -kLimit, kLimit));
 }
 
 // The call tree: every call path a file names, and which of them the report keeps.
@@ -79,15 +90,28 @@ struct Converted {
   std::vector<std::vector<double>> values;  // per metric: cnode × location × lanes
 };
 
+// TAU node and thread: a location. CubeLib's tau2cube does not tell TAU contexts apart.
+using NodeThread = std::pair<long, long>;
+
+NodeThread node_thread(const Place& p) {
+  return {std::get<0>(p), std::get<2>(p)};
+}
+
+// CubeLib 4.6's layout: per TAU metric an INTEGER metric of TAU's inclusive values, then CALLS;
+// every region any line names; machine "Machine", node "Node", a process per TAU node, a thread
+// per TAU thread, all unnamed (see docs/tau2cube.md).
 class Converter {
  public:
-  explicit Converter(std::vector<TauFile>& files) : files_(files), tree_(build_call_tree(files)) {}
+  Converter(std::vector<TauFile>& files, const TauConversionOptions& options)
+      : files_(files), options_(options), tree_(build_call_tree(files)) {}
   Converted run();
 
  private:
   Index add_metric(std::string uniq, std::string disp, DataType type, MetricKind kind,
                    std::string uom, std::string descr);
-  void add_definitions();
+  void add_metrics();
+  void add_regions();
+  void add_call_tree();
   void add_system();
   void fill_values();
   void add_events(const TauFile& f, Index location);
@@ -97,12 +121,14 @@ class Converter {
   }
 
   std::vector<TauFile>& files_;
+  const TauConversionOptions& options_;
   CallTree tree_;
   Converted out_;
   std::vector<std::string> tau_metrics_;       // TAU's names, report order
   std::map<std::string, Index> event_metric_;  // event name -> metric
-  std::map<Place, Index> location_;            // TAU place -> location
-  Index visits_ = kNoIndex;
+  std::map<std::string, Index> region_of_;     // region name -> region
+  std::map<NodeThread, Index> location_;       // TAU node and thread -> location
+  Index calls_ = kNoIndex;
 };
 
 Index Converter::add_metric(std::string uniq, std::string disp, DataType type, MetricKind kind,
@@ -111,21 +137,24 @@ Index Converter::add_metric(std::string uniq, std::string disp, DataType type, M
                                std::move(uom), std::move(descr));
 }
 
-void Converter::add_definitions() {
+void Converter::add_metrics() {
   Model& m = *out_.model;
   m.version = "4.4";
-  m.attrs = {{"CubePL Version", "1.1"}, {"Creator", "cubekit tau2cube"}, {"CUBE_CT_AGGR", "SUM"}};
+  m.attrs = {{"CUBE_CT_AGGR", "MAX"}};  // as CubeLib's tau2cube marks its reports
   for (const TauFile& f : files_)
     if (std::find(tau_metrics_.begin(), tau_metrics_.end(), f.metric) == tau_metrics_.end())
       tau_metrics_.push_back(f.metric);
-  for (const std::string& name : tau_metrics_) {
-    const bool time = is_time_metric(name);
-    add_metric(name == "TIME" ? "time" : name, name == "TIME" ? "Time" : name, TypeKind::kDouble,
-               MetricKind::kInclusive, time ? "sec" : "occ",
-               time ? "TAU metric " + name + " in seconds" : "TAU metric " + name);
-  }
-  visits_ = add_metric("visits", "Visits", TypeKind::kUInt64, MetricKind::kExclusive, "occ",
-                       "Number of calls");
+  auto add_integer = [&](const std::string& name, std::string uom, std::string descr) {
+    const Index x = add_metric(name, name, TypeKind::kInt64, MetricKind::kInclusive, std::move(uom),
+                               std::move(descr));
+    m.metrics[x].dtype_text = "INTEGER";
+    return x;
+  };
+  for (const std::string& name : tau_metrics_)
+    is_time_metric(name) ? add_integer(name, "sec", "Time in seconds")
+                         : add_integer(name, "occ", "");
+  calls_ = add_integer("CALLS", "occ", "Number of calls");
+  if (!options_.user_events) return;
   std::set<std::string> taken;
   for (const Metric& x : m.metrics) taken.insert(x.uniq_name);
   for (const TauFile& f : files_)
@@ -134,19 +163,31 @@ void Converter::add_definitions() {
         event_metric_[e.name] =
             add_metric(event_unique_name(e.name, taken), e.name, TypeKind::kTauAtomic,
                        MetricKind::kExclusive, "occ", "TAU user event");
-  std::map<std::string, Index> region_of;
+}
+
+// Every region a line names, call paths left out of the tree included, in the order the
+// lines name them (CubeLib's region ids).
+void Converter::add_regions() {
+  Model& m = *out_.model;
+  for (const TauFile& f : files_)
+    for (const FunctionLine& fn : f.functions)
+      for (const std::string& name : fn.path) {
+        if (!region_of_.try_emplace(name, static_cast<Index>(m.regions.size())).second) continue;
+        Region r;
+        r.id = static_cast<uint32_t>(m.regions.size());
+        r.name = r.mangled_name = name;
+        r.paradigm = "tau";
+        m.regions.push_back(std::move(r));
+      }
+}
+
+void Converter::add_call_tree() {
+  Model& m = *out_.model;
   for (Index c = 0; c < tree_.paths.size(); ++c) {
     const CallPath& p = tree_.paths[c];
-    auto [it, added] = region_of.try_emplace(p.back(), static_cast<Index>(m.regions.size()));
-    if (added) {
-      Region r;
-      r.id = static_cast<uint32_t>(m.regions.size());
-      r.name = r.mangled_name = p.back();
-      m.regions.push_back(std::move(r));
-    }
     Cnode n;
     n.id = static_cast<uint32_t>(c);
-    n.region = it->second;
+    n.region = region_of_.at(p.back());
     if (p.size() > 1) {
       n.parent = cnode_of(CallPath(p.begin(), p.end() - 1));
       m.cnodes[n.parent].children.push_back(c);
@@ -155,39 +196,35 @@ void Converter::add_definitions() {
   }
 }
 
-// One machine; a node per TAU node, a process per (node, context), a thread per thread.
+// One machine with one node; a process per TAU node, a thread per TAU thread, sorted by
+// number and unnamed, as CubeLib's tau2cube makes them.
 void Converter::add_system() {
   Model& m = *out_.model;
   SystemNode machine;
-  machine.name = "TAU";
+  machine.name = "Machine";
   machine.class_name = "machine";
+  machine.descr = "Created by tau2cube";
+  machine.children.push_back(1);
   m.system_nodes.push_back(std::move(machine));
-  for (const TauFile& f : files_) location_[f.place];
+  SystemNode node;
+  node.id = 1;
+  node.name = "Node";
+  node.class_name = "node";
+  node.parent = 0;
+  m.system_nodes.push_back(std::move(node));
+  for (const TauFile& f : files_) location_[node_thread(f.place)];
   for (auto& [place, location] : location_) {
-    const auto [node, context, thread] = place;
-    const std::string node_name = "node " + std::to_string(node);
-    if (m.system_nodes.back().name != node_name) {
-      SystemNode n;
-      n.id = static_cast<uint32_t>(m.system_nodes.size());
-      n.name = node_name;
-      n.class_name = "node";
-      n.parent = 0;
-      m.system_nodes[0].children.push_back(static_cast<Index>(m.system_nodes.size()));
-      m.system_nodes.push_back(std::move(n));
-    }
-    const std::string group_name = node_name + " context " + std::to_string(context);
-    if (m.groups.empty() || m.groups.back().name != group_name) {
+    const auto [tau_node, thread] = place;
+    if (m.groups.empty() || m.groups.back().rank != tau_node) {
       LocationGroup g;
       g.id = static_cast<uint32_t>(m.groups.size());
-      g.name = group_name;
-      g.rank = static_cast<int64_t>(m.groups.size());
-      g.node = static_cast<Index>(m.system_nodes.size() - 1);
-      m.system_nodes.back().groups.push_back(static_cast<Index>(m.groups.size()));
+      g.rank = tau_node;
+      g.node = 1;
+      m.system_nodes[1].groups.push_back(static_cast<Index>(m.groups.size()));
       m.groups.push_back(std::move(g));
     }
     Location l;
     l.id = static_cast<uint32_t>(m.locations.size());
-    l.name = "thread " + std::to_string(thread);
     l.rank = thread;
     l.group = static_cast<Index>(m.groups.size() - 1);
     location = static_cast<Index>(m.locations.size());
@@ -200,24 +237,25 @@ void Converter::fill_values() {
   const Model& m = *out_.model;
   const size_t cells = m.cnodes.size() * m.locations.size();
   for (const Metric& x : m.metrics) out_.values.emplace_back(cells * x.dtype.lanes(), 0.0);
-  for (Index e = visits_ + 1; e < m.metrics.size(); ++e)  // N = 0 and min/max identities
+  for (Index e = calls_ + 1; e < m.metrics.size(); ++e)  // N = 0 and min/max identities
     set_identity(m.metrics[e].dtype, reinterpret_cast<std::byte*>(out_.values[e].data()), cells);
-  std::set<std::pair<std::string, Place>> done;
+  std::set<std::pair<std::string, NodeThread>> done;
   for (const TauFile& f : files_) {
-    if (!done.insert({f.metric, f.place}).second)
-      throw FormatError(f.path + ": a second file for metric " + f.metric + " on this thread");
+    if (!done.insert({f.metric, node_thread(f.place)}).second)
+      throw FormatError(f.path + ": a second file for metric " + f.metric +
+                        " on this TAU node and thread (contexts are not told apart)");
     const Index metric = static_cast<Index>(
         std::find(tau_metrics_.begin(), tau_metrics_.end(), f.metric) - tau_metrics_.begin());
-    const Index location = location_.at(f.place);
+    const Index location = location_.at(node_thread(f.place));
     const double scale = is_time_metric(f.metric) ? 1e-6 : 1.0;
     for (const FunctionLine& fn : f.functions) {
       const Index c = cnode_of(fn.path);
       if (c == kNoIndex) continue;  // a per-region line of a call-path profile
       const size_t cell = c * m.locations.size() + location;
       out_.values[metric][cell] = fn.inclusive * scale;
-      if (metric == 0) out_.values[visits_][cell] = fn.calls;
+      if (metric == 0) out_.values[calls_][cell] = fn.calls;
     }
-    if (metric == 0) add_events(f, location);
+    if (metric == 0 && options_.user_events) add_events(f, location);
   }
 }
 
@@ -247,7 +285,9 @@ void Converter::add_events(const TauFile& f, Index location) {
 }
 
 Converted Converter::run() {
-  add_definitions();
+  add_metrics();
+  add_regions();
+  add_call_tree();
   add_system();
   out_.model->finalize("tau2cube");
   fill_values();
@@ -265,8 +305,8 @@ void write_row(ReportWriter& writer, const Metric& metric, Index cnode,
     data = data || from[i] != 0;
   if (!data) return;
   row.assign(locations * lanes, 0);
-  if (metric.dtype.kind() == TypeKind::kUInt64) {
-    for (size_t l = 0; l < locations; ++l) row[l] = static_cast<uint64_t>(from[l]);
+  if (metric.dtype.kind() == TypeKind::kInt64) {
+    for (size_t l = 0; l < locations; ++l) row[l] = static_cast<uint64_t>(truncated(from[l]));
   } else {
     std::memcpy(row.data(), from, locations * lanes * sizeof(double));
   }
@@ -275,8 +315,9 @@ void write_row(ReportWriter& writer, const Metric& metric, Index cnode,
 
 }  // namespace
 
-TauConversion convert_tau_profile(const std::string& dir, const std::string& path) {
-  std::vector<TauFile> files = find_tau_files(dir);
+TauConversion convert_tau_profile(const std::string& profile, const std::string& path,
+                                  const TauConversionOptions& options) {
+  std::vector<TauFile> files = find_tau_files(profile);
   for (TauFile& f : files) {
     parse_tau_file(f);
     if (f.metric.empty()) f.metric = "TIME";  // a single-metric profile measures time
@@ -284,7 +325,7 @@ TauConversion convert_tau_profile(const std::string& dir, const std::string& pat
   // The time metric first: it is the one tools default to.
   std::stable_partition(files.begin(), files.end(),
                         [](const TauFile& f) { return f.metric == "TIME"; });
-  const Converted c = Converter(files).run();
+  const Converted c = Converter(files, options).run();
   const Model& m = *c.model;
   ReportWriter writer(path, c.model);
   std::vector<uint64_t> row;
@@ -298,7 +339,7 @@ TauConversion convert_tau_profile(const std::string& dir, const std::string& pat
   TauConversion summary;
   summary.files = files.size();
   for (const Metric& x : m.metrics) summary.user_events += x.dtype.kind() == TypeKind::kTauAtomic;
-  summary.metrics = m.metrics.size() - summary.user_events - 1;
+  summary.metrics = m.metrics.size() - summary.user_events - 1;  // without CALLS
   summary.call_paths = m.cnodes.size();
   summary.locations = m.locations.size();
   return summary;

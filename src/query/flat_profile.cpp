@@ -68,7 +68,7 @@ FlatProfile flat_profile(const Model& model, const Values& per_cnode) {
 }
 
 LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
-                                          Flavour metric_flavour) {
+                                          Flavour metric_flavour, SubroutineRule rule) {
   const Model& model = engine.report().model();
   LocationFlatProfile out;
   out.regions = regions_by_id(model);
@@ -77,10 +77,19 @@ LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
   walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
     const Index region = model.cnodes[c].region;
     const Values excl = engine.location_values(metric, c, metric_flavour, Flavour::kExclusive);
-    for (Index r : above)
-      if (r != region) add_to(out.subroutines[r], excl);
+    if (rule == SubroutineRule::kEachCallPathOnce)
+      for (Index r : above)
+        if (r != region) add_to(out.subroutines[r], excl);
     add_to(out.exclusive[region], excl);
   });
+  if (rule == SubroutineRule::kDirectCalleesInclusive)
+    for (Index c = 0; c < model.cnodes.size(); ++c) {
+      const Index region = model.cnodes[c].region;
+      for (Index callee : model.cnodes[c].children)
+        if (model.cnodes[callee].region != region)
+          add_to(out.subroutines[region],
+                 engine.location_values(metric, callee, metric_flavour, Flavour::kInclusive));
+    }
   return out;
 }
 

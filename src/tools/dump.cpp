@@ -358,7 +358,8 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const Options& o, c
 }
 
 // Flat profile with one column per location, headed by its name. CubeLib prints "0." where it
-// has no values at all (when every location is shown).
+// has no values at all (when every location is shown); it computes "Subroutines" of all
+// locations in another way than of chosen ones (see SubroutineRule).
 void print_flat_per_location(std::ostream& out, MetricEngine& engine, const Options& o,
                              const Selection& s, size_t width) {
   const Model& model = engine.report().model();
@@ -369,7 +370,10 @@ void print_flat_per_location(std::ostream& out, MetricEngine& engine, const Opti
     return pad(text, model.locations[l].name.size() + 12);
   };
   for (Index m : s.metrics) {
-    const LocationFlatProfile p = location_flat_profile(engine, m, o.metric_flavour);
+    const LocationFlatProfile p =
+        location_flat_profile(engine, m, o.metric_flavour,
+                              all_locations ? SubroutineRule::kDirectCalleesInclusive
+                                            : SubroutineRule::kEachCallPathOnce);
     out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
     out << std::string(width + 1, ' ');
     for (Index l : s.locations) out << model.locations[l].name << std::string(22, ' ');

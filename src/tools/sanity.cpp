@@ -1,7 +1,8 @@
 // cube_sanity: CubeLib 4.6's sanity checks of one report (tools guide §1.5), a summary line per
 // check on standard output, details with -v (and to the -o file). On a terminal it shows its
 // progress and colours as the original does; otherwise it prints plain lines, which is what
-// the original's output reads as once the progress is overwritten.
+// the original's output reads as once the progress is overwritten. The -o file gets the colour
+// codes always, as the original writes them (CubeLib's test 24 compares the file byte for byte).
 #include <getopt.h>
 #include <unistd.h>
 
@@ -41,11 +42,11 @@ std::string usage(const char* self) {
 // verbosity: 1 headers and totals, 2 also failures, 3 every test) to `details`.
 class PrintingReporter : public SanityReporter {
  public:
-  PrintingReporter(int verbosity, std::ostream& details, bool details_on_terminal)
+  PrintingReporter(int verbosity, std::ostream& details, bool details_coloured)
       : verbosity_(verbosity),
         details_(details),
         terminal_(isatty(STDOUT_FILENO) == 1),
-        details_terminal_(details_on_terminal) {}
+        details_coloured_(details_coloured) {}
 
   void begin(const std::string& check, unsigned depth, size_t progress_every) override {
     name_ = check;
@@ -61,8 +62,8 @@ class PrintingReporter : public SanityReporter {
       std::cout << '\r' << indent_ << name_ << " ... " << tests_ << std::flush;
     if (verbosity_ >= 3)
       details_ << indent_ << "    " << name_ << " :: " << what() << " ... "
-               << colour(details_terminal_, passed ? "\033[32m" : "\033[31m")
-               << (passed ? "OK" : "FAIL") << colour(details_terminal_, "\033[39m") << std::endl;
+               << colour(details_coloured_, passed ? "\033[32m" : "\033[31m")
+               << (passed ? "OK" : "FAIL") << colour(details_coloured_, "\033[39m") << std::endl;
     if (passed) return;
     ++failed_;
     if (verbosity_ >= 2) {
@@ -77,13 +78,13 @@ class PrintingReporter : public SanityReporter {
               << tests_ << colour(terminal_, "\033[32m") << " OK" << colour(terminal_, "\033[39m")
               << std::endl;
     if (verbosity_ > 0)
-      details_ << indent_ << colour(details_terminal_, "\033[32m")
+      details_ << indent_ << colour(details_coloured_, "\033[32m")
                << "    Passed:  " << tests_ - failed_ << " / " << tests_
-               << colour(details_terminal_, "\033[39m") << '\n'
-               << indent_ << colour(details_terminal_, "\033[31m") << "    Failed:  " << failed_
-               << " / " << tests_ << colour(details_terminal_, "\033[39m") << '\n'
-               << indent_ << colour(details_terminal_, "\033[33m") << "    Skipped: 0 / " << tests_
-               << colour(details_terminal_, "\033[39m") << std::endl;
+               << colour(details_coloured_, "\033[39m") << '\n'
+               << indent_ << colour(details_coloured_, "\033[31m") << "    Failed:  " << failed_
+               << " / " << tests_ << colour(details_coloured_, "\033[39m") << '\n'
+               << indent_ << colour(details_coloured_, "\033[33m") << "    Skipped: 0 / " << tests_
+               << colour(details_coloured_, "\033[39m") << std::endl;
   }
 
  private:
@@ -91,7 +92,7 @@ class PrintingReporter : public SanityReporter {
 
   int verbosity_;
   std::ostream& details_;
-  bool terminal_, details_terminal_;
+  bool terminal_, details_coloured_;
   std::string name_, indent_;
   size_t progress_every_ = 0, tests_ = 0, failed_ = 0;
 };
@@ -146,7 +147,7 @@ int sanity_main(int argc, char** argv) {
     if (!file) throw Error(output + ": cannot write the details");
   }
   PrintingReporter reporter(verbosity, file.is_open() ? file : std::cout,
-                            !file.is_open() && isatty(STDOUT_FILENO) == 1);
+                            file.is_open() || isatty(STDOUT_FILENO) == 1);
   check_sanity(engine, options, reporter);
   return 0;
 }

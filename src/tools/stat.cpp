@@ -28,7 +28,8 @@ constexpr const char* kUsage =
     "  -p  aligned columns instead of CSV\n"
     "  -m  metrics by unique name (default: time, else the metric with id 0)\n"
     "  -r  routines by region name or mangled name (default: every call-tree root); each is\n"
-    "      shown inclusive, exclusive and with its callees\n"
+    "      shown inclusive, exclusive and with its callees; commas inside (), [] and {}\n"
+    "      belong to the name\n"
     "  -%  statistics over the locations (count, sum, mean, variance, minimum, quartiles,\n"
     "      median, maximum)\n"
     "  -t  flat profile of the N regions with the most exclusive time (visits, exclusive and\n"
@@ -48,6 +49,23 @@ std::vector<std::string> split_commas(const std::string& s) {
     out.push_back(s.substr(from, comma - from));
     from = comma == std::string::npos ? s.size() : comma + 1;
   }
+  return out;
+}
+
+// Routine names split at the commas outside brackets, braces and parentheses: TAU names its
+// regions "BC_FLUX [{bc_flux.pp.f90} {21,1}-{390,22}]", and such a name is one routine.
+std::vector<std::string> split_routines(const std::string& s) {
+  std::vector<std::string> out(1);
+  int depth = 0;
+  for (char c : s) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == ',' && depth == 0)
+      out.emplace_back();
+    else
+      out.back() += c;
+  }
+  if (out.back().empty()) out.pop_back();  // "a," names a; "" names nothing
   return out;
 }
 
@@ -74,7 +92,7 @@ int parse(int argc, char** argv, Options& o) {
         break;
       }
       case 'r': {
-        const auto names = split_commas(arg);
+        const auto names = split_routines(arg);
         o.routines.insert(o.routines.end(), names.begin(), names.end());
         break;
       }

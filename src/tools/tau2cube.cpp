@@ -1,6 +1,7 @@
-// tau2cube: a TAU profile directory (profile.N.C.T files, MULTI__<metric> sub-directories)
-// written as a .cubex report (tools guide §1.5), with options as CubeLib 4.6's tool takes them:
-// tau2cube [<tau-profile-dir>] [-o <cube-file>] (default ".", tau_profile.cubex).
+// tau2cube: a TAU profile (a directory of profile.N.C.T files and MULTI__<metric>
+// sub-directories, or one such file) written as a .cubex report in CubeLib 4.6's layout (tools
+// guide §1.5), with options as CubeLib's tool takes them:
+// tau2cube [<tau-profile>] [-o <cube-file>] (default ".", tau_profile.cubex).
 #include <iostream>
 #include <string>
 #include <vector>
@@ -13,10 +14,12 @@ namespace cubekit::tools {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: tau2cube [<tau-profile-dir>] [-o <cube-file>]\n"
-    "  reads the TAU profile files profile.<node>.<context>.<thread> of the directory (default\n"
-    "  .) and of its MULTI__<metric> sub-directories and writes them as a report (default\n"
-    "  tau_profile.cubex; .cubex is added when the name lacks it)\n";
+    "usage: tau2cube [<tau-profile>] [-o <cube-file>] [--user-events]\n"
+    "  reads the TAU profile files profile.<node>.<context>.<thread> of a directory (default .)\n"
+    "  and of its MULTI__<metric> sub-directories, or the one profile file given, and writes\n"
+    "  them as a report (default tau_profile.cubex; .cubex is added when the name lacks it):\n"
+    "  an INTEGER metric per TAU metric and CALLS, as CubeLib's tau2cube does.\n"
+    "  --user-events  also one TAU_ATOMIC metric per TAU user event\n";
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -27,13 +30,16 @@ bool ends_with(const std::string& s, const std::string& tail) {
 int tau2cube_main(int argc, char** argv) {
   std::vector<std::string> inputs;
   std::string output = "tau_profile";
+  TauConversionOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
       std::cout << kUsage;
       return 0;
     }
-    if (arg == "-o") {
+    if (arg == "--user-events") {
+      options.user_events = true;
+    } else if (arg == "-o") {
       if (i + 1 == argc) {
         std::cerr << kUsage << "tau2cube: -o needs a file name\n";
         return 1;
@@ -44,13 +50,13 @@ int tau2cube_main(int argc, char** argv) {
     }
   }
   if (inputs.size() > 1) {
-    std::cerr << kUsage << "tau2cube: one TAU profile directory expected\n";
+    std::cerr << kUsage << "tau2cube: one TAU profile (directory or file) expected\n";
     return 1;
   }
-  const std::string dir = inputs.empty() ? "." : inputs[0];
+  const std::string profile = inputs.empty() ? "." : inputs[0];
   if (!ends_with(output, ".cubex")) output += ".cubex";
-  const TauConversion c = convert_tau_profile(dir, output);
-  std::cerr << "tau2cube: " << dir << ": " << c.files << " files, " << c.metrics << " metrics, "
+  const TauConversion c = convert_tau_profile(profile, output, options);
+  std::cerr << "tau2cube: " << profile << ": " << c.files << " files, " << c.metrics << " metrics, "
             << c.user_events << " user events, " << c.call_paths << " call paths, " << c.locations
             << " threads written to " << output << '\n';
   return 0;

@@ -2,7 +2,8 @@
 // §1.5) in CubeLib's question-and-answer dialogue. The answers come from -a options first,
 // then from standard input, so a script or test can give them; lines starting with # and
 // empty lines are skipped, as in the original. When the answers run out the tool stops with
-// exit 1 (the original asks again forever).
+// exit 1 (the original asks again forever). The result goes to topo.cubex in the current
+// folder, as the original writes it (CubeLib's test 25 reads that file); -o names another.
 #include <getopt.h>
 
 #include <deque>
@@ -28,7 +29,7 @@ constexpr const char* kUsage =
     "  -n : [re]name an existing topology\n"
     "  -r : remove an existing topology\n"
     "  -d : name dimensions of a topology\n"
-    "  -o <file> : output CUBE file (default: topologies.cubex)\n"
+    "  -o <file> : output CUBE file (default: topo.cubex in the current directory)\n"
     "  -a <answer> : the next answer to the dialogue (repeatable; then standard input)\n";
 
 // Stops the dialogue: a message, exit 1.
@@ -185,7 +186,7 @@ void generate(Dialogue& ask, Model& model) {
 
 int topoassist_main(int argc, char** argv) {
   bool create = false, gen = false, rename = false, remove = false, dims = false;
-  std::string output = "topologies.cubex";
+  std::string output = "topo.cubex";
   std::deque<std::string> answers;
   optind = 1;
   opterr = 1;
@@ -235,9 +236,9 @@ int topoassist_main(int argc, char** argv) {
     if (create) create_topology(ask, *model);
     if (gen) generate(ask, *model);
     if (remove) remove_topology(ask, *model);
-    std::cout << "Writing " << output << " ... " << std::flush;
+    std::cout << "\nWrite " << output << "......" << std::flush;
     write_report(report, model, output);
-    std::cout << "done.\n";
+    std::cout << "done." << std::endl;
     return 0;
   } catch (const Stop& s) {
     std::cout << std::endl;

@@ -374,8 +374,8 @@ TEST(CubeTest, ReportWithHistogramMetric) {
 }
 
 // Off a terminal cube_sanity prints plain summary lines (no progress, no colours); -v 2 with
-// -o sends the details, failures included, to the file. mm.x25's four regions have no end
-// line (-1): Proper line numbers fails for each.
+// -o sends the details, failures included, to the file (coloured, as the original writes it).
+// mm.x25's four regions have no end line (-1): Proper line numbers fails for each.
 TEST(CubeSanity, PlainSummaryAndDetailsInTheOutputFile) {
   REQUIRE_SHARED();
   cubekit::test::TempDir tmp("sanity-details");
@@ -396,11 +396,40 @@ TEST(CubeSanity, PlainSummaryAndDetailsInTheOutputFile) {
                      "          End line number is negative.\n"),
             std::string::npos)
       << log;
-  EXPECT_NE(log.find("        Failed:  4 / 4\n"), std::string::npos) << log;
+  // Colour codes as in CubeLib's test 24 template (red failures, default colour after).
+  EXPECT_NE(log.find("    \033[31m    Failed:  4 / 4\033[39m\n"), std::string::npos) << log;
   EXPECT_EQ(run_tool("cube_sanity", {small_profile(), small_profile()}).exit_code, 1);
   EXPECT_EQ(
       run_tool("cube_sanity", {"-f", (tmp.path() / "none").string(), small_profile()}).exit_code,
       1);
+}
+
+// The -o file of -v 1 has a header and the three totals per check, coloured as in the
+// template of CubeLib's test 24 (tests/test24/template.out: green passed, red failed, yellow
+// skipped, each reset to the default colour), whether or not standard output is a terminal.
+// mm.x25: four regions, none with an end line.
+TEST(CubeSanity, DetailsFileHasTheOriginalsColourCodes) {
+  REQUIRE_SHARED();
+  cubekit::test::TempDir tmp("sanity-colours");
+  const fs::path details = tmp.path() / "sanity.out";
+  const auto r =
+      run_tool("cube_sanity", {"-n", "-x", "-v", "1", "-o", details.string(), small_profile()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto totals = [](const std::string& indent, int passed, int tests) {
+    return indent + "\033[32m    Passed:  " + std::to_string(passed) + " / " +
+           std::to_string(tests) + "\033[39m\n" + indent +
+           "\033[31m    Failed:  " + std::to_string(tests - passed) + " / " +
+           std::to_string(tests) + "\033[39m\n" + indent + "\033[33m    Skipped: 0 / " +
+           std::to_string(tests) + "\033[39m\n";
+  };
+  EXPECT_EQ(read_file(details), "Name not empty or UNKNOWN ... \n" + totals("", 4, 4) +
+                                    "  No ANONYMOUS functions ... \n" + totals("  ", 4, 4) +
+                                    "  No TRUNCATED functions ... \n" + totals("  ", 4, 4) +
+                                    "  File name not empty ... \n" + totals("  ", 4, 4) +
+                                    "    Proper line numbers ... \n" + totals("    ", 0, 4) +
+                                    "  No TRACING outside Init and Finalize ... \n" +
+                                    totals("  ", 4, 4));
+  EXPECT_EQ(r.out.find('\033'), std::string::npos) << "colours on a pipe: " << r.out;
 }
 
 // cube_info of two reports of the same call tree shows each column once per report: its rows
@@ -578,6 +607,20 @@ TEST(CubeStat, TopNWithMoreMetrics) {
   EXPECT_EQ(r.out,
             "cube::Region,Number of Calls,Exclusive Time,Inclusive Time,visits\n"
             "\"main\",1,1.19310e-05,1.76010e-05,1\n");
+}
+
+// TAU region names hold commas inside brackets and braces; -r takes such a name whole and
+// splits only at the commas outside them. CubeLib's test 28 template1.cube (a Cube 3 file
+// CubeLib wrote from a flat TAU profile): BC_FLUX is call path 0, MPI_Init() call path 143,
+// BGP 4123 and 959558 in their rows, inclusive = exclusive (no callees).
+TEST(CubeStat, RoutineNamesWithCommasInsideBrackets) {
+  REQUIRE_SHARED();
+  const fs::path tau = shared_dir() / "data/cubelib-test/test28/template1.cube";
+  const std::string bc_flux = "BC_FLUX [{bc_flux.pp.f90} {21,1}-{390,22}]";
+  const auto r = run_tool("cube_stat", {"-m", "BGP", "-r", bc_flux + ",MPI_Init()", tau});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "Routine,BGP\nINCL(" + bc_flux + "),4123\nEXCL(" + bc_flux +
+                       "),4123\n\nINCL(MPI_Init()),959558\nEXCL(MPI_Init()),959558\n\n");
 }
 
 TEST(CubeStat, BadArgumentsAndNames) {

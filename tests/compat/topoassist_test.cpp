@@ -3,6 +3,10 @@
 // ids 0-7 in rank order), and the generator's own topology "Process x Thread" (4 x 2).
 #include <gtest/gtest.h>
 
+#include <map>
+#include <regex>
+#include <sstream>
+
 #include "algebra_oracle.hpp"
 #include "cubekit/report.hpp"
 
@@ -127,6 +131,85 @@ TEST(CubeTopoassist, BadAnswersStopWithExitOne) {
   EXPECT_FALSE(fs::exists(f.output));
   EXPECT_EQ(run_tool("cube_topoassist", {f.input.string()}).exit_code, 1);  // no action
   EXPECT_EQ(run_tool("cube_topoassist", {"-c", "/nonexistent.cubex"}).exit_code, 1);
+}
+
+// The <cart> of a Cube 3 template: name, dims as "name size periodic", coords by thread id.
+struct Cart {
+  std::string name;
+  std::vector<std::string> dims;
+  std::map<uint32_t, std::vector<int64_t>> coords;
+};
+
+Cart template_cart(const fs::path& cube3) {
+  const std::string text = read_file(cube3);
+  Cart c;
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(text, m, std::regex(R"re(<cart name="([^"]*)")re"))) << cube3;
+  c.name = m[1];
+  const std::regex dim(R"re(<dim name="([^"]*)" size="(\d+)" periodic="(\w+)"/>)re");
+  for (std::sregex_iterator i(text.begin(), text.end(), dim), e; i != e; ++i)
+    c.dims.push_back((*i)[1].str() + " " + (*i)[2].str() + " " + (*i)[3].str());
+  const std::regex coord(R"re(<coord thrdId="(\d+)">([^<]*)</coord>)re");
+  for (std::sregex_iterator i(text.begin(), text.end(), coord), e; i != e; ++i) {
+    std::istringstream values((*i)[2].str());
+    std::vector<int64_t> v;
+    for (int64_t x; values >> x;) v.push_back(x);
+    c.coords[static_cast<uint32_t>(std::stoul((*i)[1].str()))] = v;
+  }
+  return c;
+}
+
+Cart written_cart(const fs::path& report) {
+  const auto topologies = cubekit::Report::open(report.string()).model().topologies;
+  EXPECT_EQ(topologies.size(), 1u) << report;
+  Cart c;
+  if (topologies.empty()) return c;
+  const cubekit::Topology& t = topologies[0];
+  c.name = t.name;
+  for (const auto& d : t.dims)
+    c.dims.push_back(d.name + " " + std::to_string(d.size) + " " + (d.periodic ? "true" : "false"));
+  for (const auto& x : t.coords) c.coords[x.owner_id] = x.coords;
+  return c;
+}
+
+// CubeLib's test 25 on a report with example3.cubex's system tree (one node, 64 processes of
+// 16 threads): its answer files on standard input, no -o, run in the working folder, which
+// gets topo.cubex after each step. The topology written must be the one of the test's
+// templates (test25/template*.cube, CubeLib's output converted to Cube 3).
+TEST(CubeTopoassist, CubeLibTest25StepsWriteTopoCubexWithItsTopologies) {
+  CUBEKIT_REQUIRE_SHARED();
+  const fs::path test25 = shared_dir() / "data" / "cubelib-test" / "test25";
+  TempDir tmp("topoassist-test25");
+  const fs::path generated = tmp.path() / "generated.cubex", start = tmp.path() / "start.cubex";
+  RunResult r =
+      run_tool("cubekit", {"generate", "--call-paths", "5", "--machines", "1", "--nodes", "1",
+                           "--processes", "64", "--threads", "16", "-o", generated.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // example3.cubex has no topology: remove the generator's own.
+  r = run_tool("cube_topoassist", {"-r", "-a", "0", "-o", start.string(), generated.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const struct {
+    const char* option;
+    fs::path input, answers, expected;
+  } steps[] = {{"-c", start, test25 / "input.in", test25 / "template.cube"},
+               {"-n", tmp.path() / "topo1.cubex", test25 / "input1.in", test25 / "template1.cube"},
+               {"-d", tmp.path() / "topo2.cubex", test25 / "input2.in", test25 / "template2.cube"}};
+  for (size_t i = 0; i < std::size(steps); ++i) {
+    cubekit::test::RunLimits in_tmp;
+    in_tmp.working_dir = tmp.path();
+    in_tmp.stdin_file = steps[i].answers;
+    r = run_tool("cube_topoassist", {steps[i].option, steps[i].input.string()}, in_tmp);
+    ASSERT_EQ(r.exit_code, 0) << steps[i].option << ": " << r.err;
+    EXPECT_NE(r.out.find("\nWrite topo.cubex......done.\n"), std::string::npos) << r.out;
+    const fs::path topo = tmp.path() / "topo.cubex";
+    ASSERT_TRUE(fs::exists(topo)) << steps[i].option;
+    const Cart expected = template_cart(steps[i].expected), ours = written_cart(topo);
+    EXPECT_EQ(ours.name, expected.name) << steps[i].option;
+    EXPECT_EQ(ours.dims, expected.dims) << steps[i].option;
+    EXPECT_EQ(ours.coords.size(), 1024u) << steps[i].option;
+    EXPECT_EQ(ours.coords, expected.coords) << steps[i].option;
+    fs::rename(topo, tmp.path() / ("topo" + std::to_string(i + 1) + ".cubex"));
+  }
 }
 
 }  // namespace

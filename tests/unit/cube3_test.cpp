@@ -211,6 +211,23 @@ TEST(Cube3Reader, RejectsUndefinedMetrics) {
                       "metricId 4 is not defined");
 }
 
+// CubeLib's grammar needs a metric, a region, a call path and a machine; it refuses a document
+// without one of them, and so does cubekit, naming the element (line 3: <metrics>, line 9:
+// <program>, line 14: <system> of the example).
+TEST(Cube3Reader, RejectsEmptyDimensions) {
+  const std::string example = kExample;
+  const auto cut = [&](const std::string& from, const std::string& to) {  // empties an element
+    const size_t a = example.find(from), b = example.find(to);
+    return example.substr(0, a + from.size()) + "\n  " + example.substr(b);
+  };
+  expect_format_error(cut("<metrics>", "</metrics>"),
+                      ":3:3: the metric dimension is empty: no <metric>");
+  expect_format_error(cut("<program>", "</program>"),
+                      ":9:3: the program dimension is empty: no <region> and <cnode>");
+  expect_format_error(cut("<system>", "</system>"),
+                      ":14:3: the system dimension is empty: no <machine>");
+}
+
 TEST(Cube3Reader, RejectsMalformedXml) {
   expect_format_error(replaced(kExample, "</program>", "</programm>"), "malformed XML");
 }

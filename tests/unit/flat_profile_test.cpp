@@ -92,6 +92,27 @@ TEST_F(FlatProfileOfRecursion, SumsPerLocation) {
   EXPECT_FALSE(p.subroutines[2]);  // CubeLib prints "0." where no call path adds anything
 }
 
+// CubeLib's rule for all locations at once: the inclusive values of each call path of the
+// region's direct callees of another region. A (call paths 0 and 2): callees 1 (B: B, the inner
+// A and C), 4 (C) and 3 (C): [2+4+8 + 16 + 8, 1+0+3 + 5 + 3]; the inner A and C count again.
+// B (call path 1): callee 2 (A: A and C); C: no callees.
+TEST_F(FlatProfileOfRecursion, DirectCalleesInclusivePerLocation) {
+  const LocationFlatProfile p = location_flat_profile(engine_, 0, Flavour::kInclusive,
+                                                      SubroutineRule::kDirectCalleesInclusive);
+  ASSERT_TRUE(p.subroutines[0] && p.subroutines[1] && p.exclusive[0]);
+  EXPECT_EQ(p.exclusive[0]->scalar(0), 5);  // the same exclusive values as the other rule
+  EXPECT_EQ(p.subroutines[0]->scalar(0), 14 + 16 + 8);
+  EXPECT_EQ(p.subroutines[0]->scalar(1), 4 + 5 + 3);
+  EXPECT_EQ(p.subroutines[1]->scalar(0), 4 + 8);
+  EXPECT_EQ(p.subroutines[1]->scalar(1), 0 + 3);
+  EXPECT_FALSE(p.subroutines[2]);
+  // Maxima: A's callees' subtrees have maxima [7, 4] (B, A, C), [5, 2] and [3, 4].
+  const LocationFlatProfile peak = location_flat_profile(engine_, 1, Flavour::kInclusive,
+                                                         SubroutineRule::kDirectCalleesInclusive);
+  EXPECT_EQ(peak.subroutines[0]->scalar(0), 7);
+  EXPECT_EQ(peak.subroutines[0]->scalar(1), 4);
+}
+
 TEST_F(FlatProfileOfRecursion, MaximaOfTheCallees) {
   const LocationFlatProfile p = location_flat_profile(engine_, 1, Flavour::kInclusive);
   ASSERT_TRUE(p.subroutines[0] && p.subroutines[1]);

@@ -43,7 +43,10 @@ class Values {
   DataType type_;
   size_t n_;
   size_t stride_;
-  std::vector<uint64_t> words_;
+  // Doubles, 8-byte aligned for every lane type: the values of the types kept as doubles (most)
+  // are then real double objects, which lanes() can hand out without breaking strict aliasing;
+  // the algebra reads and writes all types through memcpy.
+  std::vector<double> words_;
 };
 
 // Stored values (no tree arithmetic): the L values of a cnode, identity where it has no row or

@@ -1,5 +1,6 @@
 #include "calc/kernels.hpp"
 
+#include "core/unaligned.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/parallel.hpp"
@@ -254,12 +255,11 @@ Values call_aggregated(const Report& report, Index metric, Flavour call) {
   constexpr size_t kMaxWorkPerCallPath = 256;
   if (work <= kMaxWorkPerCallPath * order.size() + (size_t{1} << 20)) {
     if (m.dtype.kind() == TypeKind::kDouble) {  // the common case, without a call per term
-      const double* from = reinterpret_cast<const double*>(sums.data());
-      double* to = reinterpret_cast<double*>(out.data());
       for (size_t i = 0; i < order.size(); ++i) {
         double sum = 0;
-        for (size_t j = i; j < end[order[i]]; ++j) sum += from[order[j]];
-        to[order[i]] = sum;
+        for (size_t j = i; j < end[order[i]]; ++j)
+          sum += core::load_any<double>(sums.data(), order[j]);
+        core::store_any(out.at(order[i]), sum);
       }
       return out;
     }

@@ -15,23 +15,38 @@ namespace cubekit {
 namespace {
 
 using core::load_any;
+using core::store_any;
+
+// The values are bytes (rows of a mapped file, Values' words, scratch rows) that hold no
+// objects of the value's type, so every load and store goes through memcpy: reading them
+// through a T* would break strict aliasing. Compilers make plain (vectorized) moves of these.
+
+// Lane i of the doubles at p.
+double lane(const std::byte* p, size_t i) {
+  return load_any<double>(p, i);
+}
+void set_lane(std::byte* p, size_t i, double v) {
+  store_any(p + i * sizeof(double), v);
+}
 
 // Integers wrap at their width (CubeLib computes in the type itself); unsigned arithmetic makes
 // that well defined for the signed types too.
 template <class T>
 void int_plus(std::byte* acc, const std::byte* x, size_t n) {
   using U = std::make_unsigned_t<T>;
-  auto* a = reinterpret_cast<T*>(acc);
-  const auto* b = reinterpret_cast<const T*>(x);
-  for (size_t i = 0; i < n; ++i) a[i] = static_cast<T>(static_cast<U>(a[i]) + static_cast<U>(b[i]));
+  for (size_t i = 0; i < n; ++i) {
+    const U a = static_cast<U>(load_any<T>(acc, i)), b = static_cast<U>(load_any<T>(x, i));
+    store_any(acc + i * sizeof(T), static_cast<T>(a + b));
+  }
 }
 
 template <class T>
 void int_minus(std::byte* acc, const std::byte* x, size_t n) {
   using U = std::make_unsigned_t<T>;
-  auto* a = reinterpret_cast<T*>(acc);
-  const auto* b = reinterpret_cast<const T*>(x);
-  for (size_t i = 0; i < n; ++i) a[i] = static_cast<T>(static_cast<U>(a[i]) - static_cast<U>(b[i]));
+  for (size_t i = 0; i < n; ++i) {
+    const U a = static_cast<U>(load_any<T>(acc, i)), b = static_cast<U>(load_any<T>(x, i));
+    store_any(acc + i * sizeof(T), static_cast<T>(a - b));
+  }
 }
 
 template <class T>
@@ -39,49 +54,41 @@ void int_fold(std::byte* acc, const std::byte* x, size_t n) {
   using U = std::make_unsigned_t<T>;
   U sum = 0;
   for (size_t i = 0; i < n; ++i) sum += static_cast<U>(load_any<T>(x, i));
-  auto* a = reinterpret_cast<T*>(acc);
-  a[0] = static_cast<T>(static_cast<U>(a[0]) + sum);
+  store_any(acc, static_cast<T>(static_cast<U>(load_any<T>(acc)) + sum));
 }
 
-void add_lanes(double* a, const double* b, size_t n) {
-  for (size_t i = 0; i < n; ++i) a[i] += b[i];
+void add_lanes(std::byte* a, const std::byte* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) set_lane(a, i, lane(a, i) + lane(b, i));
 }
-void sub_lanes(double* a, const double* b, size_t n) {
-  for (size_t i = 0; i < n; ++i) a[i] -= b[i];
+void sub_lanes(std::byte* a, const std::byte* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) set_lane(a, i, lane(a, i) - lane(b, i));
 }
 
 // DOUBLE's ⊖ as CubeLib computes it: a difference within two units in the last place of the
 // operands is exactly 0, so that exclusive values of inclusive-stored times do not show
 // rounding noise such as -5.7e-14.
-void sub_doubles_snapped(double* a, const double* b, size_t n) {
+void sub_doubles_snapped(std::byte* a, const std::byte* b, size_t n) {
   for (size_t i = 0; i < n; ++i) {
-    const double d = a[i] - b[i];
-    const bool equal =
-        std::fabs(d) <= DBL_EPSILON * std::fabs(a[i] + b[i]) * 2 || std::fabs(d) < DBL_MIN;
-    a[i] = equal ? 0.0 : d;
+    const double x = lane(a, i), y = lane(b, i);
+    const double d = x - y;
+    const bool equal = std::fabs(d) <= DBL_EPSILON * std::fabs(x + y) * 2 || std::fabs(d) < DBL_MIN;
+    set_lane(a, i, equal ? 0.0 : d);
   }
 }
 
-double* dbl(std::byte* p) {
-  return reinterpret_cast<double*>(p);
-}
-const double* dbl(const std::byte* p) {
-  return reinterpret_cast<const double*>(p);
-}
-
 // TAU_ATOMIC in memory: count, min, max, sum, sum of squares.
-void tau_plus(double* a, const double* b) {
-  a[0] += b[0];
-  a[1] = std::min(a[1], b[1]);
-  a[2] = std::max(a[2], b[2]);
-  a[3] += b[3];
-  a[4] += b[4];
+void tau_plus(std::byte* a, const std::byte* b) {
+  set_lane(a, 0, lane(a, 0) + lane(b, 0));
+  set_lane(a, 1, std::min(lane(a, 1), lane(b, 1)));
+  set_lane(a, 2, std::max(lane(a, 2), lane(b, 2)));
+  set_lane(a, 3, lane(a, 3) + lane(b, 3));
+  set_lane(a, 4, lane(a, 4) + lane(b, 4));
 }
 
-void tau_minus(double* a, const double* b) {
-  a[0] -= b[0];
-  a[3] -= b[3];
-  a[4] -= b[4];
+void tau_minus(std::byte* a, const std::byte* b) {
+  set_lane(a, 0, lane(a, 0) - lane(b, 0));
+  set_lane(a, 3, lane(a, 3) - lane(b, 3));
+  set_lane(a, 4, lane(a, 4) - lane(b, 4));
 }
 
 // HISTOGRAM(n) in memory: [min, max, bin 0, ..., bin n-1]. CubeLib calls a histogram valid
@@ -185,6 +192,18 @@ void histogram_plus(double* a, const double* b, size_t bins) {
   std::copy(out.begin(), out.end(), a + 2);
 }
 
+// histogram_plus on values in byte memory: each copied into doubles and back.
+void histogram_plus_bytes(std::byte* a, const std::byte* b, size_t bins) {
+  thread_local std::vector<double> a_copy, b_copy;
+  const size_t bytes = (bins + 2) * sizeof(double);
+  a_copy.resize(bins + 2);
+  b_copy.resize(bins + 2);
+  std::memcpy(a_copy.data(), a, bytes);
+  std::memcpy(b_copy.data(), b, bytes);
+  histogram_plus(a_copy.data(), b_copy.data(), bins);
+  std::memcpy(a, a_copy.data(), bytes);
+}
+
 }  // namespace
 
 void set_identity(DataType type, std::byte* dst, size_t n) {
@@ -197,23 +216,22 @@ void set_identity(DataType type, std::byte* dst, size_t n) {
     return;
   }
   const size_t lanes = type.lanes();
-  double* d = dbl(dst);
-  std::fill(d, d + n * lanes, 0.0);
-  for (size_t i = 0; i < n; ++i, d += lanes) {
+  std::memset(dst, 0, n * lanes * sizeof(double));  // 0.0 is all zero bits
+  for (std::byte* d = dst; d != dst + n * lanes * sizeof(double); d += lanes * sizeof(double)) {
     switch (type.kind()) {
       case TypeKind::kMinDouble:
-        d[0] = DBL_MAX;
+        set_lane(d, 0, DBL_MAX);
         break;
       case TypeKind::kMaxDouble:
-        d[0] = -DBL_MAX;
+        set_lane(d, 0, -DBL_MAX);
         break;
       case TypeKind::kTauAtomic:
-        d[1] = DBL_MAX;
-        d[2] = -DBL_MAX;
+        set_lane(d, 1, DBL_MAX);
+        set_lane(d, 2, -DBL_MAX);
         break;
       case TypeKind::kHistogram:
-        d[0] = DBL_MAX;
-        d[1] = -DBL_MAX;
+        set_lane(d, 0, DBL_MAX);
+        set_lane(d, 1, -DBL_MAX);
         break;
       default:
         break;
@@ -240,18 +258,19 @@ void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
     case TypeKind::kUInt64:
       return int_plus<uint64_t>(acc, x, n);
     case TypeKind::kMinDouble:
-      for (size_t i = 0; i < n; ++i) dbl(acc)[i] = std::min(dbl(acc)[i], dbl(x)[i]);
+      for (size_t i = 0; i < n; ++i) set_lane(acc, i, std::min(lane(acc, i), lane(x, i)));
       return;
     case TypeKind::kMaxDouble:
-      for (size_t i = 0; i < n; ++i) dbl(acc)[i] = std::max(dbl(acc)[i], dbl(x)[i]);
+      for (size_t i = 0; i < n; ++i) set_lane(acc, i, std::max(lane(acc, i), lane(x, i)));
       return;
     case TypeKind::kTauAtomic:
-      for (size_t i = 0; i < n; ++i) tau_plus(dbl(acc) + 5 * i, dbl(x) + 5 * i);
+      for (size_t i = 0; i < n; ++i)
+        tau_plus(acc + i * type.memory_size(), x + i * type.memory_size());
       return;
     case TypeKind::kHistogram: {
-      const size_t lanes = type.lanes();
+      const size_t size = type.memory_size();
       for (size_t i = 0; i < n; ++i)
-        histogram_plus(dbl(acc) + lanes * i, dbl(x) + lanes * i, type.param());
+        histogram_plus_bytes(acc + size * i, x + size * i, type.param());
       return;
     }
     case TypeKind::kScaleFunc:
@@ -259,7 +278,7 @@ void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
         core::scale_func_plus(acc + i * kScaleFuncSize, x + i * kScaleFuncSize, 1.0);
       return;
     default:  // DOUBLE, COMPLEX, RATE, NDOUBLES: lane-wise sums
-      return add_lanes(dbl(acc), dbl(x), n * type.lanes());
+      return add_lanes(acc, x, n * type.lanes());
   }
 }
 
@@ -282,25 +301,26 @@ void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
     case TypeKind::kUInt64:
       return int_minus<uint64_t>(acc, x, n);
     case TypeKind::kDouble:
-      return sub_doubles_snapped(dbl(acc), dbl(x), n);
+      return sub_doubles_snapped(acc, x, n);
     case TypeKind::kMinDouble:
     case TypeKind::kMaxDouble:
     case TypeKind::kHistogram:
       return;  // no inverse: CubeLib leaves the value as it is
     case TypeKind::kTauAtomic:
-      for (size_t i = 0; i < n; ++i) tau_minus(dbl(acc) + 5 * i, dbl(x) + 5 * i);
+      for (size_t i = 0; i < n; ++i)
+        tau_minus(acc + i * type.memory_size(), x + i * type.memory_size());
       return;
     case TypeKind::kScaleFunc:
       for (size_t i = 0; i < n; ++i)
         core::scale_func_plus(acc + i * kScaleFuncSize, x + i * kScaleFuncSize, -1.0);
       return;
     default:
-      return sub_lanes(dbl(acc), dbl(x), n * type.lanes());
+      return sub_lanes(acc, x, n * type.lanes());
   }
 }
 
 void minus_rows_unsnapped(DataType type, std::byte* acc, const std::byte* x, size_t n) {
-  if (type.kind() == TypeKind::kDouble) return sub_lanes(dbl(acc), dbl(x), n);
+  if (type.kind() == TypeKind::kDouble) return sub_lanes(acc, x, n);
   minus_rows(type, acc, x, n);
 }
 
@@ -329,23 +349,23 @@ void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n) {
     case TypeKind::kDouble: {
       // Sequential order on purpose: CubeLib adds locations one after the other, and the
       // printed digits depend on the order of floating-point additions.
-      double s = dbl(acc)[0];
-      for (size_t i = 0; i < n; ++i) s += load_any<double>(x, i);
-      dbl(acc)[0] = s;
+      double s = lane(acc, 0);
+      for (size_t i = 0; i < n; ++i) s += lane(x, i);
+      set_lane(acc, 0, s);
       return;
     }
     // Sequential like ⊕ itself (`x < acc ? x : acc`): the result is then the same bit for bit,
     // signed zeros and NaNs included; inlined, it is ten times faster than ⊕ per value.
     case TypeKind::kMinDouble: {
-      double m = dbl(acc)[0];
-      for (size_t i = 0; i < n; ++i) m = std::min(m, load_any<double>(x, i));
-      dbl(acc)[0] = m;
+      double m = lane(acc, 0);
+      for (size_t i = 0; i < n; ++i) m = std::min(m, lane(x, i));
+      set_lane(acc, 0, m);
       return;
     }
     case TypeKind::kMaxDouble: {
-      double m = dbl(acc)[0];
-      for (size_t i = 0; i < n; ++i) m = std::max(m, load_any<double>(x, i));
-      dbl(acc)[0] = m;
+      double m = lane(acc, 0);
+      for (size_t i = 0; i < n; ++i) m = std::max(m, lane(x, i));
+      set_lane(acc, 0, m);
       return;
     }
     default: {
@@ -372,8 +392,8 @@ bool scale_lanes(DataType type, std::byte* x, size_t n, double factor) {
   }
   const size_t lanes = type.lanes();
   for (size_t i = 0; i < n; ++i) {
-    double* v = dbl(x + i * type.memory_size());
-    for (size_t k = first; k < lanes; ++k) v[k] *= factor;
+    std::byte* v = x + i * type.memory_size();
+    for (size_t k = first; k < lanes; ++k) set_lane(v, k, lane(v, k) * factor);
   }
   return true;
 }
@@ -387,42 +407,42 @@ bool identity_is_zero(DataType type) {
 double scalar(DataType type, const std::byte* v) {
   switch (type.kind()) {
     case TypeKind::kInt8:
-      return *reinterpret_cast<const int8_t*>(v);
+      return load_any<int8_t>(v);
     case TypeKind::kUInt8:
-      return *reinterpret_cast<const uint8_t*>(v);
+      return load_any<uint8_t>(v);
     case TypeKind::kInt16:
-      return *reinterpret_cast<const int16_t*>(v);
+      return load_any<int16_t>(v);
     case TypeKind::kUInt16:
-      return *reinterpret_cast<const uint16_t*>(v);
+      return load_any<uint16_t>(v);
     case TypeKind::kInt32:
-      return *reinterpret_cast<const int32_t*>(v);
+      return load_any<int32_t>(v);
     case TypeKind::kUInt32:
-      return *reinterpret_cast<const uint32_t*>(v);
+      return load_any<uint32_t>(v);
     case TypeKind::kInt64:
-      return static_cast<double>(*reinterpret_cast<const int64_t*>(v));
+      return static_cast<double>(load_any<int64_t>(v));
     case TypeKind::kUInt64:
-      return static_cast<double>(*reinterpret_cast<const uint64_t*>(v));
+      return static_cast<double>(load_any<uint64_t>(v));
     case TypeKind::kComplex:
-      return std::hypot(dbl(v)[0], dbl(v)[1]);
+      return std::hypot(lane(v, 0), lane(v, 1));
     case TypeKind::kRate:
-      if (dbl(v)[1] == 0) return dbl(v)[0] < 0 ? -DBL_MAX : DBL_MAX;
-      return dbl(v)[0] / dbl(v)[1];
+      if (lane(v, 1) == 0) return lane(v, 0) < 0 ? -DBL_MAX : DBL_MAX;
+      return lane(v, 0) / lane(v, 1);
     case TypeKind::kTauAtomic:
-      return dbl(v)[0] == 0 ? 0.0 : dbl(v)[3] / dbl(v)[0];
+      return lane(v, 0) == 0 ? 0.0 : lane(v, 3) / lane(v, 0);
     case TypeKind::kHistogram: {
       double s = 0;
-      for (size_t i = 0; i < type.param(); ++i) s += dbl(v)[2 + i];
+      for (size_t i = 0; i < type.param(); ++i) s += lane(v, 2 + i);
       return s;
     }
     case TypeKind::kNDoubles: {
       double s = 0;
-      for (size_t i = 0; i < type.param(); ++i) s += dbl(v)[i];
+      for (size_t i = 0; i < type.param(); ++i) s += lane(v, i);
       return s;
     }
     case TypeKind::kScaleFunc:
       return core::scale_func_asymptotic_key(v);
     default:
-      return dbl(v)[0];
+      return lane(v, 0);
   }
 }
 
@@ -442,14 +462,9 @@ void scalars(DataType type, const std::byte* values, size_t n, double* out) {
   if (type.is_single_number())
     return core::with_number_type(type,
                                   [&](auto value) { widen<decltype(value)>(values, n, out); });
-  // Composite values: each copied to an aligned place first (x may be anywhere).
+  // Composite values (scalar() reads them at any address).
   const size_t size = type.memory_size();
-  std::vector<uint64_t> value((size + 7) / 8);
-  auto* aligned = reinterpret_cast<std::byte*>(value.data());
-  for (size_t i = 0; i < n; ++i) {
-    std::memcpy(aligned, values + i * size, size);
-    out[i] = scalar(type, aligned);
-  }
+  for (size_t i = 0; i < n; ++i) out[i] = scalar(type, values + i * size);
 }
 
 }  // namespace cubekit

@@ -22,13 +22,19 @@ enum class Op : uint8_t {
   kVar,     // var; kids: [index]
   kNeg,     // kids: a
   kAbs,     // kids: a
-  kAdd,     // kids: a, b (likewise the other binary operators)
+  // A chain of operators of one precedence level: `a - b + c`, `a * b / c`, `a ^ b ^ c`.
+  // kids: a, b, c, ...; steps[i] is the operator (kAdd/kSub, kMul/kDiv or kPow) that joins
+  // kids[i + 1] to the value of everything before it, so the chain is ((a - b) + c) + ... .
+  // One flat node, not a tree as high as the text is long: a sum of 30,000 terms is walked in
+  // a loop (issue 24).
+  kChain,
+  kAdd,  // operators of kChain's steps
   kSub,
   kMul,
   kDiv,
   kPow,
   kFunc,  // func; kids: a
-  kMin,
+  kMin,   // kids: a, b
   kMax,
   kLower,  // kids: a
   kUpper,
@@ -45,10 +51,11 @@ enum class Op : uint8_t {
   kTrue,
   kFalse,
   kNot,
-  kAnd,
+  kLogicChain,  // `c and d or e`: like kChain, steps kAnd/kOr/kXor
+  kAnd,         // operators of kLogicChain's steps
   kOr,
   kXor,
-  kEq,
+  kEq,  // kids: a, b (likewise the other comparisons)
   kNe,
   kLt,
   kLe,
@@ -93,14 +100,17 @@ struct Node {
   Index metric = kNoIndex;
   std::shared_ptr<const Regex> regex;
   std::vector<std::unique_ptr<Node>> kids;
+  std::vector<Op> steps;  // kChain / kLogicChain: kids.size() - 1 operators
 };
 
 using NodePtr = std::unique_ptr<Node>;
 
-// Bound on Node::height. Sums, products and condition chains are built in loops, so this,
-// not the parser's nesting bound, is what keeps `1+1+…+1` with thousands of terms from
-// overflowing the stack when the tree is evaluated or destroyed. A test evaluates trees of
-// this height on a small thread stack, under ASan too.
+// Bound on Node::height. Chains are flat, so only nesting makes a tree high: parentheses,
+// function calls, signs and blocks inside each other. The parser's nesting bound counts some of
+// those levels; one level can add several nodes (`1*|1*|…|…|`), so this bound, checked where
+// nodes are made, is what keeps the evaluator and the destructor, which recurse, from
+// overflowing the stack. A test evaluates trees of this height on a small thread stack, under
+// ASan too.
 constexpr uint32_t kMaxTreeHeight = kMaxProgramHeight;
 
 struct Ast {

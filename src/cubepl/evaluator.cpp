@@ -51,15 +51,13 @@ Column Evaluator::num(const Node& n, const Column& mask) {
       return map(num(*n.kids[0], mask), w_, [](double x) { return -x; });
     case Op::kAbs:
       return map(num(*n.kids[0], mask), w_, [](double x) { return std::fabs(x); });
-    case Op::kAdd:
-    case Op::kSub:
-    case Op::kPow:
+    case Op::kChain:
+      return chain(n, mask);
     case Op::kMin:
-    case Op::kMax:
-      return arithmetic(n, mask);
-    case Op::kMul:
-    case Op::kDiv:
-      return short_cut(n, mask);
+    case Op::kMax: {
+      Column a = num(*n.kids[0], mask);  // first: the arguments may assign (lambdas)
+      return arithmetic(n.op, std::move(a), num(*n.kids[1], mask));
+    }
     case Op::kFunc:
       return function(n, mask);
     case Op::kSizeof:
@@ -79,10 +77,25 @@ Column Evaluator::num(const Node& n, const Column& mask) {
   }
 }
 
-Column Evaluator::arithmetic(const Node& n, const Column& mask) {
-  Column a = num(*n.kids[0], mask);
-  Column b = num(*n.kids[1], mask);
-  switch (n.op) {
+// Folds the chain from the left, one operand at a time, in a loop: the same operations in the
+// same order as the left-deep tree ((a + b) + c) + ... would make, so the same bits.
+Column Evaluator::chain(const Node& n, const Column& mask) {
+  Column value = num(*n.kids[0], mask);
+  for (size_t i = 1; i < n.kids.size(); ++i) {
+    const Op op = n.steps[i - 1];
+    const Node& right = *n.kids[i];
+    if (op == Op::kMul || op == Op::kDiv) {
+      value = short_cut(op, std::move(value), right, mask);
+    } else {
+      Column b = num(right, mask);
+      value = arithmetic(op, std::move(value), std::move(b));
+    }
+  }
+  return value;
+}
+
+Column Evaluator::arithmetic(Op op, Column a, Column b) {
+  switch (op) {
     case Op::kAdd:
       return zip(std::move(a), std::move(b), w_, [](double x, double y) { return x + y; });
     case Op::kSub:
@@ -97,10 +110,8 @@ Column Evaluator::arithmetic(const Node& n, const Column& mask) {
 }
 
 // a * b and a / b: where a is 0 the result is 0 and b is not evaluated (§5.1).
-Column Evaluator::short_cut(const Node& n, const Column& mask) {
-  Column a = num(*n.kids[0], mask);
+Column Evaluator::short_cut(Op op, Column a, const Node& right, const Column& mask) {
   if (a.uniform() && a.scalar() == 0) return Column(0.0);
-  const Node& right = *n.kids[1];
   Column b(0.0);
   if (right.effects) {
     const Column need = both(mask, a, w_);
@@ -108,7 +119,7 @@ Column Evaluator::short_cut(const Node& n, const Column& mask) {
   } else {
     b = num(right, mask);
   }
-  if (n.op == Op::kMul) {
+  if (op == Op::kMul) {
     return zip(std::move(a), std::move(b), w_,
                [](double x, double y) { return x == 0 ? 0 : times(x, y); });
   }
@@ -243,10 +254,8 @@ Column Evaluator::cond(const Node& n, const Column& mask) {
       return Column(0.0);
     case Op::kNot:
       return map(cond(*n.kids[0], mask), w_, [](double x) { return x == 0 ? 1.0 : 0.0; });
-    case Op::kAnd:
-    case Op::kOr:
-    case Op::kXor:
-      return logical(n, mask);
+    case Op::kLogicChain:
+      return logic_chain(n, mask);
     case Op::kStrEq:
     case Op::kStrSeq:
       return compare_strings(n, mask);
@@ -257,15 +266,21 @@ Column Evaluator::cond(const Node& n, const Column& mask) {
   }
 }
 
+// Like chain(): ((a and b) or c) ... folded from the left in a loop.
+Column Evaluator::logic_chain(const Node& n, const Column& mask) {
+  Column value = cond(*n.kids[0], mask);
+  for (size_t i = 1; i < n.kids.size(); ++i)
+    value = logical(n.steps[i - 1], std::move(value), *n.kids[i], mask);
+  return value;
+}
+
 // and / or look at the right side only in lanes the left side leaves open (§5.2).
-Column Evaluator::logical(const Node& n, const Column& mask) {
-  Column a = cond(*n.kids[0], mask);
-  const Node& right = *n.kids[1];
-  if (n.op == Op::kXor) {
+Column Evaluator::logical(Op op, Column a, const Node& right, const Column& mask) {
+  if (op == Op::kXor) {
     return zip(std::move(a), cond(right, mask), w_,
                [](double x, double y) { return (x != 0) != (y != 0); });
   }
-  const bool is_and = n.op == Op::kAnd;
+  const bool is_and = op == Op::kAnd;
   const Column open = is_and ? both(mask, a, w_) : but_not(mask, a, w_);
   Column b(0.0);
   if (any(open, w_)) b = cond(right, right.effects ? open : mask);

@@ -31,10 +31,12 @@ class Evaluator {
   Column cond(const Node& n, const Column& mask);
   void exec(const Node& n, const Column& mask);
 
-  Column arithmetic(const Node& n, const Column& mask);
-  Column short_cut(const Node& n, const Column& mask);
+  Column chain(const Node& n, const Column& mask);
+  Column arithmetic(Op op, Column a, Column b);
+  Column short_cut(Op op, Column a, const Node& right, const Column& mask);
   Column function(const Node& n, const Column& mask);
-  Column logical(const Node& n, const Column& mask);
+  Column logic_chain(const Node& n, const Column& mask);
+  Column logical(Op op, Column a, const Node& right, const Column& mask);
   Column compare(const Node& n, const Column& mask);
   Column compare_strings(const Node& n, const Column& mask);
   Column match(const Node& n, const Column& mask);

@@ -139,11 +139,17 @@ void Parser::adopt(Node& n, NodePtr kid) {
   check_height(n);
 }
 
+// Joins one more operand to a chain (ast.hpp, Op::kChain), which stays one node high.
+void Parser::append(Node& chain, Op step, NodePtr kid) {
+  chain.steps.push_back(step);
+  adopt(chain, std::move(kid));
+}
+
 void Parser::check_height(const Node& n) const {
   if (n.height > kMaxTreeHeight)
     fail_at(src_, cur_.begin,
             "expression too deep: more than " + std::to_string(kMaxTreeHeight) +
-                " operations nested on one path (a sum of that many terms, for instance)");
+                " operations nested in each other (calls, signs, parentheses)");
 }
 
 void Parser::warn(const std::string& message) const {
@@ -178,13 +184,14 @@ NodePtr Parser::expr() {
 NodePtr Parser::sum(bool* cond) {
   const Nest nest(*this);
   NodePtr left = signed_term(cond);
-  if (cond && *cond) return left;
+  if ((cond && *cond) || !(at(Tok::kPlus) || at(Tok::kMinus))) return left;
+  NodePtr chain = make(Op::kChain, one(std::move(left)));
   while (at(Tok::kPlus) || at(Tok::kMinus)) {
     const Op op = at(Tok::kPlus) ? Op::kAdd : Op::kSub;
     advance();
-    left = make(op, pair(std::move(left), signed_term(nullptr)));
+    append(*chain, op, signed_term(nullptr));
   }
-  return left;
+  return chain;
 }
 
 // Unary minus binds like binary +/-: it negates a whole product (`-2^2` = -4).
@@ -197,26 +204,27 @@ NodePtr Parser::signed_term(bool* cond) {
 
 NodePtr Parser::product(bool* cond) {
   NodePtr left = power(cond);
-  if (cond && *cond) return left;
+  if ((cond && *cond) || !(at(Tok::kStar) || at(Tok::kSlash))) return left;
+  NodePtr chain = make(Op::kChain, one(std::move(left)));
   while (at(Tok::kStar) || at(Tok::kSlash)) {
     const Op op = at(Tok::kStar) ? Op::kMul : Op::kDiv;
     advance();
     // The right operand is a whole power: 3 * 4 ^ 2 is 3 * 16, and 2 * -3 ^ 2 is -18.
-    NodePtr right = at(Tok::kMinus) ? operand() : power(nullptr);
-    left = make(op, pair(std::move(left), std::move(right)));
+    append(*chain, op, at(Tok::kMinus) ? operand() : power(nullptr));
   }
-  return left;
+  return chain;
 }
 
 // `^` is left-associative in CubePL: 2^3^2 = 64.
 NodePtr Parser::power(bool* cond) {
   NodePtr left = primary(cond);
-  if (cond && *cond) return left;
+  if ((cond && *cond) || !at(Tok::kCaret)) return left;
+  NodePtr chain = make(Op::kChain, one(std::move(left)));
   while (at(Tok::kCaret)) {
     advance();
-    left = make(Op::kPow, pair(std::move(left), operand()));
+    append(*chain, Op::kPow, operand());
   }
-  return left;
+  return chain;
 }
 
 // Right operand of * / ^: a primary, or a minus that takes a whole signed term (2^-1*4).
@@ -479,16 +487,21 @@ NodePtr Parser::condition_head() {
 NodePtr Parser::logic(bool* cond) {
   const Nest nest(*this);
   NodePtr left = relation(cond);
-  while (at(Tok::kAnd) || at(Tok::kOr) || (at(Tok::kXor) && !ctx_.compatible)) {
-    if (!*cond) fail_expected("a comparison operator (== != < <= > >= eq seq =~)");
+  auto at_logic = [&] {
+    return at(Tok::kAnd) || at(Tok::kOr) || (at(Tok::kXor) && !ctx_.compatible);
+  };
+  if (!at_logic()) return left;
+  if (!*cond) fail_expected("a comparison operator (== != < <= > >= eq seq =~)");
+  NodePtr chain = make(Op::kLogicChain, one(std::move(left)));
+  while (at_logic()) {
     const Op op = at(Tok::kAnd) ? Op::kAnd : at(Tok::kOr) ? Op::kOr : Op::kXor;
     advance();
     bool right_cond = false;
     NodePtr right = relation(&right_cond);
     if (!right_cond) fail_expected("a comparison operator (== != < <= > >= eq seq =~)");
-    left = make(op, pair(std::move(left), std::move(right)));
+    append(*chain, op, std::move(right));
   }
-  return left;
+  return chain;
 }
 
 NodePtr Parser::relation(bool* cond) {

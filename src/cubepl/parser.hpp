@@ -75,6 +75,7 @@ class Parser {
   // nodes
   NodePtr make(Op op, std::vector<NodePtr> kids = {});
   void adopt(Node& n, NodePtr kid);
+  void append(Node& chain, Op step, NodePtr kid);
   void check_height(const Node& n) const;
   struct Nest {
     explicit Nest(Parser& p);

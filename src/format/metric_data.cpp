@@ -105,15 +105,15 @@ void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t loca
       return;
     case LaneType::kInt16:
     case LaneType::kUInt16:
-      load_array(reinterpret_cast<uint16_t*>(dst), src, locations, order);
+      load_array<uint16_t>(dst, src, locations, order);
       return;
     case LaneType::kInt32:
     case LaneType::kUInt32:
-      load_array(reinterpret_cast<uint32_t*>(dst), src, locations, order);
+      load_array<uint32_t>(dst, src, locations, order);
       return;
     case LaneType::kInt64:
     case LaneType::kUInt64:
-      load_array(reinterpret_cast<uint64_t*>(dst), src, locations, order);
+      load_array<uint64_t>(dst, src, locations, order);
       return;
     case LaneType::kScaleFunc:
       for (size_t l = 0; l < locations; ++l)
@@ -122,16 +122,16 @@ void decode_row(DataType type, const std::byte* src, std::byte* dst, size_t loca
     case LaneType::kDouble:
       break;
   }
-  double* out = reinterpret_cast<double*>(dst);
   if (type.kind() == TypeKind::kTauAtomic) {
     // On disk: u32 count, then min, max, sum, sum of squares; in memory: five doubles.
-    for (size_t l = 0; l < locations; ++l, src += 36, out += 5) {
-      out[0] = static_cast<double>(load<uint32_t>(src, order));
-      for (int f = 0; f < 4; ++f) out[1 + f] = load<double>(src + 4 + 8 * f, order);
+    for (size_t l = 0; l < locations; ++l, src += 36, dst += 40) {
+      store(dst, static_cast<double>(load<uint32_t>(src, order)), kHostOrder);
+      for (int f = 0; f < 4; ++f)
+        store(dst + 8 + 8 * f, load<double>(src + 4 + 8 * f, order), kHostOrder);
     }
     return;
   }
-  load_array(out, src, locations * type.lanes(), order);
+  load_array<double>(dst, src, locations * type.lanes(), order);
 }
 
 namespace {
@@ -299,10 +299,10 @@ void encode_row(DataType type, const std::byte* src, std::byte* dst, size_t loca
     std::memcpy(dst, src, type.disk_size() * locations);
     return;
   }
-  const double* in = reinterpret_cast<const double*>(src);
-  for (size_t l = 0; l < locations; ++l, in += 5, dst += 36) {
-    store<uint32_t>(dst, static_cast<uint32_t>(in[0]), kHostOrder);
-    for (int f = 0; f < 4; ++f) store<double>(dst + 4 + 8 * f, in[1 + f], kHostOrder);
+  for (size_t l = 0; l < locations; ++l, src += 40, dst += 36) {
+    store<uint32_t>(dst, static_cast<uint32_t>(load<double>(src, kHostOrder)), kHostOrder);
+    for (int f = 0; f < 4; ++f)
+      store<double>(dst + 4 + 8 * f, load<double>(src + 8 + 8 * f, kHostOrder), kHostOrder);
   }
 }
 

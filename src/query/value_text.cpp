@@ -12,11 +12,17 @@
 namespace cubekit {
 namespace {
 
+// Values are bytes that hold no objects of their type: memcpy, not a T* (strict aliasing).
 template <class T>
 T read(const std::byte* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
+}
+
+// Lane i of a value made of doubles.
+double lane(const std::byte* v, size_t i) {
+  return read<double>(v + i * sizeof(double));
 }
 
 // CubeLib keeps only the first blank-separated token of what it streamed.
@@ -52,16 +58,18 @@ std::string min_max_text(double v, double identity) {
   return format_double(v, 12);
 }
 
-std::string join_doubles(const double* v, size_t n) {
+// Lanes first, …, first + n - 1 of v.
+std::string join_doubles(const std::byte* v, size_t first, size_t n) {
   std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0) s += ", ";
-    s += format_double(v[i]);
+  for (size_t i = first; i < first + n; ++i) {
+    if (i > first) s += ", ";
+    s += format_double(lane(v, i));
   }
   return s;
 }
 
-std::string tau_text(const double* t) {
+std::string tau_text(const std::byte* v) {
+  const double t[5] = {lane(v, 0), lane(v, 1), lane(v, 2), lane(v, 3), lane(v, 4)};
   // CubeLib prints min and max as MINDOUBLE / MAXDOUBLE values: "-" while they are the
   // identity, as in a row without data (N = 0): "(0,-,-):-,-".
   const uint32_t n = static_cast<uint32_t>(t[0]);
@@ -111,7 +119,6 @@ std::string format_double(double v, int digits) {
 }
 
 std::string value_text(DataType type, const std::byte* v) {
-  const auto* d = reinterpret_cast<const double*>(v);
   switch (type.kind()) {
     case TypeKind::kInt8:
     case TypeKind::kUInt8:  // CubeLib streams these as characters
@@ -129,24 +136,24 @@ std::string value_text(DataType type, const std::byte* v) {
     case TypeKind::kUInt64:
       return std::to_string(through_double(read<uint64_t>(v)));
     case TypeKind::kDouble:
-      return format_double(d[0]);
+      return format_double(lane(v, 0));
     case TypeKind::kMinDouble:
-      return min_max_text(d[0], DBL_MAX);
+      return min_max_text(lane(v, 0), DBL_MAX);
     case TypeKind::kMaxDouble:
-      return min_max_text(d[0], -DBL_MAX);
+      return min_max_text(lane(v, 0), -DBL_MAX);
     case TypeKind::kComplex:
-      return "(" + format_double(d[0]) + ") +i(" + format_double(d[1]) + ")";
+      return "(" + format_double(lane(v, 0)) + ") +i(" + format_double(lane(v, 1)) + ")";
     case TypeKind::kRate:
       // The rate as CubeLib's getDouble gives it (±DBL_MAX for a zero duration: scalar()).
-      return format_double(scalar(type, v), 12) + "[(" + format_double(d[0]) + ")/(" +
-             format_double(d[1]) + ")]";
+      return format_double(scalar(type, v), 12) + "[(" + format_double(lane(v, 0)) + ")/(" +
+             format_double(lane(v, 1)) + ")]";
     case TypeKind::kTauAtomic:
-      return tau_text(d);
+      return tau_text(v);
     case TypeKind::kHistogram:
-      return min_max_text(d[0], DBL_MAX) + ":(" + join_doubles(d + 2, type.param()) +
-             "):" + min_max_text(d[1], -DBL_MAX);
+      return min_max_text(lane(v, 0), DBL_MAX) + ":(" + join_doubles(v, 2, type.param()) +
+             "):" + min_max_text(lane(v, 1), -DBL_MAX);
     case TypeKind::kNDoubles:
-      return "(" + join_doubles(d, type.param()) + ")";
+      return "(" + join_doubles(v, 0, type.param()) + ")";
     case TypeKind::kScaleFunc:
       return scale_func_text(v);
   }

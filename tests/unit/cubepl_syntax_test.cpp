@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include <cfloat>
+#include <cmath>
 #include <exception>
 #include <functional>
 #include <map>
@@ -262,31 +263,9 @@ TEST(CubePLSyntax, DeepNestingIsAnErrorNotACrash) {
   for (int i = 0; i < 2000; ++i) ifs += "if (1 == 1) { ";
   EXPECT_NE(error_of(ifs).find("nested too deeply"), std::string::npos);
   EXPECT_EQ(eval(std::string(100, '(') + "1" + std::string(100, ')')), 1);
-}
-
-// Sums, products, powers and condition chains are built in loops, so the nesting bound above
-// never sees them; the tree's height is bounded where nodes are made (issue 9: a sum of 30,000
-// terms crashed cube_dump -m in the evaluator and in the tree's destructor).
-TEST(CubePLSyntax, OverlongChainsAreAnErrorAtTheirPosition) {
-  // "metric::m()" is 11 characters; the 1000th "+1" makes a node of height 1001, noticed when
-  // the parser stands on the next '+' at column 11 + 2 * 1000 + 1.
-  std::string sum = "metric::m()";
-  for (int i = 0; i < 30000; ++i) sum += "+1";
-  EXPECT_EQ(error_of(sum),
-            "1:2012: expression too deep: more than 1000 operations nested on one path (a sum "
-            "of that many terms, for instance)");
-  EXPECT_EQ(error_of(sum, true), error_of(sum));
-  // The same on a later line, in a product, a power and a chain of conditions.
-  std::string product = "{\n${x} = 2";
-  for (int i = 0; i < 1500; ++i) product += "*1";
-  EXPECT_EQ(error_of(product + "; return ${x}; }").substr(0, 7), "2:2009:");
-  std::string power = "2";
-  for (int i = 0; i < 1500; ++i) power += "^1";
-  EXPECT_EQ(error_of(power).substr(0, 7), "1:2002:");
-  std::string conditions = "{ if (1 == 1";
-  for (int i = 0; i < 1500; ++i) conditions += " and 1 == 1";
-  EXPECT_NE(error_of(conditions + ") { }; return 0; }").find("expression too deep"),
-            std::string::npos);
+  // The 600th '(' opens the 601st level (the whole text is the first).
+  const std::string deep = std::string(100000, '(') + "1" + std::string(100000, ')');
+  EXPECT_EQ(error_of(deep), "1:601: expression nested too deeply");
 }
 
 // Runs f on a new thread whose stack has `bytes`: recursion deeper than that crashes the test.
@@ -317,19 +296,111 @@ void on_stack_of(size_t bytes, const std::function<void()>& f) {
   if (call.failure) std::rethrow_exception(call.failure);
 }
 
+// A quarter of a thread's default stack (8 MiB).
+constexpr size_t kSmallStack = 2u << 20;
+
+// `first`, then term(1), …, term(count) (each an operator and its operand).
+std::string chain(std::string first, int count, const std::function<std::string(int)>& term) {
+  for (int i = 1; i <= count; ++i) first += term(i);
+  return first;
+}
+
+// Operators of one precedence level make one flat node that is evaluated in a loop (issue 24),
+// so a sum of 30,000 terms evaluates, as in CubeLib, instead of being refused for the height a
+// tree of it would have (issue 9). On a small stack: nothing recurses along the chain, neither
+// compiling, evaluating nor destroying it.
+TEST(CubePLSyntax, LongSumsAndProductsEvaluate) {
+  // 1 + 2 + … + 30000 = 30000 · 30001 / 2 = 450015000; every partial sum is an exact integer.
+  const std::string sum =
+      chain("metric::m()", 30000, [](int i) { return " + " + std::to_string(i); });
+  // 30,000 factors: m and then 1s, every 30th a 2 (999 of them): m · 2^999, exactly.
+  const std::string product =
+      chain("metric::m()", 29999, [](int i) { return i % 30 == 0 ? " * 2" : " * 1"; });
+  // m * 2 / 2 * 2 / 2 …: the partial results are 2m and m, exactly.
+  const std::string quotient =
+      chain("metric::m()", 30000, [](int i) { return i % 2 ? " * 2" : " / 2"; });
+  const double two_999 = std::ldexp(1.0, 999);
+  on_stack_of(kSmallStack, [&] {
+    EXPECT_EQ(eval_row(sum, {0, 0.5, -450015000}),
+              (std::vector<double>{450015000, 450015000.5, 0}));
+    EXPECT_EQ(eval(sum, true), 450015000);
+    EXPECT_EQ(eval_row(product, {1, 0.5, 3}),
+              (std::vector<double>{two_999, two_999 / 2, 3 * two_999}));
+    EXPECT_EQ(eval_row(quotient, {1, 3}), (std::vector<double>{1, 3}));
+  });
+}
+
+// The other chains of one precedence level: subtraction, powers, and / or / xor.
+TEST(CubePLSyntax, LongChainsOfEveryOperatorEvaluate) {
+  // 30001 - 1 - 1 - … (30,000 ones) = 1: no difference is near stable minus's rounding snap.
+  const std::string differences = chain("30001", 30000, [](int) { return " - 1"; });
+  const std::string powers = chain("2", 30000, [](int) { return " ^ 1"; });
+  const std::string conditions = "{ if (1 == 1" +
+                                 chain("", 30000, [](int) { return " and 1 == 1"; }) +
+                                 " or 1 == 2) { ${r} = 7; }; return ${r}; }";
+  const std::string xors = "{ if (1 == 1" + chain("", 29999, [](int) { return " xor 1 == 1"; }) +
+                           ") { ${r} = 7; }; return ${r}; }";
+  on_stack_of(kSmallStack, [&] {
+    EXPECT_EQ(eval(differences), 1);
+    EXPECT_EQ(eval(powers), 2);
+    EXPECT_EQ(eval(conditions), 7);
+    EXPECT_EQ(eval(xors), 0);  // 30,000 true operands: an even number, so false
+  });
+}
+
+// The chain is folded from the left exactly like the tree ((a + b) + c) + … it replaces.
+TEST(CubePLSyntax, ChainsKeepTheLeftToRightOrder) {
+  // Doubles near 1e16 are 2 apart and 1e16 + 1 rounds back to 1e16 (ties to even): ones added
+  // after it one at a time are lost, ones added first are not. ("1e16" is no CubePL number.)
+  const std::string e16 = "10000000000000000";
+  EXPECT_EQ(eval(chain(e16, 30000, [](int) { return " + 1"; })), 1e16);
+  EXPECT_EQ(eval(chain("1", 29999, [](int) { return " + 1"; }) + " + " + e16), 1e16 + 30000);
+  EXPECT_EQ(eval("0.1 + 0.2 + 0.3"), 0.6000000000000001);
+  EXPECT_EQ(eval("0.1 + (0.2 + 0.3)"), 0.6);
+  // Mixed levels: m - t + 3 * m / 4 - 2 ^ 3 ^ 2 / 8 (2^3^2 = 64).
+  EXPECT_EQ(eval_row("metric::m() - metric::time() + 3 * metric::m() / 4 - 2 ^ 3 ^ 2 / 8", {8, 2},
+                     {1, 0.5}),
+            (std::vector<double>{5, -5}));
+  EXPECT_EQ(eval("2 * 3 - 4 / 2 + 1"), 5);
+  EXPECT_EQ(eval("12 / 2 / 3"), 2);
+  EXPECT_EQ(eval("10 - 2 - 3"), 5);
+}
+
+// * and / skip their right operand where the product so far is 0, also in the middle of a chain.
+TEST(CubePLRows, ShortCutsInsideAChain) {
+  EXPECT_EQ(eval_row("{ ${n} = 0; ${r} = metric::m() * 0 * { ${n} = ${n} + 1; return 1; } + 5; "
+                     "return ${n} * 10 + ${r}; }",
+                     {1, 2}),
+            (std::vector<double>{5, 5}));
+  EXPECT_EQ(eval_row("{ ${n} = 0; ${r} = metric::m() * 2 * { ${n} = ${n} + 1; return 1; } / 2; "
+                     "return ${n} * 10 + ${r}; }",
+                     {0, 3}),
+            (std::vector<double>{0, 13}));
+}
+
+// Nesting is what makes a tree high now. The parser's own bound (600 nested parentheses, signs,
+// blocks) stops most of it; `1*|…|` adds two nodes per level (a product and an absolute value),
+// so the height bound is reached first: 500 levels make 1 + 2 · 500 = 1001 nodes on one path.
+// The error stands at the end, where the outermost product gets its too-high operand.
+TEST(CubePLSyntax, NestingTooHighIsAnError) {
+  std::string nested;
+  for (int i = 0; i < 500; ++i) nested += "1*|";
+  nested += "1" + std::string(500, '|');
+  EXPECT_EQ(error_of(nested),
+            "1:2002: expression too deep: more than 1000 operations nested in each other "
+            "(calls, signs, parentheses)");
+  EXPECT_EQ(error_of(nested, true), error_of(nested));
+}
+
 // The bound makes recursion over the tree safe: the tallest accepted trees compile, evaluate
-// and are destroyed on a stack a quarter of a thread's default (8 MiB), under ASan too.
+// and are destroyed on a small stack, under ASan too.
 TEST(CubePLSyntax, TallestAcceptedTreesEvaluateOnASmallStack) {
-  constexpr size_t kStack = 2u << 20;
-  std::string sum = "metric::m()", product = "{ ${x} = 2", conditions = "{ if (1 == 1";
-  for (int i = 0; i < 999; ++i) sum += "+1";
-  for (int i = 0; i < 997; ++i) product += "*1";              // 998 high, then =, then { }
-  for (int i = 0; i < 996; ++i) conditions += " and 1 == 1";  // 998, if, { }
-  on_stack_of(kStack, [&] {
-    EXPECT_EQ(eval(sum), 999);
-    EXPECT_EQ(eval(product + "; return ${x}; }"), 2);
-    EXPECT_EQ(eval(conditions + ") { ${r} = 7; }; return ${r}; }"), 7);
-    EXPECT_EQ(eval_row(sum, {1, 2}), (std::vector<double>{1000, 1001}));
+  std::string nested;  // 499 levels: 1 + 2 · 499 = 999 nodes on one path
+  for (int i = 0; i < 499; ++i) nested += "1*|";
+  nested += "metric::m()" + std::string(499, '|');
+  on_stack_of(kSmallStack, [&] {
+    EXPECT_EQ(eval(nested), 0);
+    EXPECT_EQ(eval_row(nested, {-2, 3}), (std::vector<double>{2, 3}));
   });
 }
 

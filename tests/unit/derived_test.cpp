@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -529,6 +530,28 @@ TEST(DerivedMetricErrors, SyntaxErrorNamesTheMetric) {
     // The parser's own message follows (tested in cubepl_syntax_test): line 1, column 4.
     EXPECT_EQ(std::string(e.what()).rfind("metric 'bad', expression: 1:4: ", 0), 0u) << e.what();
   }
+}
+
+// Issue 24: expressions of 30,000 terms, which CubeLib evaluates, in the report and from the
+// user (cube_dump -m). Per call path, inclusive: time(i) is 20, 6, 10 and visits(e) 2, 4, 3.
+TEST(DerivedLongExpressions, ThirtyThousandTermsEvaluate) {
+  std::string sum = "metric::time(i) + metric::visits(e)";
+  for (int i = 1; i <= 30000; ++i) sum += " + " + std::to_string(i);  // 1 + … + 30000 = 450015000
+  std::string product = "metric::time()";  // then 29,999 factors, 999 of them 2: time · 2^999
+  for (int i = 1; i < 30000; ++i) product += i % 30 == 0 ? " * 2" : " * 1";
+  const Report report = make_report("cubekit-derived-long.cubex",
+                                    {{"long_sum", MetricKind::kPostDerived, sum, ""},
+                                     {"long_product", MetricKind::kPostDerived, product, ""}});
+  const std::vector<double> sums{450015022, 450015010, 450015013};
+  const double two_999 = std::ldexp(1.0, 999);
+  const std::vector<double> products{20 * two_999, 6 * two_999, 10 * two_999};
+  MetricEngine stored(report);
+  EXPECT_EQ(doubles(stored.aggregated_values(2, kIncl, kIncl)), sums);
+  EXPECT_EQ(doubles(stored.aggregated_values(3, kIncl, kIncl)), products);
+  MetricEngine user(report, {{"user_sum", sum}, {"user_product", product}});
+  ASSERT_EQ(user.metric(4).uniq_name, "user_sum");
+  EXPECT_EQ(doubles(user.aggregated_values(4, kIncl, kIncl)), sums);
+  EXPECT_EQ(doubles(user.aggregated_values(5, kIncl, kIncl)), products);
 }
 
 }  // namespace

@@ -230,6 +230,11 @@ int topoassist_main(int argc, char** argv) {
     std::cout << "Done.\nProcesses are ordered by rank. For more information about this file, "
                  "use cube_info -S <cube experiment>\n\n";
     auto model = std::make_shared<Model>(report.model());
+    // CubeLib writes a copy of the cube made by its Cube copy, which leaves the three tree
+    // titles behind (the Cube 3 templates of its test 25 have none), as cube_canonize does.
+    model->metrics_title.clear();
+    model->program_title.clear();
+    model->system_title.clear();
     Dialogue ask(std::move(answers));
     if (rename) rename_topology(ask, *model);
     if (dims) rename_dimensions(ask, *model);

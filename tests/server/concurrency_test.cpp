@@ -144,7 +144,8 @@ TEST(ServerConcurrency, FourHundredDistinctExpressionsThirtyTwoAtATime) {
         } else if (endpoint == "values") {
           problem = check_values(json::parse(res->body), r, k);
         } else {
-          for (const json& c : json::parse(res->body)["cnodes"])
+          const json body = json::parse(res->body);  // outlives the loop over its member
+          for (const json& c : body["cnodes"])
             if (!agrees(r.expression(c["id"].get<uint32_t>(), k), c["incl"].get<double>()))
               problem = "children: cnode " + c["id"].dump() + " incl " + c["incl"].dump();
         }

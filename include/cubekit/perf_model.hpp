@@ -1,0 +1,98 @@
+// Performance models from a series of experiments, as Extra-P fits them (docs/models.md): one
+// report per measurement point (and repetition), one model per call path × metric × call-tree
+// flavour in the performance-model normal form c0 + c1 · p^(i/j) · log2(p)^l, chosen from
+// Extra-P's default single-parameter hypothesis space by leave-one-out cross-validation.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cubekit/calc.hpp"
+
+namespace cubekit {
+
+// What one point's value is, of the values measured there (repetitions, and with weak scaling
+// locations). Extra-P's default is the mean.
+enum class Measure { kMean, kMedian, kMinimum, kMaximum };
+// How the per-location values of a report become values of a point: weak pools them (each
+// location is a sample, Extra-P's default), strong sums them per report (the total).
+enum class Scaling { kWeak, kStrong };
+
+// c · p^(exponent_numerator / exponent_denominator) · log2(p)^log_exponent
+struct ModelTerm {
+  double coefficient = 0;
+  std::string parameter;
+  int exponent_numerator = 0, exponent_denominator = 1;
+  int log_exponent = 0;
+  double exponent() const { return double(exponent_numerator) / exponent_denominator; }
+  double evaluate(double p) const;
+};
+
+// A fitted model with the quality measures that chose it. For a model with a term, rss and
+// smape are the leave-one-out values (each point predicted by the model fitted to the others),
+// as Extra-P reports them; for a constant they are those of the fit, and adjusted_r2 is 1.
+struct PerformanceModel {
+  double constant = 0;
+  std::vector<ModelTerm> terms;
+  double rss = 0, smape = 0, adjusted_r2 = 1;
+  double evaluate(double p) const;
+  // "c0 + c1 * p^(3/2) * log2(p)^(1)", each number written to round-trip.
+  std::string formula() const;
+};
+
+// One measurement point of a single-parameter series.
+struct MeasuredPoint {
+  double parameter_value = 0;
+  double value = 0;
+};
+
+// The smallest series a model can be fitted to: two points for the fit, one to validate.
+inline constexpr size_t kMinModelPoints = 3;
+
+// Extra-P's default single-parameter modeler on these points (distinct parameter values, any
+// order): Error when fewer than kMinModelPoints or a value is not finite.
+PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
+                                      const std::string& parameter);
+
+// One report of a series at its point (a value per parameter of the series).
+struct SeriesReport {
+  std::vector<double> coordinate;
+  std::string path;
+};
+
+struct Series {
+  std::vector<std::string> parameters;
+  std::vector<SeriesReport> reports;
+};
+
+// A folder of experiment folders as Extra-P's --cube reads it: every `*/[!.]*.cubex`, the
+// parameters and their values from the folder's name between its first '.' and ".r" (e.g.
+// mm.x10y1z1.r2: x=10, y=1, z=1, repetition 2; "1,5" is 1.5), parameters with one value only
+// left out. Error naming the folder when there is no report, a name has no parameter, the
+// folders name different parameters, or no parameter varies.
+Series read_series_folder(const std::string& folder);
+
+struct SeriesOptions {
+  Measure measure = Measure::kMean;
+  Scaling scaling = Scaling::kWeak;
+  // Every model is fitted on one of these threads (0: default_thread_count()).
+  unsigned threads = 0;
+};
+
+struct CallPathModel {
+  std::vector<std::string> callpath;  // region names from the root
+  std::string metric;                 // unique name
+  Flavour flavour = Flavour::kExclusive;
+  std::vector<MeasuredPoint> points;
+  PerformanceModel model;
+};
+
+// Reads every report of a single-parameter series and fits a model for each call path (matched
+// by region names from the root) × stored metric (by unique name) × flavour present at every
+// point. Ordered by call path names, then metric name, inclusive before exclusive.
+// Error naming the report when one cannot be read, or when the series has several parameters
+// or fewer than kMinModelPoints points.
+std::vector<CallPathModel> model_series(const Series& series, const SeriesOptions& options = {});
+
+}  // namespace cubekit

@@ -1,0 +1,233 @@
+// Performance models (cubekit/perf_model.hpp): laws planted into noise-free series come back
+// as the chosen model with their exponents and coefficients; bad series are refused clearly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cubekit/error.hpp"
+#include "cubekit/perf_model.hpp"
+#include "small_model.hpp"
+#include "test_support.hpp"
+
+namespace cubekit {
+namespace {
+
+using Law = std::function<double(double)>;
+
+std::vector<MeasuredPoint> sample(const Law& law, const std::vector<double>& at) {
+  std::vector<MeasuredPoint> points;
+  for (double p : at) points.push_back({p, law(p)});
+  return points;
+}
+
+// The model has one term c · p^(num/den) · log2(p)^log and the constant c0 (both to 1e-6
+// relative; a planted 0 to 1e-9 of the largest value).
+void expect_one_term(const PerformanceModel& m, double c0, double c, int num, int den, int log,
+                     double largest) {
+  ASSERT_EQ(m.terms.size(), 1u) << m.formula();
+  const ModelTerm& t = m.terms[0];
+  EXPECT_EQ(t.exponent_numerator * den, num * t.exponent_denominator) << m.formula();
+  EXPECT_EQ(t.log_exponent, log) << m.formula();
+  EXPECT_NEAR(t.coefficient, c, 1e-6 * std::abs(c)) << m.formula();
+  EXPECT_NEAR(m.constant, c0, c0 == 0 ? 1e-9 * largest : 1e-6 * std::abs(c0)) << m.formula();
+}
+
+const std::vector<double> kPoints = {2, 4, 8, 16, 32, 64};
+
+TEST(PerfModel, PlantedPowerTimesLogComesBack) {
+  const Law law = [](double p) { return 0.5 * std::pow(p, 1.5) * std::log2(p); };
+  const PerformanceModel m = fit_single_parameter(sample(law, kPoints), "p");
+  expect_one_term(m, 0, 0.5, 3, 2, 1, law(64));
+  EXPECT_EQ(m.formula().find("p^(3/2) * log2(p)^(1)") != std::string::npos, true) << m.formula();
+}
+
+TEST(PerfModel, PlantedLinearLawWithConstantComesBack) {
+  const Law law = [](double p) { return 7 + 3 * p; };
+  const PerformanceModel m = fit_single_parameter(sample(law, kPoints), "p");
+  expect_one_term(m, 7, 3, 1, 1, 0, law(64));
+  EXPECT_NEAR(m.evaluate(1024), 7 + 3 * 1024, 1e-6 * 3079);
+}
+
+TEST(PerfModel, PlantedPureLogAndRootComeBack) {
+  const PerformanceModel log2 = fit_single_parameter(
+      sample([](double p) { return 4 * std::log2(p) * std::log2(p); }, {2, 4, 8, 16, 32}), "x");
+  expect_one_term(log2, 0, 4, 0, 1, 2, 100);
+  const PerformanceModel root = fit_single_parameter(
+      sample([](double p) { return 1 + 2 * std::cbrt(p); }, {1, 10, 100, 1000, 10000}), "x");
+  expect_one_term(root, 1, 2, 1, 3, 0, 50);
+}
+
+TEST(PerfModel, ConstantDataGiveAConstantModel) {
+  const PerformanceModel m = fit_single_parameter(sample([](double) { return 42; }, kPoints), "p");
+  EXPECT_TRUE(m.terms.empty());
+  EXPECT_EQ(m.constant, 42);
+  EXPECT_EQ(m.rss, 0);
+  EXPECT_EQ(m.smape, 0);
+  EXPECT_EQ(m.adjusted_r2, 1);
+  EXPECT_EQ(m.formula(), "42");
+}
+
+TEST(PerfModel, ParameterValuesBelowOneGetNoLogTerms) {
+  // log2(p)^2 data, but p = 0.5 is among the points: log terms are not tried (Extra-P's rule).
+  const PerformanceModel m =
+      fit_single_parameter(sample([](double p) { return 3 * p * p; }, {0.5, 2, 4, 8, 16}), "p");
+  expect_one_term(m, 0, 3, 2, 1, 0, 768);
+}
+
+TEST(PerfModel, TooFewPointsAndNonFiniteValuesAreErrors) {
+  const std::vector<MeasuredPoint> two = {{1, 1}, {2, 2}};
+  EXPECT_THROW(fit_single_parameter(two, "p"), Error);
+  const std::vector<MeasuredPoint> nan = {{1, 1}, {2, NAN}, {3, 3}};
+  EXPECT_THROW(fit_single_parameter(nan, "p"), Error);
+}
+
+// A series on disk: folder/mm.p<P>.r<R>/profile.cubex with call paths main -> solve, metrics
+// time (DOUBLE) and visits (UINT64), on two locations. Exclusive values per location:
+// solve = law(p) · factor, main = 2 · factor (time), visits: solve 3p, main 1.
+void write_series(const std::filesystem::path& folder, const Law& law,
+                  const std::vector<double>& points, const std::vector<double>& repetitions) {
+  for (double p : points)
+    for (size_t r = 0; r < repetitions.size(); ++r) {
+      const std::filesystem::path dir =
+          folder / ("mm.p" + std::to_string(int(p)) + ".r" + std::to_string(r + 1));
+      std::filesystem::create_directories(dir);
+      auto model = std::make_shared<Model>();
+      test::add_one_machine(*model, {2});
+      test::add_call_tree(*model, {"main", "solve"}, {kNoIndex, 0});
+      test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+      test::add_metric(*model, "visits", "UINT64", MetricKind::kExclusive);
+      const std::string path = (dir / "profile.cubex").string();
+      model->finalize(path);
+      ReportWriter writer(path, model);
+      const double f = repetitions[r];
+      writer.begin_metric(0);
+      const double main_time[2] = {2 * f, 2 * f}, solve_time[2] = {law(p) * f, law(p) * f};
+      writer.write_row(0, reinterpret_cast<const std::byte*>(main_time));
+      writer.write_row(1, reinterpret_cast<const std::byte*>(solve_time));
+      writer.end_metric();
+      writer.begin_metric(1);
+      const uint64_t main_visits[2] = {1, 1}, solve_visits[2] = {uint64_t(3 * p), uint64_t(3 * p)};
+      writer.write_row(0, reinterpret_cast<const std::byte*>(main_visits));
+      writer.write_row(1, reinterpret_cast<const std::byte*>(solve_visits));
+      writer.end_metric();
+      writer.finish();
+    }
+}
+
+using ModelsByKey = std::map<std::string, CallPathModel>;
+ModelsByKey by_key(const std::vector<CallPathModel>& models) {
+  ModelsByKey out;
+  for (const CallPathModel& m : models) {
+    std::string key;
+    for (const std::string& n : m.callpath) key += n + "/";
+    key += m.metric + (m.flavour == Flavour::kInclusive ? " incl" : " excl");
+    out[key] = m;
+  }
+  return out;
+}
+
+const Law kTimeLaw = [](double p) { return 0.5 * std::pow(p, 1.5) * std::log2(p); };
+const std::vector<double> kSeriesPoints = {2, 4, 8, 16, 32};
+
+TEST(PerfModel, SeriesFolderGivesEveryCallPathMetricAndFlavour) {
+  test::TempDir dir("model");
+  write_series(dir.path(), kTimeLaw, kSeriesPoints, {1});
+  const Series series = read_series_folder(dir.path().string());
+  ASSERT_EQ(series.parameters, std::vector<std::string>{"p"});
+  ASSERT_EQ(series.reports.size(), 5u);
+  const ModelsByKey models = by_key(model_series(series));
+  ASSERT_EQ(models.size(), 8u);
+  const double largest = kTimeLaw(32) + 2;
+  // Weak scaling (the default): each location is a sample, so the mean of equal locations.
+  expect_one_term(models.at("main/solve/time excl").model, 0, 0.5, 3, 2, 1, largest);
+  expect_one_term(models.at("main/solve/time incl").model, 0, 0.5, 3, 2, 1, largest);
+  expect_one_term(models.at("main/time incl").model, 2, 0.5, 3, 2, 1, largest);
+  const PerformanceModel& main_excl = models.at("main/time excl").model;
+  EXPECT_TRUE(main_excl.terms.empty());
+  EXPECT_EQ(main_excl.constant, 2);
+  expect_one_term(models.at("main/solve/visits excl").model, 0, 3, 1, 1, 0, 96);
+  expect_one_term(models.at("main/visits incl").model, 1, 3, 1, 1, 0, 97);
+  EXPECT_EQ(models.at("main/visits excl").model.formula(), "1");
+}
+
+TEST(PerfModel, StrongScalingSumsLocationsAndMeasuresPickAmongRepetitions) {
+  test::TempDir dir("model");
+  write_series(dir.path(), kTimeLaw, kSeriesPoints, {1, 10, 2});
+  const Series series = read_series_folder(dir.path().string());
+  ASSERT_EQ(series.reports.size(), 15u);
+  const double largest = 20 * kTimeLaw(32);
+  const std::vector<std::pair<Measure, double>> factors = {{Measure::kMean, 13.0 / 3},
+                                                           {Measure::kMedian, 2},
+                                                           {Measure::kMinimum, 1},
+                                                           {Measure::kMaximum, 10}};
+  for (const auto& [measure, factor] : factors) {
+    SeriesOptions options;
+    options.scaling = Scaling::kStrong;
+    options.measure = measure;
+    const ModelsByKey models = by_key(model_series(series, options));
+    // Two locations summed: twice the per-location law, scaled by the chosen repetition.
+    expect_one_term(models.at("main/solve/time excl").model, 0, 2 * 0.5 * factor, 3, 2, 1, largest);
+    EXPECT_EQ(models.at("main/time excl").model.constant, 2 * 2 * factor);
+  }
+}
+
+TEST(PerfModel, BadSeriesFoldersAreRefusedNamingTheProblem) {
+  test::TempDir dir("model");
+  EXPECT_THROW(read_series_folder((dir.path() / "absent").string()), Error);
+  std::filesystem::create_directories(dir.path() / "empty" / "mm.x1.r1");
+  try {
+    read_series_folder((dir.path() / "empty").string());
+    ADD_FAILURE() << "no error for a folder without reports";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no experiment folder holds a .cubex"), std::string::npos)
+        << e.what();
+  }
+  write_series(dir.path() / "two", kTimeLaw, {2, 4}, {1});
+  const Series two = read_series_folder((dir.path() / "two").string());
+  try {
+    model_series(two);
+    ADD_FAILURE() << "no error for two points";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("2 measurement points"), std::string::npos) << e.what();
+  }
+  test::TempDir named("model");
+  std::filesystem::create_directories(named.path() / "profile");
+  test::TempDir source("model");
+  write_series(source.path(), kTimeLaw, {2}, {1});
+  std::filesystem::copy_file(source.path() / "mm.p2.r1" / "profile.cubex",
+                             named.path() / "profile" / "profile.cubex");
+  EXPECT_THROW(read_series_folder(named.path().string()), Error);
+}
+
+TEST(PerfModel, ToolPrintsJsonWithPredictionsAndFailsClearly) {
+  test::TempDir dir("model");
+  write_series(dir.path(), kTimeLaw, kSeriesPoints, {1});
+  const test::RunResult r = test::run_tool(
+      "cubekit", {"model", "-s", "json", "--predict", "p=1024", dir.path().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string solve =
+      "\"callpath\": [\"main\", \"solve\"], \"metric\": \"visits\", "
+      "\"flavour\": \"excl\"";
+  const size_t at = r.out.find(solve);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string object = r.out.substr(at, r.out.find('\n', at) - at);
+  EXPECT_NE(object.find("\"exponent\": 1, \"log_exponent\": 0"), std::string::npos) << object;
+  const std::string point = "\"predictions\": [{\"point\": {\"p\": 1024}, \"value\": ";
+  const size_t value = object.find(point);
+  ASSERT_NE(value, std::string::npos) << object;
+  EXPECT_NEAR(std::stod(object.substr(value + point.size())), 3 * 1024, 1e-9 * 3072) << object;
+  const test::RunResult bad = test::run_tool("cubekit", {"model", (dir.path() / "x").string()});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("not a folder"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -84,15 +84,23 @@ struct CallPathModel {
   std::vector<std::string> callpath;  // region names from the root
   std::string metric;                 // unique name
   Flavour flavour = Flavour::kExclusive;
-  std::vector<MeasuredPoint> points;
+  std::vector<MeasuredPoint> points;  // in increasing order of the parameter
   PerformanceModel model;
 };
 
+struct SeriesModels {
+  std::vector<CallPathModel> models;
+  // Measured at some points only (their points, no model): e.g. a call path that some reports
+  // lack, or a minimum metric no location of a report has a value of.
+  std::vector<CallPathModel> incomplete;
+};
+
 // Reads every report of a single-parameter series and fits a model for each call path (matched
-// by region names from the root) × stored metric (by unique name) × flavour present at every
-// point. Ordered by call path names, then metric name, inclusive before exclusive.
-// Error naming the report when one cannot be read, or when the series has several parameters
-// or fewer than kMinModelPoints points.
-std::vector<CallPathModel> model_series(const Series& series, const SeriesOptions& options = {});
+// by region names from the root) × stored metric (by unique name) × flavour measured at every
+// point. A sample that is not finite (the identity ±inf a MINDOUBLE / MAXDOUBLE metric holds
+// where a location never ran the call path) is no sample. Ordered by call path names, then
+// metric name, inclusive before exclusive. Error naming the report when one cannot be read, or
+// when the series has several parameters or fewer than kMinModelPoints points.
+SeriesModels model_series(const Series& series, const SeriesOptions& options = {});
 
 }  // namespace cubekit

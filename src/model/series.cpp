@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <unordered_map>
@@ -127,6 +128,26 @@ std::string join(const std::vector<std::string>& names) {
   return out;
 }
 
+// A value of the metric that is no sample: its identity where that is not 0 (MINDOUBLE's
+// DBL_MAX, MAXDOUBLE's -DBL_MAX: no location ran the call path), NaN otherwise (none).
+double no_sample(const Metric& metric) {
+  const double identity = Values(metric.dtype, 1).number(0);
+  return identity == 0 ? std::nan("") : identity;
+}
+
+// Adds the values of one call path of one metric and flavour to `samples`: one per location
+// (weak) or their Cube aggregate (strong; `aggregate`), values that are no sample as NaN.
+void add_samples(std::vector<double>& samples, const Values& per_location, const Values* aggregate,
+                 size_t cnode, double none) {
+  auto sample = [none](double v) { return v == none ? std::nan("") : v; };
+  const size_t columns = aggregate ? 1 : per_location.size();
+  if (samples.empty()) samples.assign(columns, 0.0);
+  if (aggregate)
+    samples[0] += sample(aggregate->number(cnode));
+  else
+    for (size_t l = 0; l < columns; ++l) samples[l] += sample(per_location.number(l));
+}
+
 // Every stored single-number metric of the report, per call path and flavour. Call paths with
 // the same names from the root are one (their values added).
 ReportValues read_report_values(const std::string& path, Scaling scaling,
@@ -135,33 +156,39 @@ ReportValues read_report_values(const std::string& path, Scaling scaling,
   const Report report = Report::open(path);
   const Model& model = report.model();
   MetricEngine engine(report);
-  std::vector<std::string> keys;
+  std::vector<std::string> keys(model.cnodes.size());
   for (Index c : pre_order(model)) {
     std::vector<std::string> names = names_from_root(model, c);
-    keys.push_back(join(names));
+    keys[c] = join(names);
     std::lock_guard<std::mutex> guard(callpaths_lock);
-    callpaths.emplace(keys.back(), std::move(names));
+    callpaths.emplace(keys[c], std::move(names));
   }
-  const std::vector<Index> order = pre_order(model);
   ReportValues values;
   for (Index m = 0; m < model.metrics.size(); ++m) {
     const Metric& metric = model.metrics[m];
     if (!report.has_data(m) || !metric.dtype.is_single_number()) continue;
-    for (Flavour flavour : {Flavour::kInclusive, Flavour::kExclusive})
-      for (size_t i = 0; i < order.size(); ++i) {
-        const Values v = engine.location_values(m, order[i], Flavour::kInclusive, flavour);
-        std::vector<double>& samples = values[{keys[i], metric.uniq_name, flavour}];
-        const size_t columns = scaling == Scaling::kWeak ? v.size() : 1;
-        samples.resize(columns, 0.0);
-        for (size_t l = 0; l < v.size(); ++l)
-          samples[scaling == Scaling::kWeak ? l : 0] += v.number(l);
+    const double none = no_sample(metric);
+    for (Flavour flavour : {Flavour::kInclusive, Flavour::kExclusive}) {
+      std::optional<Values> aggregate;
+      if (scaling == Scaling::kStrong)
+        aggregate = engine.aggregated_values(m, Flavour::kInclusive, flavour);
+      for (Index c = 0; c < model.cnodes.size(); ++c) {
+        const Values per_location =
+            aggregate ? Values(metric.dtype, 0)
+                      : engine.location_values(m, c, Flavour::kInclusive, flavour);
+        add_samples(values[{keys[c], metric.uniq_name, flavour}], per_location,
+                    aggregate ? &*aggregate : nullptr, c, none);
       }
+    }
     engine.forget_values();
   }
   return values;
 }
 
-double measure_of(std::vector<double> samples, Measure measure) {
+// The measure of the finite samples; none when there is none.
+std::optional<double> measure_of(std::vector<double> samples, Measure measure) {
+  std::erase_if(samples, [](double s) { return !std::isfinite(s); });
+  if (samples.empty()) return std::nullopt;
   switch (measure) {
     case Measure::kMean: {
       double sum = 0;
@@ -201,7 +228,7 @@ std::map<double, std::vector<std::string>> reports_by_point(const Series& series
 
 }  // namespace
 
-std::vector<CallPathModel> model_series(const Series& series, const SeriesOptions& options) {
+SeriesModels model_series(const Series& series, const SeriesOptions& options) {
   const auto points = reports_by_point(series);
   std::map<std::string, std::vector<std::string>> callpaths;
   std::mutex callpaths_lock;
@@ -221,20 +248,22 @@ std::vector<CallPathModel> model_series(const Series& series, const SeriesOption
         all.insert(all.end(), samples.begin(), samples.end());
       }
     for (auto& [key, samples] : pooled)
-      measured[key].push_back({p, measure_of(std::move(samples), options.measure)});
+      if (const std::optional<double> value = measure_of(std::move(samples), options.measure))
+        measured[key].push_back({p, *value});
   }
-  std::vector<CallPathModel> models;
+  SeriesModels result;
   for (auto& [key, values] : measured) {
-    if (values.size() != points.size()) continue;  // not measured at every point
-    models.push_back({callpaths.at(key.callpath), key.metric, key.flavour, std::move(values), {}});
+    auto& into = values.size() == points.size() ? result.models : result.incomplete;
+    into.push_back({callpaths.at(key.callpath), key.metric, key.flavour, std::move(values), {}});
   }
   parallel_for(
-      models.size(),
+      result.models.size(),
       [&](size_t i) {
-        models[i].model = fit_single_parameter(models[i].points, series.parameters[0]);
+        CallPathModel& m = result.models[i];
+        m.model = fit_single_parameter(m.points, series.parameters[0]);
       },
       options.threads);
-  return models;
+  return result;
 }
 
 }  // namespace cubekit

@@ -189,7 +189,14 @@ int model_main(int argc, char** argv) {
                       : measure == "minimum" ? Measure::kMinimum
                       : measure == "maximum" ? Measure::kMaximum
                                              : Measure::kMean;
-    const std::vector<CallPathModel> models = model_series(series, options);
+    const SeriesModels result = model_series(series, options);
+    if (!result.incomplete.empty())
+      std::fprintf(stderr,
+                   "cubekit model: %zu call path × metric × flavour without a value at every "
+                   "point have no model (e.g. %s, %s)\n",
+                   result.incomplete.size(), joined(result.incomplete[0].callpath).c_str(),
+                   result.incomplete[0].metric.c_str());
+    const std::vector<CallPathModel>& models = result.models;
     if (format == "json")
       print_json(models, at);
     else if (format == "csv")

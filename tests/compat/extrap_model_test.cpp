@@ -215,7 +215,7 @@ std::map<std::string, CallPathModel> models_by_key(const Series& series, Scaling
   SeriesOptions options;
   options.scaling = scaling;
   std::map<std::string, CallPathModel> ours;
-  for (CallPathModel& m : model_series(series, options)) {
+  for (CallPathModel& m : model_series(series, options).models) {
     std::string key;
     for (const std::string& name : m.callpath) key += (key.empty() ? "" : "->") + name;
     key += std::string(" ") + m.metric + (m.flavour == Flavour::kInclusive ? " incl" : " excl");

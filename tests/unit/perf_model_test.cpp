@@ -2,6 +2,7 @@
 // as the chosen model with their exponents and coefficients; bad series are refused clearly.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -143,7 +144,7 @@ TEST(PerfModel, SeriesFolderGivesEveryCallPathMetricAndFlavour) {
   const Series series = read_series_folder(dir.path().string());
   ASSERT_EQ(series.parameters, std::vector<std::string>{"p"});
   ASSERT_EQ(series.reports.size(), 5u);
-  const ModelsByKey models = by_key(model_series(series));
+  const ModelsByKey models = by_key(model_series(series).models);
   ASSERT_EQ(models.size(), 8u);
   const double largest = kTimeLaw(32) + 2;
   // Weak scaling (the default): each location is a sample, so the mean of equal locations.
@@ -172,10 +173,55 @@ TEST(PerfModel, StrongScalingSumsLocationsAndMeasuresPickAmongRepetitions) {
     SeriesOptions options;
     options.scaling = Scaling::kStrong;
     options.measure = measure;
-    const ModelsByKey models = by_key(model_series(series, options));
+    const ModelsByKey models = by_key(model_series(series, options).models);
     // Two locations summed: twice the per-location law, scaled by the chosen repetition.
     expect_one_term(models.at("main/solve/time excl").model, 0, 2 * 0.5 * factor, 3, 2, 1, largest);
     EXPECT_EQ(models.at("main/time excl").model.constant, 2 * 2 * factor);
+  }
+}
+
+// min_time (MINDOUBLE) of solve is law(p) on location 0 and DBL_MAX (the identity: never ran
+// there) on location 1; at p = 2 only, main also calls "setup".
+void write_min_time_series(const std::filesystem::path& folder) {
+  for (double p : kSeriesPoints) {
+    const std::filesystem::path dir = folder / ("run.p" + std::to_string(int(p)));
+    std::filesystem::create_directories(dir);
+    auto model = std::make_shared<Model>();
+    test::add_one_machine(*model, {2});
+    if (p == 2)
+      test::add_call_tree(*model, {"main", "solve", "setup"}, {kNoIndex, 0, 0});
+    else
+      test::add_call_tree(*model, {"main", "solve"}, {kNoIndex, 0});
+    test::add_metric(*model, "min_time", "MINDOUBLE", MetricKind::kExclusive);
+    std::vector<double> rows(model->cnodes.size() * 2, 1.0);
+    rows[2] = kTimeLaw(p);
+    rows[3] = DBL_MAX;
+    const std::string path = (dir / "profile.cubex").string();
+    model->finalize(path);
+    ReportWriter writer(path, model);
+    writer.begin_metric(0);
+    for (Index c : storage_order(*model, MetricKind::kExclusive))
+      writer.write_row(c, reinterpret_cast<const std::byte*>(&rows[2 * c]));
+    writer.end_metric();
+    writer.finish();
+  }
+}
+
+TEST(PerfModel, LocationsWithoutAMinimumAndCallPathsMissingSomewhereAreNoSamples) {
+  test::TempDir dir("model");
+  write_min_time_series(dir.path());
+  const Series series = read_series_folder(dir.path().string());
+  for (Scaling scaling : {Scaling::kWeak, Scaling::kStrong}) {
+    SeriesOptions options;
+    options.scaling = scaling;
+    const SeriesModels result = model_series(series, options);
+    const ModelsByKey models = by_key(result.models);
+    expect_one_term(models.at("main/solve/min_time excl").model, 0, 0.5, 3, 2, 1, kTimeLaw(32));
+    // Inclusive: the minimum over the subtree, main's own 1 (solve's values are larger).
+    EXPECT_EQ(models.at("main/min_time incl").model.formula(), "1");
+    ASSERT_EQ(result.incomplete.size(), 2u);  // setup, both flavours
+    EXPECT_EQ(result.incomplete[0].callpath, (std::vector<std::string>{"main", "setup"}));
+    EXPECT_EQ(result.incomplete[0].points.size(), 1u);
   }
 }
 

@@ -4,6 +4,7 @@
 // Extra-P's default single-parameter hypothesis space by leave-one-out cross-validation.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -102,5 +103,34 @@ struct SeriesModels {
 // metric name, inclusive before exclusive. Error naming the report when one cannot be read, or
 // when the series has several parameters or fewer than kMinModelPoints points.
 SeriesModels model_series(const Series& series, const SeriesOptions& options = {});
+
+// A law of a generated series: the exclusive value of `metric` at `callpath` (region names from
+// the root) as an expression of the parameter: numbers, the parameter's name, + - * / ^,
+// parentheses and log2( ), log( ), sqrt( ), exp( ), e.g. "0.5 * p^1.5 * log2(p)".
+struct SeriesLaw {
+  std::vector<std::string> callpath;
+  std::string metric;
+  std::string expression;
+};
+
+// The value of a law's expression where the parameter `parameter` is `value`; Error naming
+// the expression and the position of a syntax error.
+double evaluate_law(const std::string& expression, const std::string& parameter, double value);
+
+struct SeriesSpec {
+  std::string parameter = "p";
+  std::vector<double> points;
+  unsigned repetitions = 1;
+  // Each value is the law's times (1 + noise · u), u uniform in [-1, 1] from `seed`.
+  double noise = 0;
+  uint64_t seed = 1;
+  std::vector<SeriesLaw> laws;
+};
+
+// Writes a series in Extra-P's layout, `folder`/exp.<parameter><value>.r<repetition>/
+// profile.cubex: one location, the call tree of the laws' call paths, one DOUBLE EXCLUSIVE
+// metric per metric named (0 where a call path has no law for it). Error for an empty or
+// invalid spec (no law or point, a bad expression, a non-finite value) naming the problem.
+void write_series(const std::string& folder, const SeriesSpec& spec);
 
 }  // namespace cubekit

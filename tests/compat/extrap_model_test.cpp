@@ -205,6 +205,32 @@ const ExtrapModel kSimpleThreaded[] = {
     {"strong", "main->zero", "visits", "incl", 2.0, 0.0, 0.0, 0, 0.0, 0.0, 1.0},
 };
 
+// A noisy series cubekit generates (the spec in GeneratedNoisySeries below: 6 points × 3
+// repetitions, 5 % noise, seed 3), modelled by Extra-P from the reports cubekit wrote. Extra-P
+// leaves out the call paths whose rows are all zero (visits of main, mpi and io).
+const ExtrapModel kGenerated[] = {
+    {"weak", "main", "time", "excl", 0.824214912649726, 0.010087735193309364, 2.0, 0,
+     18.826476007464684, 8.465879050944809, 0.9988819727041753},
+    {"weak", "main->solve", "time", "excl", 3.3444824755967932, 0.48872381622112643, 1.5, 1,
+     413.15569772724314, 9.137282822138351, 0.9999723743251219},
+    {"weak", "main->solve->mpi", "time", "excl", 19.722250500745062, 3.0268750510196933, 0.0, 2,
+     32.82100885110622, 2.201637451692521, 0.9969249592459295},
+    {"weak", "main->io", "time", "excl", -0.11199494551929078, 5.010194567812612, 0.5, 0,
+     2.2169461137991995, 2.1598756235333227, 0.9982087048894842},
+    {"weak", "main->solve", "visits", "excl", 3.3352124848231854, 1.4027928431108487, 0.75, 1,
+     22.188294010714046, 2.156006736736003, 0.9997174254098554},
+    {"weak", "main", "time", "incl", 47.86408519462881, 1.630369550251711, 1.6666666666666667, 0,
+     818.6555423883361, 6.782826681967117, 0.999951797344349},
+    {"weak", "main->solve", "time", "incl", 32.96538603099414, 1.5661376842490922,
+     1.6666666666666667, 0, 560.8578677794613, 5.901921815099458, 0.9999642119076755},
+    {"weak", "main->solve->mpi", "time", "incl", 19.722250500745062, 3.0268750510196933, 0.0, 2,
+     32.82100885110622, 2.201637451692521, 0.9969249592459295},
+    {"weak", "main->io", "time", "incl", -0.11199494551929078, 5.010194567812612, 0.5, 0,
+     2.2169461137991995, 2.1598756235333227, 0.9982087048894842},
+    {"weak", "main->solve", "visits", "incl", 3.3352124848231854, 1.4027928431108487, 0.75, 1,
+     22.188294010714046, 2.156006736736003, 0.9997174254098554},
+};
+
 // Relative 1e-6, plus rounding residue: series that follow a law exactly leave constants of
 // 1e-15 and RSS of 1e-30 whose digits are noise in both programs.
 void expect_close(double ours, double extrap, double residue, const std::string& what) {
@@ -291,6 +317,23 @@ TEST(ExtrapOracle, ThreadedSeriesGivesExtrapsModelsForWeakAndStrongScaling) {
     // its true value, 0 (docs/models.md).
     EXPECT_EQ(ours.at("main->zero time excl").model.formula(), "0");
   }
+}
+
+TEST(ExtrapOracle, GeneratedNoisySeriesGivesExtrapsModels) {
+  test::TempDir folder("extrap-series");
+  SeriesSpec spec;
+  spec.points = {4, 8, 16, 32, 64, 128};
+  spec.repetitions = 3;
+  spec.noise = 0.05;
+  spec.seed = 3;
+  spec.laws = {{{"main"}, "time", "1+0.01*p^2"},
+               {{"main", "solve"}, "time", "0.5*p^1.5*log2(p)"},
+               {{"main", "solve", "mpi"}, "time", "20+3*log2(p)^2"},
+               {{"main", "solve"}, "visits", "3*p"},
+               {{"main", "io"}, "time", "5*sqrt(p)"}};
+  write_series(folder.path().string(), spec);
+  const auto ours = models_by_key(read_series_folder(folder.path().string()), Scaling::kWeak);
+  expect_extrap_models(ours, kGenerated, "weak");
 }
 
 }  // namespace

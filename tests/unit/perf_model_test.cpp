@@ -277,3 +277,100 @@ TEST(PerfModel, ToolPrintsJsonWithPredictionsAndFailsClearly) {
 
 }  // namespace
 }  // namespace cubekit
+
+namespace cubekit {
+namespace {
+
+TEST(SeriesGenerator, LawsEvaluateWithPrecedenceAndFunctions) {
+  EXPECT_DOUBLE_EQ(evaluate_law("1 + 2 * p^2", "p", 3), 19);
+  EXPECT_DOUBLE_EQ(evaluate_law("-p^2", "p", 3), -9);
+  EXPECT_DOUBLE_EQ(evaluate_law("2^3^2", "x", 0), 512);
+  EXPECT_DOUBLE_EQ(evaluate_law("(1 + x) / 4 - 0.5", "x", 3), 0.5);
+  EXPECT_DOUBLE_EQ(evaluate_law("log2(x) * sqrt(x) + log(exp(2))", "x", 16), 18);
+  for (const char* bad : {"1 +", "p^(2", "q", "log2 p", "2 * * p", "1)"})
+    EXPECT_THROW(evaluate_law(bad, "p", 2), Error) << bad;
+}
+
+TEST(SeriesGenerator, NoiseFreeSeriesGiveTheirLawsBack) {
+  test::TempDir dir("model");
+  SeriesSpec spec;
+  spec.parameter = "n";
+  spec.points = {1, 2, 4, 8, 16, 32};
+  spec.repetitions = 2;
+  spec.laws = {{{"main"}, "time", "4"},
+               {{"main", "kernel"}, "time", "0.5 * n^1.5 * log2(n)"},
+               {{"main", "kernel"}, "visits", "3 * n"}};
+  write_series(dir.path().string(), spec);
+  const Series series = read_series_folder(dir.path().string());
+  ASSERT_EQ(series.parameters, std::vector<std::string>{"n"});
+  EXPECT_EQ(series.reports.size(), 12u);
+  const auto models = by_key(model_series(series).models);
+  expect_one_term(models.at("main/kernel/time excl").model, 0, 0.5, 3, 2, 1, 2000);
+  expect_one_term(models.at("main/time incl").model, 4, 0.5, 3, 2, 1, 2000);
+  expect_one_term(models.at("main/kernel/visits excl").model, 0, 3, 1, 1, 0, 96);
+  EXPECT_EQ(models.at("main/time excl").model.formula(), "4");
+}
+
+TEST(SeriesGenerator, NoiseStaysWithinItsBoundsAndRepeatsWithTheSeed) {
+  test::TempDir a("model"), b("model");
+  SeriesSpec spec;
+  spec.points = {2, 4, 8};
+  spec.repetitions = 4;
+  spec.noise = 0.02;
+  spec.laws = {{{"main"}, "time", "100 * p"}};
+  write_series(a.path().string(), spec);
+  write_series(b.path().string(), spec);
+  SeriesOptions minimum, maximum;
+  minimum.measure = Measure::kMinimum;
+  maximum.measure = Measure::kMaximum;
+  for (const SeriesOptions& options : {minimum, maximum}) {
+    const auto models = model_series(read_series_folder(a.path().string()), options).models;
+    const auto again = model_series(read_series_folder(b.path().string()), options).models;
+    for (size_t i = 0; i < models[0].points.size(); ++i) {
+      const MeasuredPoint& m = models[0].points[i];
+      EXPECT_LE(std::abs(m.value - 100 * m.parameter_value), 0.02 * 100 * m.parameter_value);
+      EXPECT_NE(m.value, 100 * m.parameter_value);  // the noise is there
+      EXPECT_EQ(m.value, again[0].points[i].value);
+    }
+  }
+}
+
+TEST(SeriesGenerator, BadSpecsAreRefused) {
+  test::TempDir dir("model");
+  SeriesSpec spec;
+  EXPECT_THROW(write_series(dir.path().string(), spec), Error);  // no law
+  spec.laws = {{{"main"}, "time", "p"}};
+  EXPECT_THROW(write_series(dir.path().string(), spec), Error);  // no point
+  spec.points = {0, 1, 2};
+  spec.laws = {{{"main"}, "time", "log2(p)"}};  // -inf at 0
+  EXPECT_THROW(write_series(dir.path().string(), spec), Error);
+  spec.laws = {{{"main"}, "time", "p"}};
+  spec.parameter = "r";  // Extra-P would read ".r" as the repetition
+  EXPECT_THROW(write_series(dir.path().string(), spec), Error);
+  spec.parameter = "p";
+  spec.noise = 1.5;
+  EXPECT_THROW(write_series(dir.path().string(), spec), Error);
+}
+
+TEST(SeriesGenerator, ToolWritesASeriesTheModelToolReads) {
+  test::TempDir dir("model");
+  const std::string series = (dir.path() / "s").string();
+  const test::RunResult r =
+      test::run_tool("cubekit", {"generate", "--series", series, "--law", "main/solve:time=2*p",
+                                 "--points", "p=1,2,4,8", "--repetitions", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const test::RunResult m = test::run_tool("cubekit", {"model", "-s", "csv", series});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const size_t line = m.out.find("main->solve,time,excl,");
+  ASSERT_NE(line, std::string::npos) << m.out;
+  EXPECT_NE(m.out.substr(line, m.out.find('\n', line) - line).find(" + 2 * p^(1),"),
+            std::string::npos)
+      << m.out;
+  const test::RunResult bad = test::run_tool(
+      "cubekit", {"generate", "--series", series, "--law", "time=2*", "--points", "p=1,2"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("law '2*'"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace cubekit

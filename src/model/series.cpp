@@ -238,7 +238,14 @@ SeriesModels model_series(const Series& series, const SeriesOptions& options) {
     parallel_for(
         paths.size(),
         [&](size_t r) {
-          per_report[r] = read_report_values(paths[r], options.scaling, callpaths, callpaths_lock);
+          try {
+            per_report[r] =
+                read_report_values(paths[r], options.scaling, callpaths, callpaths_lock);
+          } catch (const Error& e) {  // e.g. a derived metric that does not compile
+            const std::string what = e.what();
+            if (what.starts_with(paths[r])) throw;
+            throw Error(paths[r] + ": " + what);
+          }
         },
         options.threads);
     std::map<ModelKey, std::vector<double>> pooled;

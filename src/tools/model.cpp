@@ -2,6 +2,7 @@
 // cubekit/perf_model.hpp and docs/models.md), printed as a table, JSON or CSV.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -123,15 +124,31 @@ void print_csv(const std::vector<CallPathModel>& models, const std::vector<Predi
   std::fputs(out.c_str(), stdout);
 }
 
+// One line per model, columns padded to their widest cell; predictions as further columns.
 void print_table(const std::vector<CallPathModel>& models, const std::vector<Prediction>& at) {
+  std::vector<std::vector<std::string>> rows = {
+      {"call path", "metric", "flavour", "model", "RSS", "SMAPE", "adj. R^2"}};
+  for (const Prediction& p : at) rows[0].push_back(p.parameter + "=" + number(p.value));
+  char cell[64];
+  auto g = [&cell](double v) {
+    return std::snprintf(cell, sizeof cell, "%.6g", v), std::string(cell);
+  };
   for (const CallPathModel& m : models) {
-    std::printf("%s\n  %s (%s): %s\n  RSS %.6g  SMAPE %.6g  adjusted R^2 %.6g\n",
-                joined(m.callpath).c_str(), m.metric.c_str(), flavour_name(m.flavour),
-                m.model.formula().c_str(), m.model.rss, m.model.smape, m.model.adjusted_r2);
-    for (const Prediction& p : at)
-      std::printf("  at %s=%s: %.6g\n", p.parameter.c_str(), number(p.value).c_str(),
-                  m.model.evaluate(p.value));
+    rows.push_back({joined(m.callpath), m.metric, flavour_name(m.flavour), m.model.formula(),
+                    g(m.model.rss), g(m.model.smape), g(m.model.adjusted_r2)});
+    for (const Prediction& p : at) rows.back().push_back(g(m.model.evaluate(p.value)));
   }
+  std::vector<size_t> width(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c)
+      line += row[c] + (c + 1 < row.size() ? std::string(width[c] - row[c].size() + 2, ' ') : "");
+    out += line + "\n";
+  }
+  std::fputs(out.c_str(), stdout);
 }
 
 Series explicit_series(const std::vector<std::pair<std::string, std::string>>& points) {

@@ -2,6 +2,7 @@
 // as the chosen model with their exponents and coefficients; bad series are refused clearly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -270,6 +271,12 @@ TEST(PerfModel, ToolPrintsJsonWithPredictionsAndFailsClearly) {
   const size_t value = object.find(point);
   ASSERT_NE(value, std::string::npos) << object;
   EXPECT_NEAR(std::stod(object.substr(value + point.size())), 3 * 1024, 1e-9 * 3072) << object;
+  const test::RunResult table =
+      test::run_tool("cubekit", {"model", "--predict", "p=10", dir.path().string()});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_EQ(table.out.rfind("call path ", 0), 0u) << table.out;
+  EXPECT_NE(table.out.find("p=10\n"), std::string::npos) << table.out;  // the prediction column
+  EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'), 9);   // header and 8 models
   const test::RunResult bad = test::run_tool("cubekit", {"model", (dir.path() / "x").string()});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("not a folder"), std::string::npos) << bad.err;

@@ -73,6 +73,8 @@ constexpr Tool kTools[] = {
      "write a PERI-XML document as a report (docs/peri-xml.md)"},
     {"generate", "cube_generate", cubekit::tools::generate_main,
      "write a realistic synthetic profile"},
+    {"model", "cube_model", cubekit::tools::model_main,
+     "fit Extra-P's performance models to a series of reports"},
     {"serve", "cube_serve", cubekit::tools::serve_main,
      "serve reports to a browser: JSON API and viewer"},
 };

@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cubekit/error.hpp"
 #include "cubekit/generator.hpp"
+#include "cubekit/perf_model.hpp"
 #include "tools.hpp"
 
 namespace cubekit::tools {
@@ -42,13 +44,83 @@ std::optional<uint64_t> parse_size(const std::string& text) {
   return static_cast<uint64_t>(number * scale);
 }
 
+// "main/solve:time=0.5*p^2" → call path main/solve (default main), metric time, expression.
+SeriesLaw parse_law(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos)
+    throw Error("--law '" + text + "': expected [CALL/PATH:]METRIC=EXPRESSION");
+  std::string head = text.substr(0, eq);
+  SeriesLaw law;
+  law.expression = text.substr(eq + 1);
+  const size_t colon = head.rfind(':');
+  std::string path = colon == std::string::npos ? "main" : head.substr(0, colon);
+  law.metric = colon == std::string::npos ? head : head.substr(colon + 1);
+  for (size_t start = 0;;) {
+    const size_t slash = path.find('/', start);
+    law.callpath.push_back(path.substr(start, slash - start));
+    if (law.callpath.back().empty()) throw Error("--law '" + text + "': an empty region name");
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  if (law.metric.empty()) throw Error("--law '" + text + "': no metric name");
+  return law;
+}
+
+// "p=2,4,8" → parameter p at 2, 4, 8.
+void parse_points(const std::string& text, SeriesSpec& spec) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) throw Error("--points '" + text + "': expected p=2,4,8");
+  spec.parameter = text.substr(0, eq);
+  for (size_t start = eq + 1; start <= text.size();) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    size_t used = 0;
+    try {
+      spec.points.push_back(std::stod(item, &used));
+    } catch (const std::exception&) {
+      used = std::string::npos;
+    }
+    if (used != item.size()) throw Error("--points '" + text + "': '" + item + "' is no number");
+    start = comma + 1;
+  }
+}
+
+int generate_series(const std::string& folder, const std::vector<std::string>& laws,
+                    const std::string& points, unsigned repetitions, double noise, uint64_t seed) {
+  try {
+    SeriesSpec spec;
+    parse_points(points, spec);
+    for (const std::string& law : laws) spec.laws.push_back(parse_law(law));
+    spec.repetitions = repetitions;
+    spec.noise = noise;
+    spec.seed = seed;
+    write_series(folder, spec);
+    std::printf("%s: %zu points × %u repetitions, %zu laws\n", folder.c_str(), spec.points.size(),
+                repetitions, spec.laws.size());
+  } catch (const Error& e) {
+    std::fprintf(stderr, "cubekit generate: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int generate_main(int argc, char** argv) {
   CLI::App app{"Writes a deterministic synthetic Score-P-like profile.", "cubekit generate"};
   GeneratorOptions o;
   std::string output, size;
-  app.add_option("-o,--output", output, "report to write (.cubex)")->required();
+  app.add_option("-o,--output", output, "report to write (.cubex)");
+  std::string series, points;
+  std::vector<std::string> laws;
+  unsigned repetitions = 1;
+  double noise = 0;
+  app.add_option("--series", series, "instead of -o: write a series with known laws here");
+  app.add_option("--law", laws, "[CALL/PATH:]METRIC=EXPRESSION of the parameter (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--points", points, "the series' points, e.g. p=2,4,8,16,32");
+  app.add_option("--repetitions", repetitions, "reports per point")->capture_default_str();
+  app.add_option("--noise", noise, "relative noise of the series' values")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of every random choice")->capture_default_str();
   app.add_option("--call-paths", o.call_paths, "call paths (cnodes)")->capture_default_str();
   app.add_option("--depth", o.depth, "most call-tree levels")->capture_default_str();
@@ -74,6 +146,11 @@ int generate_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 1;
   }
+  if (series.empty() == output.empty()) {
+    std::fprintf(stderr, "cubekit generate: give -o FILE or --series DIR (one of them)\n");
+    return 1;
+  }
+  if (!series.empty()) return generate_series(series, laws, points, repetitions, noise, o.seed);
   if (!size.empty()) {
     const std::optional<uint64_t> bytes = parse_size(size);
     if (!bytes) {

@@ -15,6 +15,7 @@ int dump_main(int argc, char** argv);
 int cube3to4_main(int argc, char** argv);
 int cube4to3_main(int argc, char** argv);
 int generate_main(int argc, char** argv);
+int model_main(int argc, char** argv);
 int derive_main(int argc, char** argv);
 int remap2_main(int argc, char** argv);
 int serve_main(int argc, char** argv);

@@ -1,0 +1,136 @@
+// Performance models from a series of experiments, as Extra-P fits them (docs/models.md): one
+// report per measurement point (and repetition), one model per call path × metric × call-tree
+// flavour in the performance-model normal form c0 + c1 · p^(i/j) · log2(p)^l, chosen from
+// Extra-P's default single-parameter hypothesis space by leave-one-out cross-validation.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cubekit/calc.hpp"
+
+namespace cubekit {
+
+// What one point's value is, of the values measured there (repetitions, and with weak scaling
+// locations). Extra-P's default is the mean.
+enum class Measure { kMean, kMedian, kMinimum, kMaximum };
+// How the per-location values of a report become values of a point: weak pools them (each
+// location is a sample, Extra-P's default), strong sums them per report (the total).
+enum class Scaling { kWeak, kStrong };
+
+// c · p^(exponent_numerator / exponent_denominator) · log2(p)^log_exponent
+struct ModelTerm {
+  double coefficient = 0;
+  std::string parameter;
+  int exponent_numerator = 0, exponent_denominator = 1;
+  int log_exponent = 0;
+  double exponent() const { return double(exponent_numerator) / exponent_denominator; }
+  double evaluate(double p) const;
+};
+
+// A fitted model with the quality measures that chose it. For a model with a term, rss and
+// smape are the leave-one-out values (each point predicted by the model fitted to the others),
+// as Extra-P reports them; for a constant they are those of the fit, and adjusted_r2 is 1.
+struct PerformanceModel {
+  double constant = 0;
+  std::vector<ModelTerm> terms;
+  double rss = 0, smape = 0, adjusted_r2 = 1;
+  double evaluate(double p) const;
+  // "c0 + c1 * p^(3/2) * log2(p)^(1)", each number written to round-trip.
+  std::string formula() const;
+};
+
+// One measurement point of a single-parameter series.
+struct MeasuredPoint {
+  double parameter_value = 0;
+  double value = 0;
+};
+
+// The smallest series a model can be fitted to: two points for the fit, one to validate.
+inline constexpr size_t kMinModelPoints = 3;
+
+// Extra-P's default single-parameter modeler on these points (distinct parameter values, any
+// order): Error when fewer than kMinModelPoints or a value is not finite.
+PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
+                                      const std::string& parameter);
+
+// One report of a series at its point (a value per parameter of the series).
+struct SeriesReport {
+  std::vector<double> coordinate;
+  std::string path;
+};
+
+struct Series {
+  std::vector<std::string> parameters;
+  std::vector<SeriesReport> reports;
+};
+
+// A folder of experiment folders as Extra-P's --cube reads it: every `*/[!.]*.cubex`, the
+// parameters and their values from the folder's name between its first '.' and ".r" (e.g.
+// mm.x10y1z1.r2: x=10, y=1, z=1, repetition 2; "1,5" is 1.5), parameters with one value only
+// left out. Error naming the folder when there is no report, a name has no parameter, the
+// folders name different parameters, or no parameter varies.
+Series read_series_folder(const std::string& folder);
+
+struct SeriesOptions {
+  Measure measure = Measure::kMean;
+  Scaling scaling = Scaling::kWeak;
+  // Every model is fitted on one of these threads (0: default_thread_count()).
+  unsigned threads = 0;
+};
+
+struct CallPathModel {
+  std::vector<std::string> callpath;  // region names from the root
+  std::string metric;                 // unique name
+  Flavour flavour = Flavour::kExclusive;
+  std::vector<MeasuredPoint> points;  // in increasing order of the parameter
+  PerformanceModel model;
+};
+
+struct SeriesModels {
+  std::vector<CallPathModel> models;
+  // Measured at some points only (their points, no model): e.g. a call path that some reports
+  // lack, or a minimum metric no location of a report has a value of.
+  std::vector<CallPathModel> incomplete;
+};
+
+// Reads every report of a single-parameter series and fits a model for each call path (matched
+// by region names from the root) × stored metric (by unique name) × flavour measured at every
+// point. A sample that is not finite (the identity ±inf a MINDOUBLE / MAXDOUBLE metric holds
+// where a location never ran the call path) is no sample. Ordered by call path names, then
+// metric name, inclusive before exclusive. Error naming the report when one cannot be read, or
+// when the series has several parameters or fewer than kMinModelPoints points.
+SeriesModels model_series(const Series& series, const SeriesOptions& options = {});
+
+// A law of a generated series: the exclusive value of `metric` at `callpath` (region names from
+// the root) as an expression of the parameter: numbers, the parameter's name, + - * / ^,
+// parentheses and log2( ), log( ), sqrt( ), exp( ), e.g. "0.5 * p^1.5 * log2(p)".
+struct SeriesLaw {
+  std::vector<std::string> callpath;
+  std::string metric;
+  std::string expression;
+};
+
+// The value of a law's expression where the parameter `parameter` is `value`; Error naming
+// the expression and the position of a syntax error.
+double evaluate_law(const std::string& expression, const std::string& parameter, double value);
+
+struct SeriesSpec {
+  std::string parameter = "p";
+  std::vector<double> points;
+  unsigned repetitions = 1;
+  // Each value is the law's times (1 + noise · u), u uniform in [-1, 1] from `seed`.
+  double noise = 0;
+  uint64_t seed = 1;
+  std::vector<SeriesLaw> laws;
+};
+
+// Writes a series in Extra-P's layout, `folder`/exp.<parameter><value>.r<repetition>/
+// profile.cubex: one location, the call tree of the laws' call paths, one DOUBLE EXCLUSIVE
+// metric per metric named (0 where a call path has no law for it). Error for an empty or
+// invalid spec (no law or point, a bad expression, a non-finite value) naming the problem.
+void write_series(const std::string& folder, const SeriesSpec& spec);
+
+}  // namespace cubekit

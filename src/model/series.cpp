@@ -1,0 +1,276 @@
+// A series of reports: finding it in Extra-P's folder layout, reading each report's values per
+// call path and metric, reducing them to one value per point, and fitting a model to each.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <set>
+#include <unordered_map>
+
+#include "cubekit/derived.hpp"
+#include "cubekit/error.hpp"
+#include "cubekit/parallel.hpp"
+#include "cubekit/perf_model.hpp"
+#include "cubekit/report.hpp"
+
+namespace cubekit {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct NamedPoint {
+  std::vector<std::string> names;
+  std::vector<double> values;
+};
+
+// "mm.x10y1z1.r1" → x=10, y=1, z=1: the text between the first '.' and ".r", split into names
+// and numbers ("," stands for the decimal point, a trailing '.' is dropped).
+NamedPoint parse_folder_name(const std::string& folder) {
+  const size_t start = folder.find('.') + 1;  // npos + 1 == 0: from the start
+  const size_t end = folder.find(".r");
+  const std::string text =
+      folder.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  static const std::regex kNumber("[0-9.,]+");
+  NamedPoint point;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kNumber);
+       it != std::sregex_iterator(); ++it) {
+    point.names.push_back(text.substr(last, size_t(it->position()) - last));
+    std::string number = it->str();
+    std::replace(number.begin(), number.end(), ',', '.');
+    while (!number.empty() && number.back() == '.') number.pop_back();
+    try {
+      size_t used = 0;
+      point.values.push_back(std::stod(number, &used));
+      if (used != number.size()) throw std::invalid_argument(number);
+    } catch (const std::exception&) {
+      throw Error(folder + ": '" + it->str() + "' is not a parameter value");
+    }
+    last = size_t(it->position() + it->length());
+  }
+  if (point.values.empty()) throw Error(folder + ": the folder name names no parameter");
+  return point;
+}
+
+bool is_report_name(const fs::path& file) {
+  const std::string name = file.filename().string();
+  return name.size() > 6 && name[0] != '.' && name.ends_with(".cubex");
+}
+
+}  // namespace
+
+Series read_series_folder(const std::string& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) throw Error(folder + ": not a folder");
+  std::vector<std::pair<fs::path, NamedPoint>> found;
+  std::vector<fs::path> experiments;
+  for (const auto& entry : fs::directory_iterator(folder, ec))
+    if (entry.is_directory()) experiments.push_back(entry.path());
+  if (ec) throw Error(folder + ": " + ec.message());
+  std::sort(experiments.begin(), experiments.end());
+  for (const fs::path& experiment : experiments) {
+    std::vector<fs::path> reports;
+    for (const auto& entry : fs::directory_iterator(experiment, ec))
+      if (is_report_name(entry.path())) reports.push_back(entry.path());
+    std::sort(reports.begin(), reports.end());
+    for (const fs::path& report : reports)
+      found.emplace_back(report, parse_folder_name(experiment.filename().string()));
+  }
+  if (found.empty()) throw Error(folder + ": no experiment folder holds a .cubex report");
+  const std::vector<std::string>& names = found.front().second.names;
+  std::vector<std::set<double>> distinct(names.size());
+  for (const auto& [path, point] : found) {
+    if (point.names != names)
+      throw Error(path.parent_path().string() +
+                  ": its parameters differ from those of the other folders");
+    for (size_t i = 0; i < names.size(); ++i) distinct[i].insert(point.values[i]);
+  }
+  Series series;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (distinct[i].size() > 1) series.parameters.push_back(names[i]);
+  if (series.parameters.empty()) throw Error(folder + ": no parameter takes different values");
+  for (const auto& [path, point] : found) {
+    SeriesReport report{{}, path.string()};
+    for (size_t i = 0; i < names.size(); ++i)
+      if (distinct[i].size() > 1) report.coordinate.push_back(point.values[i]);
+    series.reports.push_back(std::move(report));
+  }
+  return series;
+}
+
+namespace {
+
+// (call path, metric, flavour) of a series: call paths joined with '\n' (not in region names
+// Score-P writes, and only a key here).
+struct ModelKey {
+  std::string callpath, metric;
+  Flavour flavour;
+  auto operator<=>(const ModelKey&) const = default;
+};
+
+// The values one report has for one key: a sample per location (weak) or their sum (strong).
+using ReportValues = std::map<ModelKey, std::vector<double>>;
+
+std::vector<std::string> names_from_root(const Model& model, Index cnode) {
+  std::vector<std::string> names;
+  for (Index c = cnode; c != kNoIndex; c = model.cnodes[c].parent)
+    names.push_back(model.regions[model.cnodes[c].region].name);
+  std::reverse(names.begin(), names.end());
+  return names;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : "\n") + n;
+  return out;
+}
+
+// A value of the metric that is no sample: its identity where that is not 0 (MINDOUBLE's
+// DBL_MAX, MAXDOUBLE's -DBL_MAX: no location ran the call path), NaN otherwise (none).
+double no_sample(const Metric& metric) {
+  const double identity = Values(metric.dtype, 1).number(0);
+  return identity == 0 ? std::nan("") : identity;
+}
+
+// Adds the values of one call path of one metric and flavour to `samples`: one per location
+// (weak) or their Cube aggregate (strong; `aggregate`), values that are no sample as NaN.
+void add_samples(std::vector<double>& samples, const Values& per_location, const Values* aggregate,
+                 size_t cnode, double none) {
+  auto sample = [none](double v) { return v == none ? std::nan("") : v; };
+  const size_t columns = aggregate ? 1 : per_location.size();
+  if (samples.empty()) samples.assign(columns, 0.0);
+  if (aggregate)
+    samples[0] += sample(aggregate->number(cnode));
+  else
+    for (size_t l = 0; l < columns; ++l) samples[l] += sample(per_location.number(l));
+}
+
+// Every stored single-number metric of the report, per call path and flavour. Call paths with
+// the same names from the root are one (their values added).
+ReportValues read_report_values(const std::string& path, Scaling scaling,
+                                std::map<std::string, std::vector<std::string>>& callpaths,
+                                std::mutex& callpaths_lock) {
+  const Report report = Report::open(path);
+  const Model& model = report.model();
+  MetricEngine engine(report);
+  std::vector<std::string> keys(model.cnodes.size());
+  for (Index c : pre_order(model)) {
+    std::vector<std::string> names = names_from_root(model, c);
+    keys[c] = join(names);
+    std::lock_guard<std::mutex> guard(callpaths_lock);
+    callpaths.emplace(keys[c], std::move(names));
+  }
+  ReportValues values;
+  for (Index m = 0; m < model.metrics.size(); ++m) {
+    const Metric& metric = model.metrics[m];
+    if (!report.has_data(m) || !metric.dtype.is_single_number()) continue;
+    const double none = no_sample(metric);
+    for (Flavour flavour : {Flavour::kInclusive, Flavour::kExclusive}) {
+      std::optional<Values> aggregate;
+      if (scaling == Scaling::kStrong)
+        aggregate = engine.aggregated_values(m, Flavour::kInclusive, flavour);
+      for (Index c = 0; c < model.cnodes.size(); ++c) {
+        const Values per_location =
+            aggregate ? Values(metric.dtype, 0)
+                      : engine.location_values(m, c, Flavour::kInclusive, flavour);
+        add_samples(values[{keys[c], metric.uniq_name, flavour}], per_location,
+                    aggregate ? &*aggregate : nullptr, c, none);
+      }
+    }
+    engine.forget_values();
+  }
+  return values;
+}
+
+// The measure of the finite samples; none when there is none.
+std::optional<double> measure_of(std::vector<double> samples, Measure measure) {
+  std::erase_if(samples, [](double s) { return !std::isfinite(s); });
+  if (samples.empty()) return std::nullopt;
+  switch (measure) {
+    case Measure::kMean: {
+      double sum = 0;
+      for (double s : samples) sum += s;
+      return sum / double(samples.size());
+    }
+    case Measure::kMinimum:
+      return *std::min_element(samples.begin(), samples.end());
+    case Measure::kMaximum:
+      return *std::max_element(samples.begin(), samples.end());
+    case Measure::kMedian: {
+      std::sort(samples.begin(), samples.end());
+      const size_t h = samples.size() / 2;
+      return samples.size() % 2 ? samples[h] : (samples[h - 1] + samples[h]) / 2;
+    }
+  }
+  return 0;
+}
+
+// The reports of the series grouped by point, points in increasing order.
+std::map<double, std::vector<std::string>> reports_by_point(const Series& series) {
+  if (series.parameters.size() != 1)
+    throw Error("a series with " + std::to_string(series.parameters.size()) +
+                " parameters: only single-parameter series can be modelled so far");
+  std::map<double, std::vector<std::string>> points;
+  for (const SeriesReport& r : series.reports) {
+    if (r.coordinate.size() != 1 || !std::isfinite(r.coordinate[0]))
+      throw Error(r.path + ": needs one finite value of parameter " + series.parameters[0]);
+    points[r.coordinate[0]].push_back(r.path);
+  }
+  if (points.size() < kMinModelPoints)
+    throw Error("the series has " + std::to_string(points.size()) + " measurement points of " +
+                series.parameters[0] + "; a model needs at least " +
+                std::to_string(kMinModelPoints));
+  return points;
+}
+
+}  // namespace
+
+SeriesModels model_series(const Series& series, const SeriesOptions& options) {
+  const auto points = reports_by_point(series);
+  std::map<std::string, std::vector<std::string>> callpaths;
+  std::mutex callpaths_lock;
+  std::map<ModelKey, std::vector<MeasuredPoint>> measured;
+  for (const auto& [p, paths] : points) {
+    std::vector<ReportValues> per_report(paths.size());
+    parallel_for(
+        paths.size(),
+        [&](size_t r) {
+          try {
+            per_report[r] =
+                read_report_values(paths[r], options.scaling, callpaths, callpaths_lock);
+          } catch (const Error& e) {  // e.g. a derived metric that does not compile
+            const std::string what = e.what();
+            if (what.starts_with(paths[r])) throw;
+            throw Error(paths[r] + ": " + what);
+          }
+        },
+        options.threads);
+    std::map<ModelKey, std::vector<double>> pooled;
+    for (ReportValues& values : per_report)
+      for (auto& [key, samples] : values) {
+        std::vector<double>& all = pooled[key];
+        all.insert(all.end(), samples.begin(), samples.end());
+      }
+    for (auto& [key, samples] : pooled)
+      if (const std::optional<double> value = measure_of(std::move(samples), options.measure))
+        measured[key].push_back({p, *value});
+  }
+  SeriesModels result;
+  for (auto& [key, values] : measured) {
+    auto& into = values.size() == points.size() ? result.models : result.incomplete;
+    into.push_back({callpaths.at(key.callpath), key.metric, key.flavour, std::move(values), {}});
+  }
+  parallel_for(
+      result.models.size(),
+      [&](size_t i) {
+        CallPathModel& m = result.models[i];
+        m.model = fit_single_parameter(m.points, series.parameters[0]);
+      },
+      options.threads);
+  return result;
+}
+
+}  // namespace cubekit

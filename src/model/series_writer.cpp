@@ -1,0 +1,241 @@
+// Series with known laws (cubekit generate --series): reports whose values follow expressions
+// of one parameter, so that tests and examples know the model to expect.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "cubekit/error.hpp"
+#include "cubekit/perf_model.hpp"
+#include "cubekit/writer.hpp"
+
+namespace cubekit {
+namespace {
+
+// Recursive descent over expr := term (± term)*, term := unary (*/ unary)*, unary := -unary |
+// power, power := primary (^ unary)?, primary := number | parameter | function(expr) | (expr).
+class LawParser {
+ public:
+  LawParser(const std::string& text, const std::string& parameter, double value)
+      : text_(text), parameter_(parameter), value_(value) {}
+
+  double parse() {
+    const double v = expression();
+    skip_blanks();
+    if (at_ < text_.size()) fail("unexpected '" + std::string(1, text_[at_]) + "'");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error("law '" + text_ + "', at " + std::to_string(at_ + 1) + ": " + what);
+  }
+  void skip_blanks() {
+    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
+  }
+  bool take(char c) {
+    skip_blanks();
+    if (at_ < text_.size() && text_[at_] == c) return ++at_, true;
+    return false;
+  }
+  double expression() {
+    double v = term();
+    for (;;) {
+      if (take('+'))
+        v += term();
+      else if (take('-'))
+        v -= term();
+      else
+        return v;
+    }
+  }
+  double term() {
+    double v = unary();
+    for (;;) {
+      if (take('*'))
+        v *= unary();
+      else if (take('/'))
+        v /= unary();
+      else
+        return v;
+    }
+  }
+  double unary() { return take('-') ? -unary() : power(); }
+  double power() {
+    const double base = primary();
+    return take('^') ? std::pow(base, unary()) : base;
+  }
+  double primary() {
+    skip_blanks();
+    if (take('(')) {
+      const double v = expression();
+      if (!take(')')) fail("')' expected");
+      return v;
+    }
+    if (at_ < text_.size() &&
+        (std::isdigit(static_cast<unsigned char>(text_[at_])) || text_[at_] == '.')) {
+      size_t used = 0;
+      const double v = std::stod(text_.substr(at_), &used);
+      at_ += used;
+      return v;
+    }
+    const size_t start = at_;
+    while (at_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_'))
+      ++at_;
+    const std::string name = text_.substr(start, at_ - start);
+    if (name.empty()) fail("a number, '" + parameter_ + "', a function or '(' expected");
+    if (name == parameter_) return value_;
+    static const std::map<std::string, double (*)(double)> kFunctions = {
+        {"log2", [](double x) { return std::log2(x); }},
+        {"log", [](double x) { return std::log(x); }},
+        {"sqrt", [](double x) { return std::sqrt(x); }},
+        {"exp", [](double x) { return std::exp(x); }}};
+    const auto f = kFunctions.find(name);
+    if (f == kFunctions.end()) fail("unknown name '" + name + "'");
+    if (!take('(')) fail("'(' expected after " + name);
+    const double argument = expression();
+    if (!take(')')) fail("')' expected");
+    return f->second(argument);
+  }
+
+  const std::string& text_;
+  const std::string& parameter_;
+  double value_;
+  size_t at_ = 0;
+};
+
+// splitmix64: the same noise on every platform (the standard distributions are not).
+double uniform_minus_one_to_one(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return double(z >> 11) * 0x1.0p-53 * 2 - 1;
+}
+
+struct SeriesShape {
+  std::shared_ptr<Model> model = std::make_shared<Model>();
+  std::map<std::vector<std::string>, Index> cnode_of;  // call path → cnode
+  std::map<std::string, Index> metric_of;
+};
+
+Index add_call_path(SeriesShape& shape, const std::vector<std::string>& path) {
+  Index parent = kNoIndex;
+  Model& model = *shape.model;
+  for (size_t depth = 1; depth <= path.size(); ++depth) {
+    const std::vector<std::string> prefix(path.begin(), path.begin() + long(depth));
+    const auto [it, added] = shape.cnode_of.emplace(prefix, Index(model.cnodes.size()));
+    if (added) {
+      Region region;
+      region.id = uint32_t(model.regions.size());
+      region.name = region.mangled_name = prefix.back();
+      model.regions.push_back(region);
+      Cnode cnode;
+      cnode.id = uint32_t(model.cnodes.size());
+      cnode.region = region.id;
+      cnode.parent = parent;
+      model.cnodes.push_back(cnode);
+      if (parent != kNoIndex) model.cnodes[parent].children.push_back(cnode.id);
+    }
+    parent = it->second;
+  }
+  return parent;
+}
+
+SeriesShape series_shape(const SeriesSpec& spec) {
+  SeriesShape shape;
+  Model& model = *shape.model;
+  for (const SeriesLaw& law : spec.laws) {
+    if (law.callpath.empty() || law.metric.empty())
+      throw Error("law '" + law.expression + "': needs a call path and a metric");
+    add_call_path(shape, law.callpath);
+    if (shape.metric_of.emplace(law.metric, Index(model.metrics.size())).second) {
+      Metric metric;
+      metric.id = uint32_t(model.metrics.size());
+      metric.uniq_name = metric.disp_name = law.metric;
+      metric.dtype_text = "DOUBLE";
+      metric.dtype = DataType::parse("DOUBLE");
+      model.metrics.push_back(metric);
+    }
+  }
+  SystemNode node;
+  node.name = node.class_name = "machine";
+  node.groups.push_back(0);
+  model.system_nodes.push_back(node);
+  LocationGroup group;
+  group.name = "rank 0";
+  group.node = 0;
+  group.locations.push_back(0);
+  model.groups.push_back(group);
+  Location location;
+  location.name = "thread 0";
+  location.group = 0;
+  model.locations.push_back(location);
+  return shape;
+}
+
+// The shortest fixed-point text that reads back as v (folder names take no exponent).
+std::string number_text(double v) {
+  char buffer[400];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::fixed);
+  return std::string(buffer, result.ptr);
+}
+
+}  // namespace
+
+double evaluate_law(const std::string& expression, const std::string& parameter, double value) {
+  return LawParser(expression, parameter, value).parse();
+}
+
+void write_series(const std::string& folder, const SeriesSpec& spec) {
+  if (spec.laws.empty()) throw Error("a series needs at least one law");
+  if (spec.points.empty() || spec.repetitions == 0)
+    throw Error("a series needs at least one point and one repetition");
+  if (!(spec.noise >= 0 && spec.noise < 1)) throw Error("the noise must be in [0, 1)");
+  // Extra-P reads the parameter from the folder name up to ".r": letters only, no leading r.
+  if (spec.parameter.empty() || spec.parameter[0] == 'r' ||
+      !std::all_of(spec.parameter.begin(), spec.parameter.end(),
+                   [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+    throw Error("parameter '" + spec.parameter + "': letters only, not starting with r");
+  for (double p : spec.points)
+    if (!(p >= 0 && std::isfinite(p)))
+      throw Error("point " + spec.parameter + "=" + std::to_string(p) + ": must be >= 0");
+  const SeriesShape shape = series_shape(spec);
+  const Model& model = *shape.model;
+  uint64_t state = spec.seed;
+  for (double p : spec.points)
+    for (unsigned r = 1; r <= spec.repetitions; ++r) {
+      // values[metric][cnode], exclusive
+      std::vector<std::vector<double>> values(model.metrics.size(),
+                                              std::vector<double>(model.cnodes.size(), 0.0));
+      for (const SeriesLaw& law : spec.laws) {
+        double v = evaluate_law(law.expression, spec.parameter, p);
+        if (spec.noise > 0) v *= 1 + spec.noise * uniform_minus_one_to_one(state);
+        if (!std::isfinite(v))
+          throw Error("law '" + law.expression + "' is not finite at " + spec.parameter + "=" +
+                      number_text(p));
+        values[shape.metric_of.at(law.metric)][shape.cnode_of.at(law.callpath)] = v;
+      }
+      const std::filesystem::path dir =
+          std::filesystem::path(folder) /
+          ("exp." + spec.parameter + number_text(p) + ".r" + std::to_string(r));
+      std::filesystem::create_directories(dir);
+      const std::string path = (dir / "profile.cubex").string();
+      auto copy = std::make_shared<Model>(model);
+      copy->finalize(path);
+      ReportWriter writer(path, copy);
+      for (Index m = 0; m < model.metrics.size(); ++m) {
+        writer.begin_metric(m);
+        for (Index c : storage_order(*copy, MetricKind::kExclusive))
+          writer.write_row(c, reinterpret_cast<const std::byte*>(&values[m][c]));
+        writer.end_metric();
+      }
+      writer.finish();
+    }
+}
+
+}  // namespace cubekit

@@ -1,0 +1,189 @@
+// Extra-P's default single-parameter modeler (docs/models.md): a constant when it fits exactly,
+// otherwise the one-term hypothesis with the smallest leave-one-out SMAPE that beats the
+// constant's SMAPE and whose term matters.
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "cubekit/error.hpp"
+#include "cubekit/perf_model.hpp"
+
+namespace cubekit {
+namespace {
+
+// The exponents (i, j, l) of the term p^(i/j) · log2(p)^l each hypothesis has, in the order
+// Extra-P tries them: the first of equally good hypotheses wins.
+struct Exponents {
+  int numerator, denominator, log;
+};
+constexpr std::array<Exponents, 42> kHypotheses{{
+    {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1},  {1, 3, 1}, {1, 4, 2},
+    {1, 3, 2}, {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0},  {3, 4, 0}, {2, 3, 1},
+    {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2}, {1, 1, 0},  {1, 1, 1}, {1, 1, 2},
+    {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0},  {3, 2, 1}, {3, 2, 2},
+    {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2},  {9, 4, 0}, {7, 3, 0},
+    {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1},
+}};
+
+// A constant coefficient this small against the smallest training value is rounding noise
+// (Extra-P's clean_constant_coefficient): it is set to 0 before validating.
+constexpr double kCleanConstant = 0.0005;
+// A term contributing less than this share of every measured value does not count.
+constexpr double kMinTermContribution = 0.0005;
+
+struct Line {
+  double intercept = 0, slope = 0;
+};
+
+// Least squares of y ≈ intercept + slope · t over the points not equal to `left_out`
+// (size(): none), on centred data so that large terms (p^3 at p = 10^4) lose no precision.
+Line fit_line(std::span<const double> t, std::span<const double> y, size_t left_out) {
+  double n = 0, mean_t = 0, mean_y = 0;
+  for (size_t i = 0; i < t.size(); ++i)
+    if (i != left_out) n += 1, mean_t += t[i], mean_y += y[i];
+  mean_t /= n;
+  mean_y /= n;
+  double stt = 0, sty = 0;
+  for (size_t i = 0; i < t.size(); ++i)
+    if (i != left_out) {
+      stt += (t[i] - mean_t) * (t[i] - mean_t);
+      sty += (t[i] - mean_t) * (y[i] - mean_y);
+    }
+  if (stt == 0) {  // one value of t: the least-norm solution, as numpy's lstsq gives it
+    const double intercept = mean_y / (1 + mean_t * mean_t);
+    return {intercept, intercept * mean_t};
+  }
+  const double slope = sty / stt;
+  return {mean_y - slope * mean_t, slope};
+}
+
+double smape_share(double predicted, double actual) {
+  const double sum = std::abs(actual) + std::abs(predicted);
+  return sum == 0 ? 0 : std::abs(predicted - actual) / sum * 2;
+}
+
+struct Candidate {
+  Line line;
+  double rss = 0, smape = 0;
+};
+
+// Leave-one-out costs of the hypothesis whose term has the values `t`, then its fit to all.
+Candidate cross_validate(std::span<const double> t, std::span<const double> y) {
+  Candidate c;
+  const size_t n = y.size();
+  for (size_t k = 0; k < n; ++k) {
+    Line line = fit_line(t, y, k);
+    double minimum = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < n; ++i)
+      if (i != k) minimum = std::min(minimum, y[i]);
+    const double share = minimum == 0 ? line.intercept : line.intercept / minimum;
+    if (std::abs(share) < kCleanConstant) line.intercept = 0;
+    const double predicted = line.intercept + line.slope * t[k];
+    c.rss += (predicted - y[k]) * (predicted - y[k]);
+    c.smape += smape_share(predicted, y[k]) / double(n) * 100;
+  }
+  c.line = fit_line(t, y, n);
+  return c;
+}
+
+// Whether c · t matters somewhere: at some point it is at least kMinTermContribution of the
+// measured value (a point where both are 0 says nothing).
+bool term_matters(double coefficient, std::span<const double> t, std::span<const double> y) {
+  if (coefficient == 0) return false;
+  for (size_t i = 0; i < y.size(); ++i) {
+    const double term = coefficient * t[i];
+    if (term == 0 && y[i] == 0) continue;
+    if (!(std::abs(term / y[i]) < kMinTermContribution)) return true;
+  }
+  return false;
+}
+
+PerformanceModel constant_model(std::span<const double> y) {
+  PerformanceModel m;
+  for (double v : y) m.constant += v;
+  m.constant /= double(y.size());
+  for (double v : y) {
+    m.rss += (m.constant - v) * (m.constant - v);
+    m.smape += smape_share(m.constant, v);
+  }
+  m.smape = m.smape / double(y.size()) * 100;
+  return m;
+}
+
+void append_number(std::string& out, double v) {
+  std::array<char, 32> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v);
+  out.append(buffer.data(), result.ptr);
+}
+
+}  // namespace
+
+double ModelTerm::evaluate(double p) const {
+  double value = coefficient;
+  if (exponent_numerator != 0) value *= std::pow(p, exponent());
+  if (log_exponent != 0) value *= std::pow(std::log2(p), log_exponent);
+  return value;
+}
+
+double PerformanceModel::evaluate(double p) const {
+  double value = constant;
+  for (const ModelTerm& t : terms) value += t.evaluate(p);
+  return value;
+}
+
+std::string PerformanceModel::formula() const {
+  std::string out;
+  append_number(out, constant);
+  for (const ModelTerm& t : terms) {
+    out += " + ";
+    append_number(out, t.coefficient);
+    if (t.exponent_numerator != 0) {
+      out += " * " + t.parameter + "^(" + std::to_string(t.exponent_numerator);
+      if (t.exponent_denominator != 1) out += "/" + std::to_string(t.exponent_denominator);
+      out += ")";
+    }
+    if (t.log_exponent != 0)
+      out += " * log2(" + t.parameter + ")^(" + std::to_string(t.log_exponent) + ")";
+  }
+  return out;
+}
+
+PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
+                                      const std::string& parameter) {
+  if (points.size() < kMinModelPoints)
+    throw Error("a model needs at least " + std::to_string(kMinModelPoints) +
+                " measurement points, got " + std::to_string(points.size()));
+  std::vector<double> p, y;
+  bool log_terms = true;  // log2 of a value below 1 is negative (or -inf): no log terms then
+  for (const MeasuredPoint& m : points) {
+    if (!std::isfinite(m.parameter_value) || !std::isfinite(m.value))
+      throw Error("a measurement point is not a finite number");
+    p.push_back(m.parameter_value);
+    y.push_back(m.value);
+    log_terms = log_terms && m.parameter_value >= 1;
+  }
+  PerformanceModel best = constant_model(y);
+  if (best.rss == 0) return best;
+  const double total_squares = best.rss;
+  const double n = double(y.size());
+  std::vector<double> t(y.size());
+  for (const Exponents& e : kHypotheses) {
+    if (e.log != 0 && !log_terms) continue;
+    ModelTerm term{1, parameter, e.numerator, e.denominator, e.log};
+    for (size_t i = 0; i < p.size(); ++i) t[i] = term.evaluate(p[i]);
+    const Candidate c = cross_validate(t, y);
+    if (!std::isfinite(c.rss) || !term_matters(c.line.slope, t, y) || !(c.smape < best.smape))
+      continue;
+    term.coefficient = c.line.slope;
+    best.constant = c.line.intercept;
+    best.terms = {term};
+    best.rss = c.rss;
+    best.smape = c.smape;
+    best.adjusted_r2 = 1 - (c.rss / total_squares) * (n - 1) / (n - 2);
+  }
+  return best;
+}
+
+}  // namespace cubekit

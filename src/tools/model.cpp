@@ -1,0 +1,231 @@
+// cubekit model: performance models of a series of reports, as Extra-P fits them (see
+// cubekit/perf_model.hpp and docs/models.md), printed as a table, JSON or CSV.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cubekit/error.hpp"
+#include "cubekit/perf_model.hpp"
+#include "tools.hpp"
+
+namespace cubekit::tools {
+namespace {
+
+struct Prediction {
+  std::string parameter;
+  double value = 0;
+};
+
+// "x=1024" → {x, 1024}; Error naming the option otherwise.
+Prediction parse_assignment(const std::string& text, const std::string& option) {
+  const size_t eq = text.find('=');
+  Prediction p;
+  if (eq != std::string::npos && eq > 0) {
+    p.parameter = text.substr(0, eq);
+    const char* first = text.data() + eq + 1;
+    const char* last = text.data() + text.size();
+    const auto [end, ec] = std::from_chars(first, last, p.value);
+    if (ec == std::errc() && end == last && first != last) return p;
+  }
+  throw Error(option + " '" + text + "': expected NAME=NUMBER, e.g. x=1024");
+}
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return std::string(buffer, result.ptr);
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", c);
+      out += escape;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string joined(const std::vector<std::string>& callpath) {
+  std::string out;
+  for (const std::string& name : callpath) out += (out.empty() ? "" : "->") + name;
+  return out;
+}
+
+const char* flavour_name(Flavour f) {
+  return f == Flavour::kInclusive ? "incl" : "excl";
+}
+
+void print_json(const std::vector<CallPathModel>& models, const std::vector<Prediction>& at) {
+  std::string out = "[";
+  for (size_t i = 0; i < models.size(); ++i) {
+    const CallPathModel& m = models[i];
+    std::string path;
+    for (const std::string& name : m.callpath)
+      path += (path.empty() ? "" : ", ") + json_string(name);
+    out += std::string(i ? "," : "") + "\n  {\"callpath\": [" + path +
+           "], \"metric\": " + json_string(m.metric) + ", \"flavour\": \"" +
+           flavour_name(m.flavour) + "\", \"model\": " + json_string(m.model.formula()) +
+           ", \"constant\": " + number(m.model.constant) + ", \"terms\": [";
+    for (size_t t = 0; t < m.model.terms.size(); ++t) {
+      const ModelTerm& term = m.model.terms[t];
+      out += std::string(t ? ", " : "") + "{\"coefficient\": " + number(term.coefficient) +
+             ", \"parameter\": " + json_string(term.parameter) +
+             ", \"exponent\": " + number(term.exponent()) +
+             ", \"log_exponent\": " + number(term.log_exponent) + "}";
+    }
+    out += "], \"rss\": " + number(m.model.rss) + ", \"smape\": " + number(m.model.smape) +
+           ", \"adjusted_r2\": " + number(m.model.adjusted_r2);
+    if (!at.empty()) {
+      out += ", \"predictions\": [";
+      for (size_t p = 0; p < at.size(); ++p)
+        out += std::string(p ? ", " : "") + "{\"point\": {" + json_string(at[p].parameter) + ": " +
+               number(at[p].value) + "}, \"value\": " + number(m.model.evaluate(at[p].value)) + "}";
+      out += "]";
+    }
+    out += "}";
+  }
+  std::printf("%s\n]\n", out.c_str());
+}
+
+void print_csv(const std::vector<CallPathModel>& models, const std::vector<Prediction>& at) {
+  std::string out = "callpath,metric,flavour,model,constant,rss,smape,adjusted_r2";
+  for (const Prediction& p : at) out += "," + csv_field(p.parameter + "=" + number(p.value));
+  out += "\n";
+  for (const CallPathModel& m : models) {
+    out += csv_field(joined(m.callpath)) + "," + csv_field(m.metric) + "," +
+           flavour_name(m.flavour) + "," + csv_field(m.model.formula()) + "," +
+           number(m.model.constant) + "," + number(m.model.rss) + "," + number(m.model.smape) +
+           "," + number(m.model.adjusted_r2);
+    for (const Prediction& p : at) out += "," + number(m.model.evaluate(p.value));
+    out += "\n";
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+// One line per model, columns padded to their widest cell; predictions as further columns.
+void print_table(const std::vector<CallPathModel>& models, const std::vector<Prediction>& at) {
+  std::vector<std::vector<std::string>> rows = {
+      {"call path", "metric", "flavour", "model", "RSS", "SMAPE", "adj. R^2"}};
+  for (const Prediction& p : at) rows[0].push_back(p.parameter + "=" + number(p.value));
+  char cell[64];
+  auto g = [&cell](double v) {
+    return std::snprintf(cell, sizeof cell, "%.6g", v), std::string(cell);
+  };
+  for (const CallPathModel& m : models) {
+    rows.push_back({joined(m.callpath), m.metric, flavour_name(m.flavour), m.model.formula(),
+                    g(m.model.rss), g(m.model.smape), g(m.model.adjusted_r2)});
+    for (const Prediction& p : at) rows.back().push_back(g(m.model.evaluate(p.value)));
+  }
+  std::vector<size_t> width(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c)
+      line += row[c] + (c + 1 < row.size() ? std::string(width[c] - row[c].size() + 2, ' ') : "");
+    out += line + "\n";
+  }
+  std::fputs(out.c_str(), stdout);
+}
+
+Series explicit_series(const std::vector<std::pair<std::string, std::string>>& points) {
+  Series series;
+  for (const auto& [assignment, path] : points) {
+    const Prediction p = parse_assignment(assignment, "--point");
+    if (series.parameters.empty()) series.parameters.push_back(p.parameter);
+    if (p.parameter != series.parameters[0])
+      throw Error("--point " + assignment + ": the other points name parameter " +
+                  series.parameters[0]);
+    series.reports.push_back({{p.value}, path});
+  }
+  return series;
+}
+
+}  // namespace
+
+int model_main(int argc, char** argv) {
+  CLI::App app{"Fits Extra-P's performance models to a series of reports.", "cubekit model"};
+  std::string folder, format = "table", measure = "mean", scaling = "weak";
+  std::vector<std::pair<std::string, std::string>> points;
+  std::vector<std::string> predict;
+  app.add_option("folder", folder, "folder of experiment folders named like mm.x10y1z1.r1");
+  app.add_option("--point", points, "a report at a point: --point x=10 FILE (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--measure", measure, "value of a point: mean, median, minimum or maximum")
+      ->check(CLI::IsMember({"mean", "median", "minimum", "maximum"}))
+      ->capture_default_str();
+  app.add_option("--scaling", scaling, "weak: locations are samples; strong: their sum")
+      ->check(CLI::IsMember({"weak", "strong"}))
+      ->capture_default_str();
+  app.add_option("-s", format, "output: table, json or csv")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->capture_default_str();
+  app.add_option("--predict", predict, "also the model's value at this point, e.g. x=1024")
+      ->allow_extra_args(false);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 1;
+  }
+  try {
+    if (folder.empty() == points.empty())
+      throw Error("give a folder of experiments or --point NAME=VALUE FILE ..., not both");
+    const Series series = folder.empty() ? explicit_series(points) : read_series_folder(folder);
+    std::vector<Prediction> at;
+    for (const std::string& text : predict) {
+      at.push_back(parse_assignment(text, "--predict"));
+      if (at.back().parameter != series.parameters[0])
+        throw Error("--predict " + text + ": the series' parameter is " + series.parameters[0]);
+    }
+    SeriesOptions options;
+    options.scaling = scaling == "strong" ? Scaling::kStrong : Scaling::kWeak;
+    options.measure = measure == "median"    ? Measure::kMedian
+                      : measure == "minimum" ? Measure::kMinimum
+                      : measure == "maximum" ? Measure::kMaximum
+                                             : Measure::kMean;
+    const SeriesModels result = model_series(series, options);
+    if (!result.incomplete.empty())
+      std::fprintf(stderr,
+                   "cubekit model: %zu call path × metric × flavour without a value at every "
+                   "point have no model (e.g. %s, %s)\n",
+                   result.incomplete.size(), joined(result.incomplete[0].callpath).c_str(),
+                   result.incomplete[0].metric.c_str());
+    const std::vector<CallPathModel>& models = result.models;
+    if (format == "json")
+      print_json(models, at);
+    else if (format == "csv")
+      print_csv(models, at);
+    else
+      print_table(models, at);
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "cubekit model: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace cubekit::tools

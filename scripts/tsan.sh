@@ -17,9 +17,28 @@ CXX=clang++ CC=clang cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
 ninja -C "$build" cubekit_tests cubekit_cli
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The tests that run the cubekit executable run it instrumented too (CUBEKIT_TOOL).
-TMPDIR=$tmp TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4" \
-  "$build/tests/cubekit_tests" --gtest_brief=1 --gtest_filter="${CUBEKIT_TSAN_FILTER:-*}"
+# The tests that run the cubekit executable run it instrumented too (CUBEKIT_TOOL). Two gtest
+# shards, one per core; each one's output goes to its log, shown when it fails.
+shards=2
+pids=()
+for shard in $(seq 0 $((shards - 1))); do
+  TMPDIR=$tmp GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard \
+    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4" \
+    "$build/tests/cubekit_tests" --gtest_brief=1 --gtest_filter="${CUBEKIT_TSAN_FILTER:-*}" \
+    >"$build/tsan_shard_$shard.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+for shard in $(seq 0 $((shards - 1))); do
+  if wait "${pids[$shard]}"; then
+    tail -n 3 "$build/tsan_shard_$shard.log"
+  else
+    echo "tsan.sh: shard $shard failed:" >&2
+    grep -E -A 30 'WARNING: ThreadSanitizer|FAILED|Failure' "$build/tsan_shard_$shard.log" | head -n 200 >&2
+    status=1
+  fi
+done
+[ $status -eq 0 ] || exit 1
 if [ -n "$(ls -A "$tmp")" ]; then
   echo "tsan.sh: the tests left files in the temporary folder" >&2
   exit 1

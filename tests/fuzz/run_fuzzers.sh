@@ -20,7 +20,7 @@ targets=(
   fuzz_anchor:anchor:131072
   fuzz_metric_data:metric_data:65536
   fuzz_cube3:cube3:131072
-  fuzz_cubepl:cubepl:131072:600
+  fuzz_cubepl:cubepl:131072:${CUBEKIT_FUZZ_CUBEPL_SECONDS:-600}
   fuzz_spec:spec:65536
   fuzz_peri:peri:65536
 )

@@ -233,7 +233,10 @@ SeriesModels model_series(const Series& series, const SeriesOptions& options) {
   std::map<std::string, std::vector<std::string>> callpaths;
   std::mutex callpaths_lock;
   std::map<ModelKey, std::vector<MeasuredPoint>> measured;
-  for (const auto& [p, paths] : points) {
+  for (const auto& point : points) {
+    const double p = point.first;
+    // Named, not a structured binding: clang 14 (the sanitizer builds) cannot capture those.
+    const std::vector<std::string>& paths = point.second;
     std::vector<ReportValues> per_report(paths.size());
     parallel_for(
         paths.size(),

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "cubekit/algebra.hpp"
@@ -278,6 +279,29 @@ class PeriReader {
       }
       for (const pugi::xml_node& c : program.child("cnodes").children("cnode")) cnode(c, kNoIndex);
     }
+    adopt_written_ids(region_ids_, 'r', model_->regions);
+    adopt_written_ids(cnode_ids_, 'c', model_->cnodes);
+  }
+
+  // cubekit's export names regions r<id> and call paths c<id> after their ids in the report.
+  // Those ids come back, so a round trip keeps each call path's id even where the ids are not
+  // in pre-order (the import numbers in document order otherwise, which then gives an id to
+  // another call path). Documents with other ids, or with one id twice, keep document order.
+  template <class Item>
+  static void adopt_written_ids(const IdMap& ids, char prefix, std::vector<Item>& items) {
+    if (ids.size() != items.size()) return;  // an id written twice: not ours
+    std::vector<uint32_t> written(items.size());
+    std::unordered_set<uint32_t> seen;
+    for (const auto& [text, index] : ids) {
+      const std::string_view digits = std::string_view(text).substr(1);
+      uint32_t id = 0;
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+      if (text.empty() || text[0] != prefix || digits.empty() || ec != std::errc() ||
+          end != digits.data() + digits.size() || !seen.insert(id).second)
+        return;
+      written[index] = id;
+    }
+    for (size_t i = 0; i < items.size(); ++i) items[i].id = written[i];
   }
 
   // The call tree in pre-order, with an explicit stack: call trees may be deep (model.hpp).

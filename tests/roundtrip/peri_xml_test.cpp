@@ -19,6 +19,7 @@
 #include "cubekit/error.hpp"
 #include "query/peri_reader.hpp"
 #include "test_support.hpp"
+#include "unit/small_model.hpp"
 #include "unit/tar_builder.hpp"
 
 namespace cubekit {
@@ -121,8 +122,10 @@ void check_round_trip(const fs::path& path, const fs::path& tmp) {
   ASSERT_EQ(a.cnodes.size(), b.cnodes.size());
   ASSERT_EQ(a.locations.size(), b.locations.size());
   EXPECT_EQ(a.groups.size(), b.groups.size());
-  for (Index c = 0; c < a.cnodes.size(); ++c)
+  for (Index c = 0; c < a.cnodes.size(); ++c) {
     EXPECT_EQ(a.regions[a.cnodes[c].region].name, b.regions[b.cnodes[c].region].name);
+    EXPECT_EQ(a.cnodes[c].id, b.cnodes[c].id) << "call path at position " << c;
+  }
   size_t compared = 0;
   for (Index m = 0; m < a.metrics.size(); ++m) {
     if (a.metrics[m].ghost || a.metrics[m].is_void) continue;
@@ -148,6 +151,55 @@ void check_round_trip(const fs::path& path, const fs::path& tmp) {
     }
   }
   EXPECT_GT(compared, 0u);
+}
+
+// Call path ids that are not in pre-order (Score-P numbers some trees otherwise) and region
+// ids that are not positions: after the round trip every id names the same call path, with the
+// same region, the same parent and the same value. The import used to number call paths in
+// document order, which gave id 66 of a Score-P profile to another region's call path.
+TEST(PeriXml, RoundTripKeepsEveryCallPathsId) {
+  test::TempDir tmp("peri-ids");
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  // main → {recvi_ → brcastr8_, brcastr8_}, main → solve
+  test::add_call_tree(*model, {"main", "recvi_", "brcastr8_", "brcastr8_", "solve"},
+                      {kNoIndex, 0, 1, 0, 0});
+  const std::vector<uint32_t> cnode_ids = {40, 66, 3, 12, 7}, region_ids = {9, 4, 70, 71, 2};
+  for (Index c = 0; c < model->cnodes.size(); ++c) {
+    model->cnodes[c].id = cnode_ids[c];
+    model->regions[c].id = region_ids[c];
+  }
+  test::add_one_machine(*model, {1});
+  const std::vector<double> values = {1.5, 2.25, 4.0, 8.5, 16.0};
+  const std::string path = (tmp.path() / "ids.cubex").string();
+  const Report original = test::write_first_metric(path, model, values.data());
+  const fs::path xml = tmp.path() / "ids.xml", back = tmp.path() / "back.cubex";
+  {
+    MetricEngine engine(original);
+    std::ofstream out(xml);
+    write_peri_xml(engine, out);
+  }
+  import_peri_xml(xml.string(), back.string());
+  const Report copy = Report::open(back.string());
+  const Model& b = copy.model();
+  MetricEngine copy_engine(copy);
+  const Index time = *b.metric_by_uniq_name("time");
+  ASSERT_EQ(b.cnodes.size(), cnode_ids.size());
+  for (Index c = 0; c < cnode_ids.size(); ++c) {
+    const auto in_copy = b.cnode_by_id(cnode_ids[c]);
+    ASSERT_TRUE(in_copy) << "cnode id " << cnode_ids[c];
+    const Cnode& x = b.cnodes[*in_copy];
+    EXPECT_EQ(b.regions[x.region].name, model->regions[c].name) << cnode_ids[c];
+    EXPECT_EQ(b.regions[x.region].id, region_ids[c]) << cnode_ids[c];
+    const Index parent = model->cnodes[c].parent;
+    if (parent == kNoIndex)
+      EXPECT_EQ(x.parent, kNoIndex);
+    else
+      EXPECT_EQ(b.cnodes[x.parent].id, cnode_ids[parent]) << cnode_ids[c];
+    const Values v =
+        copy_engine.location_values(time, *in_copy, Flavour::kInclusive, Flavour::kExclusive);
+    EXPECT_EQ(v.scalar(0), values[c]) << cnode_ids[c];
+  }
 }
 
 TEST(PeriXml, RoundTripKeepsEveryValueOfRealProfiles) {

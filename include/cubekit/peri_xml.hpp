@@ -12,14 +12,18 @@
 #pragma once
 
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "cubekit/derived.hpp"
 
 namespace cubekit {
 
-// Writes the report behind `engine` to `out`. Throws cubekit::Error (e.g. a derived metric
-// that does not compile).
-void write_peri_xml(MetricEngine& engine, std::ostream& out);
+// Writes the report behind `engine` to `out` and returns the metrics it left out, as
+// "uniq_name (DTYPE)": PERI-XML holds one number per value, so metrics of SCALE_FUNC, COMPLEX,
+// TAU_ATOMIC, HISTOGRAM and NDOUBLES values are not written (their sub-metrics are, one level
+// up). Throws cubekit::Error (e.g. a derived metric that does not compile).
+std::vector<std::string> write_peri_xml(MetricEngine& engine, std::ostream& out);
 
 // Reads a PERI-XML document and writes it as the report `cubex_path`: metrics (a pair
 // "<x>.incl" / "<x>.excl", as write_peri_xml writes them, becomes one metric stored exclusive;

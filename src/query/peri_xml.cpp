@@ -31,7 +31,13 @@ class PeriWriter {
   PeriWriter(MetricEngine& engine, std::ostream& out)
       : engine_(engine), model_(engine.report().model()), out_(out) {}
 
+  // What the document cannot hold: metrics whose values are not one number each.
+  std::vector<std::string> left_out;
+
   void write() {
+    for (const Metric& x : model_.metrics)
+      if (!x.ghost && !x.is_void && !holds_numbers(x))
+        left_out.push_back(x.uniq_name + " (" + x.dtype_text + ")");
     out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<peri generator=\"cubekit\">\n";
     metrics();
     code();
@@ -42,8 +48,21 @@ class PeriWriter {
 
  private:
   // ---- <metrics> -----------------------------------------------------------------------------
+  // PERI-XML's values are numbers: a value of these types is one (RATE as the ratio CubeLib
+  // shows). A SCALE_FUNC's number would be CubeLib's sorting key, not its value, and tuples and
+  // histograms have several.
+  static bool holds_numbers(const Metric& x) {
+    return x.dtype.is_single_number() || x.dtype.kind() == TypeKind::kRate;
+  }
+
+  // A metric left out lends its place in the tree to its sub-metrics.
   void metric(Index m, const char* flavour, int depth) {
     const Metric& x = model_.metrics[m];
+    if (!holds_numbers(x)) {
+      for (Index child : x.children)
+        if (!model_.metrics[child].ghost) metric(child, flavour, depth);
+      return;
+    }
     const std::string pad(2 * depth, ' ');
     out_ << pad << "<metric id=\"" << x.id << '.' << flavour << "\" units=\"" << xml_escape(x.uom)
          << "\" type=\"" << peri_type(x) << "\" name=\"" << xml_escape(x.disp_name) << " ("
@@ -178,7 +197,7 @@ class PeriWriter {
     out_ << "<data>\n";
     for (Index m = 0; m < model_.metrics.size(); ++m) {
       const Metric& x = model_.metrics[m];
-      if (x.ghost || x.is_void) continue;
+      if (x.ghost || x.is_void || !holds_numbers(x)) continue;
       for (const Flavour flavour : {Flavour::kInclusive, Flavour::kExclusive}) {
         out_ << "<d metric=\"" << x.id << (flavour == Flavour::kInclusive ? ".incl" : ".excl")
              << "\">\n";
@@ -253,8 +272,10 @@ class PeriWriter {
 
 }  // namespace
 
-void write_peri_xml(MetricEngine& engine, std::ostream& out) {
-  PeriWriter(engine, out).write();
+std::vector<std::string> write_peri_xml(MetricEngine& engine, std::ostream& out) {
+  PeriWriter writer(engine, out);
+  writer.write();
+  return std::move(writer.left_out);
 }
 
 }  // namespace cubekit

@@ -71,7 +71,9 @@ int export_peri_main(int argc, char** argv) {
     {
       std::ofstream out(temporary, std::ios::binary);
       if (!out) throw IoError(output + ": cannot write");
-      write_peri_xml(engine, out);
+      for (const std::string& metric : write_peri_xml(engine, out))
+        std::cerr << "cubekit export-peri: " << input << ": metric " << metric
+                  << " left out: PERI-XML holds one number per value\n";
       out.flush();
       if (!out) throw IoError(output + ": writing failed");
     }

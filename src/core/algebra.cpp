@@ -207,6 +207,7 @@ void histogram_plus_bytes(std::byte* a, const std::byte* b, size_t bins) {
 }  // namespace
 
 void set_identity(DataType type, std::byte* dst, size_t n) {
+  if (n == 0) return;  // dst may be null then (an empty vector's data()): memset must not see it
   if (type.is_integer()) {
     std::memset(dst, 0, n * type.memory_size());
     return;

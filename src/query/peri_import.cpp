@@ -293,11 +293,11 @@ class PeriReader {
     std::vector<uint32_t> written(items.size());
     std::unordered_set<uint32_t> seen;
     for (const auto& [text, index] : ids) {
+      if (text.size() < 2 || text[0] != prefix) return;
       const std::string_view digits = std::string_view(text).substr(1);
       uint32_t id = 0;
       const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-      if (text.empty() || text[0] != prefix || digits.empty() || ec != std::errc() ||
-          end != digits.data() + digits.size() || !seen.insert(id).second)
+      if (ec != std::errc() || end != digits.data() + digits.size() || !seen.insert(id).second)
         return;
       written[index] = id;
     }

@@ -325,6 +325,24 @@ TEST(PeriXml, BadDocumentsSayWhereAndWriteNothing) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// Ids that are not the export's (empty, a prefix alone, repeated): document order, no crash.
+// fuzz_peri found the empty id reading past its end.
+TEST(PeriXml, IdsNotWrittenByTheExportKeepDocumentOrder) {
+  test::TempDir tmp("peri-odd-ids");
+  const fs::path xml = tmp.path() / "odd.xml", out = tmp.path() / "odd.cubex";
+  std::ofstream(xml) << "<peri><metrics><metric id=\"m\" type=\"int\" name=\"M\"/></metrics>\n"
+                        "<code><programs><program id=\"p\"><regions><region id=\"\"><name>main"
+                        "</name></region><region id=\"r\"><name>f</name></region></regions>\n"
+                        "<cnodes><cnode id=\"\" ref=\"\"><cnode id=\"c\" ref=\"r\"/></cnode>"
+                        "</cnodes></program></programs></code></peri>\n";
+  ASSERT_NO_THROW(import_peri_xml(xml.string(), out.string()));
+  const Report r = Report::open(out.string());
+  ASSERT_EQ(r.model().cnodes.size(), 2u);
+  EXPECT_EQ(r.model().cnodes[0].id, 0u);
+  EXPECT_EQ(r.model().cnodes[1].id, 1u);
+  EXPECT_EQ(r.model().regions[r.model().cnodes[1].region].name, "f");
+}
+
 // A small document of the proposal's kind: metric m (integers), call paths c0 ⊃ c1, two
 // threads on one node; `data` goes where `at` says (before or after the dimensions).
 std::string small_document(const std::string& data, bool data_first) {

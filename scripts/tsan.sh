@@ -4,7 +4,8 @@
 # (API, concurrency storms, soak, limits), the parallel_for users (reading and decoding
 # reports, calc, cube_dump, the report algebra, CubePL's row-wise evaluation, PERI import) and
 # the engine's shared caches. Any report fails the run (halt_on_error); nothing of ours is
-# suppressed. Usage: tsan.sh [BUILD_DIR] (default build-tsan).
+# suppressed (tests/tsan.supp names the one uninstrumented library that is, and why).
+# Usage: tsan.sh [BUILD_DIR] (default build-tsan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-tsan}
@@ -23,7 +24,7 @@ shards=2
 pids=()
 for shard in $(seq 0 $((shards - 1))); do
   TMPDIR=$tmp GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard \
-    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4" \
+    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4 suppressions=$PWD/tests/tsan.supp" \
     "$build/tests/cubekit_tests" --gtest_brief=1 --gtest_filter="${CUBEKIT_TSAN_FILTER:-*}" \
     >"$build/tsan_shard_$shard.log" 2>&1 &
   pids+=($!)

@@ -27,71 +27,23 @@
 
 #include "cubekit/generator.hpp"
 #include "cubekit/report.hpp"
+#include "server/known_reports.hpp"
 #include "server/report_cache.hpp"
 #include "server/running_server.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
+using cubekit::test::agrees;
+using cubekit::test::encode_param;
+using cubekit::test::KnownReport;
+using cubekit::test::make_known_report;
 using cubekit::test::run_tool;
 using cubekit::test::RunningServer;
+using cubekit::test::soak_scale;
 using cubekit::test::TempDir;
 using nlohmann::json;
 
 namespace {
-
-std::string enc(const std::string& s) {
-  return cubekit::test::encode_param(s);
-}
-
-int soak_scale() {
-  const char* text = std::getenv("CUBEKIT_SOAK_SCALE");
-  const int scale = text ? std::atoi(text) : 1;
-  return std::clamp(scale, 1, 1000);
-}
-
-// Per cnode id, a value as cube_dump printed it (6 significant digits).
-using DumpedValues = std::map<uint32_t, double>;
-
-// `cube_dump -m METRIC -z FLAVOUR -t aggr REPORT`, parsed.
-DumpedValues dumped(const fs::path& report, const std::string& metric, const char* flavour) {
-  const auto r = run_tool("cube_dump", {"-m", metric, "-z", flavour, "-t", "aggr", report});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  static const std::regex kRow(R"(^.*\(id=(\d+)\)\s+(\S+)$)");
-  DumpedValues out;
-  std::istringstream in(r.out);
-  for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_match(line, m, kRow))
-      out[static_cast<uint32_t>(std::stoul(m[1]))] = std::stod(m[2]);
-  }
-  return out;
-}
-
-// An exact value and one cube_dump printed with 6 significant digits (or computed from such).
-bool agrees(double printed, double exact) {
-  return std::fabs(printed - exact) <= 1e-5 * std::fabs(exact) + 1e-9;
-}
-
-// A generated report and what cube_dump says of it: inclusive time and exclusive visits.
-struct KnownReport {
-  std::string name;  // relative to the served root
-  DumpedValues time_incl, visits_excl;
-  // metric::time(i)*k + metric::visits(e) at a cnode, as cube_dump's numbers give it.
-  double expression(uint32_t cnode, int k) const {
-    return time_incl.at(cnode) * k + visits_excl.at(cnode);
-  }
-};
-
-KnownReport make_report(const TempDir& dir, const std::string& name, uint64_t seed,
-                        size_t call_paths, size_t threads) {
-  cubekit::GeneratorOptions o;
-  o.seed = seed;
-  o.call_paths = call_paths;
-  o.threads_per_process = threads;
-  const fs::path path = dir.path() / name;
-  cubekit::generate_report(path.string(), o);
-  return {name, dumped(path, "time", "incl"), dumped(path, "visits", "excl")};
-}
 
 std::string expression(int k) {
   return "metric::time(i)*" + std::to_string(k) + "+metric::visits(e)";
@@ -118,7 +70,7 @@ std::string check_values(const json& body, const KnownReport& r, int k) {
 // another request was still evaluating with it.
 TEST(ServerConcurrency, FourHundredDistinctExpressionsThirtyTwoAtATime) {
   TempDir dir("storm");
-  const KnownReport r = make_report(dir, "storm.cubex", 7, 2500, 10);
+  const KnownReport r = make_known_report(dir.path(), "storm.cubex", 7, 2500, 10);
   ASSERT_GT(fs::file_size(dir.path() / r.name), 5u << 20);
   cubekit::ServerOptions o;
   o.root = dir.path();
@@ -135,7 +87,7 @@ TEST(ServerConcurrency, FourHundredDistinctExpressionsThirtyTwoAtATime) {
       for (int k; (k = next++) <= requests;) {
         const std::string endpoint = k % 4 == 0 ? "children" : "values";
         const auto res = client.Get("/api/v1/" + endpoint + "?report=" + r.name +
-                                    "&metric=" + enc(expression(k)) + "&calltree=incl");
+                                    "&metric=" + encode_param(expression(k)) + "&calltree=incl");
         std::string problem;
         if (!res) {
           problem = "no answer";
@@ -166,7 +118,7 @@ TEST(ServerConcurrency, FourHundredDistinctExpressionsThirtyTwoAtATime) {
 // the list stays bounded, the budget holds what the caches keep and gets it all back.
 TEST(ServerConcurrency, EnginesInUseOutliveTheirEvictionAndCachesReturnTheBudget) {
   TempDir dir("engines");
-  const KnownReport r = make_report(dir, "r.cubex", 3, 500, 2);
+  const KnownReport r = make_known_report(dir.path(), "r.cubex", 3, 500, 2);
   cubekit::server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
   cubekit::server::OpenReport report(cubekit::Report::open((dir.path() / r.name).string()), r.name,
                                      budget);
@@ -194,7 +146,7 @@ TEST(ServerConcurrency, EnginesInUseOutliveTheirEvictionAndCachesReturnTheBudget
 // request needs it, so requests are not refused because of caches.
 TEST(ServerConcurrency, ARequestReclaimsTheBudgetCachesHold) {
   TempDir dir("reclaim");
-  const KnownReport r = make_report(dir, "r.cubex", 5, 300, 2);
+  const KnownReport r = make_known_report(dir.path(), "r.cubex", 5, 300, 2);
   const cubekit::Report opened = cubekit::Report::open((dir.path() / r.name).string());
   const uint64_t cells = opened.model().cnodes.size() * opened.model().locations.size();
   cubekit::server::DecodeBudget budget(cells * 16, cells * 16);

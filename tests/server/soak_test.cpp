@@ -24,42 +24,24 @@
 #include <vector>
 
 #include "cubekit/generator.hpp"
+#include "server/known_reports.hpp"
 #include "server/running_server.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
+using cubekit::test::agrees;
+using cubekit::test::dumped;
+using cubekit::test::encode_param;
+using cubekit::test::KnownReport;
+using cubekit::test::make_known_report;
 using cubekit::test::RawConnection;
 using cubekit::test::run_tool;
 using cubekit::test::RunningServer;
+using cubekit::test::soak_scale;
 using cubekit::test::TempDir;
 using nlohmann::json;
 
 namespace {
-
-std::string enc(const std::string& s) {
-  return cubekit::test::encode_param(s);
-}
-
-int soak_scale() {
-  const char* text = std::getenv("CUBEKIT_SOAK_SCALE");
-  return std::clamp(text ? std::atoi(text) : 1, 1, 1000);
-}
-
-using DumpedValues = std::map<uint32_t, double>;  // cnode id → value
-
-DumpedValues dumped(const fs::path& report, const std::string& metric, const char* flavour) {
-  const auto r = run_tool("cube_dump", {"-m", metric, "-z", flavour, "-t", "aggr", report});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  static const std::regex kRow(R"(^.*\(id=(\d+)\)\s+(\S+)$)");
-  DumpedValues out;
-  std::istringstream in(r.out);
-  for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_match(line, m, kRow))
-      out[static_cast<uint32_t>(std::stoul(m[1]))] = std::stod(m[2]);
-  }
-  return out;
-}
 
 // AddressSanitizer keeps freed blocks in a quarantine (256 MB by default) before reusing them,
 // which the process's resident memory shows; the bound makes room for it in that build only.
@@ -73,15 +55,6 @@ constexpr uint64_t kSanitizerMemory = uint64_t{256} << 20;
 #else
 constexpr uint64_t kSanitizerMemory = 0;
 #endif
-
-bool agrees(double printed, double exact) {
-  return std::fabs(printed - exact) <= 1e-5 * std::fabs(exact) + 1e-9;
-}
-
-struct KnownReport {
-  std::string name;
-  DumpedValues time_incl, visits_excl;
-};
 
 // Resident memory of this process in bytes (/proc/self/statm).
 uint64_t resident_bytes() {
@@ -164,7 +137,8 @@ class SoakClient {
         k == 0 ? "time" : "metric::time(i)*" + std::to_string(k) + "+metric::visits(e)";
     json body;
     const std::string problem = fetch(
-        "/api/v1/values?report=" + r.name + "&metric=" + enc(metric) + "&calltree=incl", body);
+        "/api/v1/values?report=" + r.name + "&metric=" + encode_param(metric) + "&calltree=incl",
+        body);
     if (!problem.empty()) return problem == "busy" ? "" : problem;
     for (const json& pair : body["values"]) {
       const uint32_t c = pair[0].get<uint32_t>();
@@ -178,8 +152,8 @@ class SoakClient {
   std::string children(const KnownReport& r, int k) {
     json body;
     const std::string metric = "metric::time(i)*" + std::to_string(k) + "+metric::visits(e)";
-    const std::string problem =
-        fetch("/api/v1/children?report=" + r.name + "&cnode=0&metric=" + enc(metric), body);
+    const std::string problem = fetch(
+        "/api/v1/children?report=" + r.name + "&cnode=0&metric=" + encode_param(metric), body);
     if (!problem.empty()) return problem == "busy" ? "" : problem;
     for (const json& c : body["cnodes"]) {
       const uint32_t id = c["id"].get<uint32_t>();
@@ -223,7 +197,7 @@ class SoakClient {
       int status, or_status;
     };
     const Case cases[] = {
-        {"/api/v1/values?" + report + "&metric=" + enc("metric::time("), 400, 400},
+        {"/api/v1/values?" + report + "&metric=" + encode_param("metric::time("), 400, 400},
         {"/api/v1/values?" + report + "&metric=time&cnode=abc", 400, 400},
         {"/api/v1/values?" + report + "&metric=time&cnode=99999999", 404, 404},
         {"/api/v1/values?report=../etc/passwd&metric=time", 403, 404},
@@ -280,14 +254,9 @@ TEST(ServerSoak, EveryEndpointEveryKindOfClientWithinTheBudget) {
   uint64_t largest = 0;
   for (int i = 0; i < 4; ++i) {
     const std::string name = "r" + std::to_string(i) + ".cubex";
-    cubekit::GeneratorOptions o;
-    o.seed = static_cast<uint64_t>(i + 1);
-    o.call_paths = 400 + 200 * static_cast<size_t>(i);
-    o.threads_per_process = 2;
-    const fs::path path = dir.path() / name;
-    cubekit::generate_report(path.string(), o);
-    largest = std::max<uint64_t>(largest, fs::file_size(path));
-    reports.push_back({name, dumped(path, "time", "incl"), dumped(path, "visits", "excl")});
+    reports.push_back(make_known_report(dir.path(), name, static_cast<uint64_t>(i + 1),
+                                        400 + 200 * static_cast<size_t>(i), 2));
+    largest = std::max<uint64_t>(largest, fs::file_size(dir.path() / name));
   }
   const size_t descriptors_before = open_descriptors();
   const uint64_t resident_before = resident_bytes();

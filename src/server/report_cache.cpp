@@ -137,11 +137,7 @@ void OpenReport::drop_caches() {
     if (base_) slots.push_back(base_);
     for (const auto& entry : expression_engines_) slots.push_back(entry.second);
   }
-  for (const auto& slot : slots) {
-    std::lock_guard lock(slot->mutex);
-    slot->held.reset();
-    slot->engine->forget_derived_values();
-  }
+  for (const auto& slot : slots) slot->drop_caches();
 }
 
 size_t OpenReport::cached_expression_engines() {
@@ -149,11 +145,17 @@ size_t OpenReport::cached_expression_engines() {
   return expression_engines_.size();
 }
 
-void OpenReport::settle(EngineSlot& slot) {
-  std::lock_guard lock(slot.mutex);
-  slot.held.reset();
-  slot.held = budget_.try_claim(slot.engine->cached_bytes());
-  if (!slot.held) slot.engine->forget_derived_values();
+void OpenReport::EngineSlot::settle(DecodeBudget& budget) {
+  std::lock_guard lock(mutex);
+  held.reset();
+  held = budget.try_claim(engine->cached_bytes());
+  if (!held) engine->forget_derived_values();
+}
+
+void OpenReport::EngineSlot::drop_caches() {
+  std::lock_guard lock(mutex);
+  held.reset();
+  engine->forget_derived_values();
 }
 
 std::string OpenReport::metric_name(const std::string& metric) {
@@ -188,7 +190,7 @@ std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q
     values = std::make_shared<const Values>(
         t.engine().aggregated_values(t.metric, q.metric_flavour, q.call_flavour));
   }
-  settle(*t.slot);
+  t.slot->settle(budget_);
   std::optional<DecodeBudget::Claim> held =
       budget_.try_claim(uint64_t{values->size()} * values->stride());
   if (!held) return values;  // answered, but not kept: the budget is needed elsewhere
@@ -210,7 +212,7 @@ std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) 
     const DecodeBudget::Claim claimed = claim(t);
     out = as_doubles(t.engine().location_values(t.metric, cnode, q.metric_flavour, q.call_flavour));
   }
-  settle(*t.slot);
+  t.slot->settle(budget_);
   return out;
 }
 

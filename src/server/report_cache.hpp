@@ -122,6 +122,10 @@ class OpenReport {
     std::shared_ptr<MetricEngine> engine;
     std::mutex mutex;  // guards held
     std::optional<DecodeBudget::Claim> held;
+    // After a request used the engine: its caches hold a claim on the budget, or are dropped.
+    void settle(DecodeBudget& budget);
+    // The caches go and their claim returns (the budget's reclaimer).
+    void drop_caches();
   };
   struct Target {
     std::shared_ptr<EngineSlot> slot;  // keeps the engine alive while the request uses it
@@ -134,8 +138,6 @@ class OpenReport {
   };
   Target target(const std::string& metric);  // HttpError 400 for a bad expression
   std::shared_ptr<EngineSlot> expression_slot(const std::string& expression);
-  // After a request used an engine: its caches hold a claim on the budget, or are dropped.
-  void settle(EngineSlot& slot);
   // aggregated() as the engine gives it (typed), cached: what is derived from it (the flat
   // profile) then does not wait for the engine while it decodes something else.
   std::shared_ptr<const Values> aggregated_values(const MetricQuery& q);

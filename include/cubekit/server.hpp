@@ -12,6 +12,8 @@ namespace cubekit {
 
 struct ServerOptions {
   std::filesystem::path root = ".";  // reports are served from below this folder only
+  // The viewer's user plugins: the .js files directly in this folder (empty: none).
+  std::filesystem::path plugins;
   std::string bind = "127.0.0.1";
   int port = 8080;   // 0: any free port (see Server::port())
   int threads = 16;  // requests answered at once; more wait in the queue

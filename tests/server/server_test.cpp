@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cubekit/error.hpp"
 #include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/server.hpp"
@@ -369,6 +370,64 @@ TEST(ServerApi, NothingOutsideTheRootIsServed) {
   ASSERT_TRUE(index);
   EXPECT_EQ(index->status, 200);
   EXPECT_NE(index->body.find("viewer.js"), std::string::npos);
+}
+
+// --plugins DIR: the .js files directly in DIR are listed and served as modules; nothing else
+// of the folder, below it or outside it. The viewer's own modules (web/ and its folders) come
+// from the binary.
+TEST(ServerApi, PluginFolderIsConfined) {
+  TempDir outer("plugins");
+  const fs::path dir = outer.path() / "plugins";
+  fs::create_directories(dir / "sub");
+  const std::string hello =
+      "export default { name: 'Hello', mount(e) { e.textContent = 'hi'; } };\n";
+  outer.write("plugins/hello.js", hello);
+  outer.write("plugins/notes.txt", "not a plugin");
+  outer.write("plugins/.hidden.js", "export default {};");
+  outer.write("plugins/sub/inner.js", "export default {};");
+  outer.write("secret.js", "secret");
+  fs::create_symlink(outer.path() / "secret.js", dir / "link_out.js");
+  fs::create_symlink(dir / "hello.js", dir / "link_in.js");
+  cubekit::ServerOptions o = over(outer.path());
+  o.plugins = dir;
+  RunningServer server(o);
+  const json list = server.get("/api/v1/plugins").second;
+  std::vector<std::string> names, urls;
+  for (const auto& p : list["plugins"]) names.push_back(p["name"]), urls.push_back(p["url"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"hello.js", "link_in.js"}));
+  EXPECT_EQ(urls, (std::vector<std::string>{"/user-plugins/hello.js", "/user-plugins/link_in.js"}));
+  auto c = server.client();
+  for (const char* path : {"/user-plugins/hello.js", "/user-plugins/link_in.js"}) {
+    const auto res = c.Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 200) << path;
+    EXPECT_EQ(res->body, hello) << path;
+    EXPECT_EQ(res->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+  }
+  for (const char* path :
+       {"/user-plugins/notes.txt", "/user-plugins/.hidden.js", "/user-plugins/sub%2Finner.js",
+        "/user-plugins/sub/inner.js", "/user-plugins/..%2Fsecret.js", "/user-plugins/../secret.js",
+        "/user-plugins/%2e%2e%2fsecret.js", "/user-plugins/link_out.js", "/user-plugins/nosuch.js",
+        "/user-plugins/hello.js%00.txt"}) {
+    const auto res = c.Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_TRUE(res->status == 400 || res->status == 403 || res->status == 404)
+        << path << ": " << res->status;
+    EXPECT_EQ(res->body.find("secret"), std::string::npos) << path;
+  }
+  EXPECT_EQ(c.Get("/user-plugins/link_out.js")->status, 403);
+  // The viewer's modules below web/ are compiled in and served as JavaScript.
+  const auto core = c.Get("/core/plugins.js");
+  ASSERT_TRUE(core);
+  EXPECT_EQ(core->status, 200);
+  EXPECT_EQ(core->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+  // Without --plugins: an empty list; a folder that does not exist is refused at the start.
+  RunningServer plain(over(outer.path()));
+  EXPECT_EQ(plain.get("/api/v1/plugins").second["plugins"].size(), 0u);
+  EXPECT_EQ(plain.client().Get("/user-plugins/hello.js")->status, 404);
+  cubekit::ServerOptions missing = over(outer.path());
+  missing.plugins = outer.path() / "nosuch";
+  EXPECT_THROW(cubekit::Server{missing}, cubekit::IoError);
 }
 
 TEST(ServerApi, BrokenReportsAndLimits) {

@@ -11,6 +11,7 @@ import topology from './plugins/topology.js';
 import flat from './plugins/flat.js';
 import pop from './plugins/pop.js';
 import diff from './plugins/diff.js';
+import sunburst from './plugins/sunburst.js';
 
 async function openReport(path) {
   state.generation = newGeneration();  // every answer still on its way is stale now
@@ -71,7 +72,7 @@ function setUpHeader(reports) {
 
 async function start() {
   setUpPanes();
-  for (const [plugin, source] of [[flame, 'flame'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff']])
+  for (const [plugin, source] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff']])
     register(plugin, source);
   showFirst();
   const [{ reports }] = await Promise.all([get('reports'), loadUserPlugins().catch(report)]);

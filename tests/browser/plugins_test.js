@@ -289,4 +289,82 @@ async function htmlNeverInterpreted(ctx) {
   }
 }
 
-module.exports = { examplePlugin, valueModes, staleAnswers, htmlNeverInterpreted };
+// Every topology of a report, and a 3-D one as planes along each axis: a generated report of 8
+// threads with a 2×2×2 topology added by topoassist; each cell sits where the API's coordinates
+// say and shows the API's value of its location.
+async function topologies(ctx) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cubekit-topo-'));
+  let server = null;
+  try {
+    const input = path.join(root, 'in.cubex.tmp'), output = path.join(root, 'topo.cubex');
+    const g = spawnSync(ctx.cubekit, ['generate', '--call-paths', '20', '--machines', '1', '--nodes', '2', '--processes', '2', '--threads', '2', '-o', input]);
+    assert.strictEqual(g.status, 0, String(g.stderr));
+    const answers = ['Cube <b>3</b>', '3', 'y', 'x', '2', 'n', 'y', '2', 'n', 'z', '2', 'n'];
+    for (let l = 0; l < 8; ++l) answers.push(`${(l >> 2) & 1} ${(l >> 1) & 1} ${l & 1}`);
+    const t = spawnSync(ctx.cubekit, ['topoassist', '-c', ...answers.flatMap((a) => ['-a', a]), '-o', output, input]);
+    assert.strictEqual(t.status, 0, String(t.stderr) + String(t.stdout));
+    fs.rmSync(input);
+    server = await startServer(ctx.cubekit, root);
+    const page = await openPage(ctx, server.url, 'topo.cubex');
+    const tree = await api(server.url, 'tree', { report: 'topo.cubex' });
+    assert.strictEqual(tree.topologies.length, 2);
+    await page.click('#tabs button[data-source=topology]');
+    await page.waitForSelector('#topology table');
+    assert.deepStrictEqual(await page.$$eval('#topology-select option', (o) => o.map((x) => x.textContent)),
+      tree.topologies.map((x) => `${x.name} (${x.dims.map((d) => d.size).join('×')})`));
+    const cnode = await page.evaluate(() => window.cubekitViewer.state.cnode);
+    const flavour = await page.evaluate(() => (document.querySelector('#calls .row.selected').parentNode._node.expanded ? 'excl' : 'incl'));
+    const perLoc = await apiValues(server.url, { report: 'topo.cubex', metric: 'time', calltree: flavour, cnode });
+    const cube = tree.topologies[1];
+    const locAt = new Map(cube.coords.map((c) => [c.coords.join(','), c.id]));
+    await page.selectOption('#topology-select', '1');
+    for (const along of [0, 1, 2]) {
+      await page.selectOption('#topology-axis', String(along));
+      await page.waitForTimeout(300);
+      const [cx, cy] = [0, 1, 2].filter((d) => d !== along);
+      const cells = await page.$$eval('#topology td[data-coords]', (tds) => tds.map((td) => ({
+        plane: Number(td.closest('table').dataset.plane), row: td.parentNode.rowIndex, col: td.cellIndex,
+        coords: td.dataset.coords, value: Number(td.dataset.value), caption: td.closest('table').caption.textContent })));
+      assert.strictEqual(cells.length, 8);
+      assert.strictEqual(new Set(cells.map((c) => c.plane)).size, 2);
+      for (const c of cells) {
+        const xyz = c.coords.split(',').map(Number);
+        assert.deepStrictEqual([xyz[along], xyz[cy], xyz[cx]], [c.plane, c.row, c.col], `cell ${c.coords} along ${along}`);
+        assert.strictEqual(c.value, perLoc.get(locAt.get(c.coords)), `value at ${c.coords}`);
+        assert.ok(c.caption.startsWith('Cube <b>3</b> ('), c.caption);
+      }
+    }
+    await page.screenshot({ path: path.join(ctx.shots, '17-topology-3d.png') });
+    assert.strictEqual(await page.evaluate(() => document.querySelectorAll('#topology b').length), 0);
+    assert.deepStrictEqual(page.errors, []);
+    await page.close();
+  } finally {
+    if (server) server.proc.kill('SIGTERM');
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+// The sunburst: a click at the middle of the largest child of the first root (its angle
+// computed here from /values) selects that call path.
+async function sunburst(ctx) {
+  const page = await openPage(ctx, ctx.url, SUMMARY);
+  await page.click('#tabs button[data-source=sunburst]');
+  await page.waitForFunction(() => Number(document.getElementById('sunburst').dataset.arcs) > 5);
+  const incl = await apiValues(ctx.url, { report: SUMMARY, metric: 'time', calltree: 'incl' });
+  const calls = (await api(ctx.url, 'tree', { report: SUMMARY, parts: 'calls' })).calls;
+  const roots = calls.filter((c) => c.parent === null);
+  const total = roots.reduce((s, c) => s + incl.get(c.id), 0);
+  const kids = calls.filter((c) => c.parent === roots[0].id);
+  const big = kids.reduce((a, b) => (incl.get(b.id) > incl.get(a.id) ? b : a));
+  const before = kids.slice(0, kids.indexOf(big)).reduce((s, c) => s + Math.max(0, incl.get(c.id)), 0);
+  const mid = ((before + incl.get(big.id) / 2) / total) * 2 * Math.PI;
+  const geometry = await page.$eval('#sunburst', (c) => { const b = c.getBoundingClientRect(); return { x: b.left, y: b.top, scale: b.width / c.width, w: c.width, h: c.height, ring: Number(c.dataset.ring) }; });
+  const r = 1.5 * geometry.ring;
+  await page.mouse.click(geometry.x + (geometry.w / 2 + r * Math.sin(mid)) * geometry.scale, geometry.y + (geometry.h / 2 - r * Math.cos(mid)) * geometry.scale);
+  await page.waitForFunction((id) => window.cubekitViewer.state.cnode === id, big.id, { timeout: 5000 });
+  await page.screenshot({ path: path.join(ctx.shots, '18-sunburst.png') });
+  assert.deepStrictEqual(page.errors, []);
+  await page.close();
+}
+
+module.exports = { examplePlugin, valueModes, staleAnswers, htmlNeverInterpreted, topologies, sunburst };

@@ -213,11 +213,14 @@ export async function paintMetrics() {
     if (n.m.uniq_name !== state.metric) await untilIdle();
     if (born !== currentGeneration()) return;
     const [name, flavour] = key(n).split('|');
-    try {
-      await fetchTotal(state.report, name, flavour, state.metricTotals);
-      if (needsExternal(n, key(n))) await fetchTotal(state.external, name, flavour, state.ext.metricTotals);
-    } catch (e) { state.metricTotals.set(key(n), NaN); }
+    try { await fetchTotal(state.report, name, flavour, state.metricTotals); } catch (e) { state.metricTotals.set(key(n), NaN); }
+    // A metric the external report lacks has no external percent ("–").
+    if (needsExternal(n, key(n))) {
+      try { await fetchTotal(state.external, name, flavour, state.ext.metricTotals); } catch (e) { state.ext.metricTotals.set(key(n), NaN); }
+    }
     if (born !== currentGeneration()) return;
+    // The selected metric's total is what the other panes' metric selection percent needs.
+    if (name === state.metric) { paintCalls(); paintSystem(); }
     return paintMetrics();
   }
 }

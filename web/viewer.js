@@ -12,6 +12,7 @@ import flat from './plugins/flat.js';
 import pop from './plugins/pop.js';
 import diff from './plugins/diff.js';
 import sunburst from './plugins/sunburst.js';
+import source from './plugins/source.js';
 
 async function openReport(path) {
   state.generation = newGeneration();  // every answer still on its way is stale now
@@ -72,8 +73,8 @@ function setUpHeader(reports) {
 
 async function start() {
   setUpPanes();
-  for (const [plugin, source] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff']])
-    register(plugin, source);
+  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source']])
+    register(plugin, id);
   showFirst();
   const [{ reports }] = await Promise.all([get('reports'), loadUserPlugins().catch(report)]);
   setUpHeader(reports);

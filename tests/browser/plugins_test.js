@@ -247,8 +247,16 @@ async function htmlNeverInterpreted(ctx) {
       const r = spawnSync(ctx.cubekit, ['tau2cube', path.join(work, name), '-o', path.join(root, `${name}.cubex`)]);
       assert.strictEqual(r.status, 0, String(r.stderr));
     }
-    server = await startServer(ctx.cubekit, root, ['--plugins', ctx.examples]);
+    // The example plugin and a broken one (no mount): the broken one is named in the header,
+    // the others work.
+    const plugins = path.join(work, 'plugins');
+    fs.mkdirSync(plugins);
+    fs.copyFileSync(path.join(ctx.examples, 'hotspots.js'), path.join(plugins, 'hotspots.js'));
+    fs.writeFileSync(path.join(plugins, 'broken.js'), "export default { name: 'Broken' };\n");
+    server = await startServer(ctx.cubekit, root, ['--plugins', plugins]);
     const page = await openPage(ctx, server.url, 'a.cubex');
+    assert.strictEqual(await page.$('#tabs button[data-source="broken.js"]'), null);
+    assert.match(await page.textContent('#problems'), /broken\.js: plugin broken\.js: no `mount\(element, api\)`/);
     await page.$$eval('#calls li', (lis) => lis.filter((li) => li._node.hasKids && !li._node.expanded).forEach((li) => li.firstChild.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }))));
     await page.waitForTimeout(300);
     await expandSystem(page);
@@ -367,4 +375,37 @@ async function sunburst(ctx) {
   await page.close();
 }
 
-module.exports = { examplePlugin, valueModes, staleAnswers, htmlNeverInterpreted, topologies, sunburst };
+// The source view: init_mat of an Extra-P profile (mod=/home/ss39mozo/bench/mm/mm.c, begins at
+// line 35 as cube_dump -w prints) found below --source-root as bench/mm/mm.c, written here.
+async function sourceView(ctx) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cubekit-source-'));
+  let server = null;
+  try {
+    fs.mkdirSync(path.join(root, 'reports'));
+    fs.mkdirSync(path.join(root, 'src', 'bench', 'mm'), { recursive: true });
+    fs.copyFileSync(path.join(ctx.shared, 'data', 'real', 'extrap', 'single_parameter', 'mm.x10y1z1.r1.cubex'), path.join(root, 'reports', 'mm.cubex'));
+    const lines = Array.from({ length: 80 }, (_, i) => `line ${i + 1} <b>not bold</b>`);
+    fs.writeFileSync(path.join(root, 'src', 'bench', 'mm', 'mm.c'), `${lines.join('\n')}\n`);
+    server = await startServer(ctx.cubekit, path.join(root, 'reports'), ['--source-root', path.join(root, 'src')]);
+    const page = await openPage(ctx, server.url, 'mm.cubex');
+    await page.$$eval('#calls li', (lis) => lis.filter((li) => li._node.hasKids && !li._node.expanded).forEach((li) => li.firstChild.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }))));
+    await page.waitForSelector('#calls li .name >> text=init_mat');
+    await page.click('#calls li .name >> text=init_mat');
+    await page.click('#tabs button[data-source=source]');
+    await page.waitForSelector('#source .line');
+    const head = await page.textContent('#source-head');
+    assert.strictEqual(head, 'init_mat — /home/ss39mozo/bench/mm/mm.c — line 35');
+    const shown = await page.$$eval('#source .line', (ls) => ls.map((l) => ({ n: l.querySelector('.number').textContent, text: l.querySelector('.text').textContent, marked: l.classList.contains('marked') })));
+    assert.deepStrictEqual(shown.map((l) => l.text), lines);
+    assert.deepStrictEqual(shown.filter((l) => l.marked).map((l) => l.n), ['35']);
+    assert.strictEqual(await page.evaluate(() => document.querySelectorAll('#source b').length), 0);
+    await page.screenshot({ path: path.join(ctx.shots, '19-source.png') });
+    assert.deepStrictEqual(page.errors, []);
+    await page.close();
+  } finally {
+    if (server) server.proc.kill('SIGTERM');
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+module.exports = { examplePlugin, valueModes, staleAnswers, htmlNeverInterpreted, topologies, sunburst, sourceView };

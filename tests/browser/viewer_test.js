@@ -8,7 +8,7 @@ const path = require('path');
 const assert = require('assert');
 const support = require('./support');
 const { launchBrowser } = support;
-const { valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologies, sunburst } = require('./plugins_test');
+const { valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologies, sunburst, sourceView } = require('./plugins_test');
 
 const [cubekit, shared, shots] = process.argv.slice(2);
 const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
@@ -221,6 +221,7 @@ async function main() {
     await htmlNeverInterpreted(context);
     await topologies(context);
     await sunburst(context);
+    await sourceView(context);
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

@@ -120,13 +120,13 @@ hooks.onSelect = () => { if (shown && state.tree) call(shown, 'onSelect', select
 hooks.onModes = () => { if (shown) call(shown, 'onValueMode', { ...state.modes }); };
 
 // The user's plugins (cubekit serve --plugins DIR), each imported as a module; one that fails
-// to load is named in the status line and left out.
+// to load is named in the header (#problems, kept) and left out.
 export async function loadUserPlugins() {
   const { plugins: list } = await get('plugins');
   for (const p of list) {
     try {
       register((await import(p.url)).default, p.name);
-    } catch (e) { status(`${p.name}: ${e.message}`); }
+    } catch (e) { $('problems').append(el('span', {}, `${p.name}: ${e.message}`)); }
   }
   activity.last = performance.now();
 }

@@ -2,13 +2,16 @@
 
 #include <httplib.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cubekit/error.hpp"
 #include "server/api.hpp"
 #include "server/assets.hpp"
 #include "server/http_error.hpp"
 #include "server/plugin_folder.hpp"
+#include "server/source_files.hpp"
 
 namespace cubekit {
 
@@ -16,13 +19,25 @@ using server::Api;
 using server::HttpError;
 using server::Params;
 
+namespace {
+
+// Where region sources may lie: the served root, then --source-root.
+std::vector<std::filesystem::path> source_folders(const ServerOptions& o) {
+  std::vector<std::filesystem::path> folders{o.root};
+  if (!o.source_root.empty()) folders.push_back(o.source_root);
+  return folders;
+}
+
+}  // namespace
+
 struct Server::Impl {
   explicit Impl(ServerOptions o)
       : options(std::move(o)),
         confinement(options.root),
         budget(options.decode_limit_bytes, options.decode_budget_bytes),
         cache(options.cache_bytes, budget),
-        api(confinement, cache),
+        sources(source_folders(options)),
+        api(confinement, cache, sources),
         plugins(options.plugins) {
     budget.set_reclaimer([this] { cache.drop_caches(); });
   }
@@ -36,6 +51,7 @@ struct Server::Impl {
   server::Confinement confinement;
   server::DecodeBudget budget;
   server::ReportCache cache;
+  server::SourceFiles sources;
   Api api;
   server::PluginFolder plugins;
   httplib::Server http;
@@ -86,6 +102,7 @@ void Server::Impl::route(const char* path, std::string (Api::*endpoint)(const Pa
 void Server::Impl::routes() {
   route("/api/v1/reports", &Api::reports);
   route("/api/v1/tree", &Api::tree);
+  route("/api/v1/source", &Api::source);
   route("/api/v1/children", &Api::children);
   route("/api/v1/search", &Api::search);
   route("/api/v1/values", &Api::values);

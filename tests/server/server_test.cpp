@@ -22,6 +22,7 @@
 #include "cubekit/report.hpp"
 #include "cubekit/server.hpp"
 #include "server/running_server.hpp"
+#include "server/source_files.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -428,6 +429,71 @@ TEST(ServerApi, PluginFolderIsConfined) {
   cubekit::ServerOptions missing = over(outer.path());
   missing.plugins = outer.path() / "nosuch";
   EXPECT_THROW(cubekit::Server{missing}, cubekit::IoError);
+}
+
+// The source view: a region's file is found by the tails of the path the report names, below
+// the served root or --source-root, and its lines are sent; nothing outside those folders.
+TEST(ServerApi, SourceOfARegion) {
+  REQUIRE_SHARED();
+  TempDir outer("source");
+  const fs::path root = outer.path() / "root", sources = outer.path() / "src";
+  fs::create_directories(root);
+  fs::create_directories(sources / "bench" / "mm");
+  fs::copy_file(
+      shared_dir() / "data" / "real" / "extrap" / "single_parameter" / "mm.x10y1z1.r1.cubex",
+      root / "mm.cubex");
+  std::string text;
+  for (int i = 1; i <= 80; ++i) text += "line " + std::to_string(i) + "\n";
+  outer.write("src/bench/mm/mm.c", text);
+  outer.write("root/mm.c", "a shorter tail of the same path: not the one found\n");
+  // init_mat's region: mod=/home/ss39mozo/bench/mm/mm.c, begin 35, end -1 (cube_dump -w).
+  const cubekit::Model& model = cubekit::Report::open((root / "mm.cubex").string()).model();
+  uint32_t init_mat = 0;
+  for (const auto& c : model.cnodes)
+    if (model.regions[c.region].name == "init_mat") init_mat = c.id;
+  cubekit::ServerOptions o = over(root);
+  o.source_root = sources;
+  RunningServer server(o);
+  const auto [status, body] =
+      server.get("/api/v1/source?report=mm.cubex&cnode=" + std::to_string(init_mat));
+  ASSERT_EQ(status, 200) << body.dump();
+  EXPECT_EQ(body["region"], "init_mat");
+  EXPECT_EQ(body["mod"], "/home/ss39mozo/bench/mm/mm.c");
+  EXPECT_EQ(body["begin"], 35);
+  EXPECT_EQ(body["end"], -1);
+  EXPECT_EQ(body["file"], "bench/mm/mm.c");
+  ASSERT_EQ(body["lines"].size(), 80u);
+  EXPECT_EQ(body["lines"][34], "line 35");
+  // Without --source-root only the root is searched: its shorter tail "mm.c" is found.
+  RunningServer plain(over(root));
+  const json shorter =
+      plain.get("/api/v1/source?report=mm.cubex&cnode=" + std::to_string(init_mat)).second;
+  EXPECT_EQ(shorter["file"], "mm.c");
+  // A region whose file is nowhere below the folders: no text, the reason.
+  fs::remove(root / "mm.c");
+  const json missing =
+      plain.get("/api/v1/source?report=mm.cubex&cnode=" + std::to_string(init_mat)).second;
+  EXPECT_TRUE(missing["file"].is_null());
+  EXPECT_FALSE(missing.contains("lines"));
+  EXPECT_NE(missing["reason"].get<std::string>().find("not found"), std::string::npos);
+  EXPECT_EQ(plain.get("/api/v1/source?report=mm.cubex&cnode=999999").first, 404);
+}
+
+TEST(SourceFiles, NothingOutsideItsFolders) {
+  TempDir outer("sources");
+  const fs::path dir = outer.path() / "src";
+  fs::create_directories(dir);
+  outer.write("secret.c", "secret");
+  fs::create_symlink(outer.path() / "secret.c", dir / "leak.c");
+  outer.write("src/ok.c", "int main() {}");
+  const cubekit::server::SourceFiles files({dir});
+  EXPECT_FALSE(files.find("/a/leak.c"));
+  EXPECT_FALSE(files.find("../secret.c"));
+  EXPECT_FALSE(files.find("/x/../../secret.c"));
+  EXPECT_FALSE(files.find(""));
+  ASSERT_TRUE(files.find("/home/u/ok.c"));
+  EXPECT_EQ(files.find("/home/u/ok.c")->shown, "ok.c");
+  EXPECT_THROW(cubekit::server::SourceFiles({outer.path() / "nosuch"}), cubekit::IoError);
 }
 
 TEST(ServerApi, BrokenReportsAndLimits) {

@@ -269,6 +269,10 @@ async function htmlNeverInterpreted(ctx) {
       await page.waitForTimeout(400);
     }
     assert.ok((await page.$$eval('#hotspots td', (tds) => tds.map((t) => t.textContent))).includes(EVIL[0]));
+    // Each plugin's marks stand side by side: the diff's (A's 2 + 4 s against B's 4 + 8 s) and
+    // the hotspot rank (exclusive 6 s, the largest).
+    const marks = await page.$$eval('#calls li', (lis, name) => [...lis.find((li) => li._node.c.name === name).querySelectorAll(':scope > .row > .mark > span')].map((m) => m.textContent), EVIL[1]);
+    assert.deepStrictEqual(marks, ['Δ -6 (6 − 12)', '#1']);
     await page.click('#tabs button[data-source=flat]');
     await page.waitForTimeout(300);
     const flat = await page.$$eval('#flat td:first-child', (tds) => tds.map((t) => t.textContent));

@@ -123,23 +123,24 @@ function paintPane(pane, nodes, abs, share, unit) {
   box.dataset.exponent = String(format.exponent);
 }
 
+// The marks of a tree item, one per plugin that set one, side by side.
 function paintMark(pane, n) {
-  const mark = state.marks[pane].get(n.markId);
+  const marks = [...(state.marks[pane].get(n.markId) || new Map()).values()];
   const box = n.li.querySelector(':scope > .row > .mark');
-  box.textContent = mark ? mark.text : '';
-  box.title = mark && mark.title ? mark.title : '';
-  box.className = `mark${mark && mark.className ? ` ${mark.className}` : ''}`;
+  box.replaceChildren(...marks.map((m) => el('span', { className: m.className || '', title: m.title || '' }, m.text)));
 }
 
-// Marks on tree items, set by plugins: `pane` is metrics, calls or system; `id` a metric's
-// unique name, a call path's or a location's id.
-export function setMark(pane, id, mark) {
-  if (mark) state.marks[pane].set(id, mark); else state.marks[pane].delete(id);
+// Marks on tree items, set by plugins (`owner`: the plugin's name): `pane` is metrics, calls or
+// system; `id` a metric's unique name, a call path's or a location's id; a null mark removes it.
+export function setMark(pane, id, mark, owner) {
+  const marks = state.marks[pane].get(id) || state.marks[pane].set(id, new Map()).get(id);
+  if (mark) marks.set(owner, mark); else marks.delete(owner);
   for (const li of $(pane).querySelectorAll('li')) if (li._node.markId === id) paintMark(pane, li._node);
 }
 
-export function clearMarks(pane) {
-  state.marks[pane].clear();
+// Removes the marks `owner` set in a pane.
+export function clearMarks(pane, owner) {
+  for (const marks of state.marks[pane].values()) marks.delete(owner);
   for (const li of $(pane).querySelectorAll('li')) paintMark(pane, li._node);
 }
 

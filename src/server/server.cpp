@@ -65,6 +65,8 @@ namespace {
 // locations, twenty times the time to compute it (bench/viewer_paint.sh). On loopback and in a
 // cluster's network the plain bytes are faster.
 constexpr const char* kJson = "application/json; charset=utf-8";
+// Modules likewise: text/javascript would be compressed on every request (embed_assets.cmake).
+constexpr const char* kJavaScript = "application/javascript; charset=utf-8";
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
   res.status = status;
@@ -137,7 +139,7 @@ void Server::Impl::plugin_routes() {
   });
   http.Get(R"(/user-plugins/([^/]*))", [this](const httplib::Request& req, httplib::Response& res) {
     try {
-      res.set_content(plugins.read(req.matches[1].str()), "text/javascript; charset=utf-8");
+      res.set_content(plugins.read(req.matches[1].str()), kJavaScript);
       res.set_header("Cache-Control", "no-store");
       set_page_headers(res);
     } catch (const HttpError& e) {

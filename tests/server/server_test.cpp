@@ -403,7 +403,7 @@ TEST(ServerApi, PluginFolderIsConfined) {
     ASSERT_TRUE(res) << path;
     EXPECT_EQ(res->status, 200) << path;
     EXPECT_EQ(res->body, hello) << path;
-    EXPECT_EQ(res->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+    EXPECT_EQ(res->get_header_value("Content-Type"), "application/javascript; charset=utf-8");
   }
   for (const char* path :
        {"/user-plugins/notes.txt", "/user-plugins/.hidden.js", "/user-plugins/sub%2Finner.js",
@@ -421,7 +421,7 @@ TEST(ServerApi, PluginFolderIsConfined) {
   const auto core = c.Get("/core/plugins.js");
   ASSERT_TRUE(core);
   EXPECT_EQ(core->status, 200);
-  EXPECT_EQ(core->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(core->get_header_value("Content-Type"), "application/javascript; charset=utf-8");
   // Without --plugins: an empty list; a folder that does not exist is refused at the start.
   RunningServer plain(over(outer.path()));
   EXPECT_EQ(plain.get("/api/v1/plugins").second["plugins"].size(), 0u);

@@ -148,6 +148,9 @@ async function valueModes(ctx) {
   await selectMode(page, 'system', 'system');
   await checkPane(page, 'system', (r) => (r.isLocation ? pct(perLoc.get(r.id), perLoc.get(pick.id)) : undefined), 'system selection %');
   await page.screenshot({ path: path.join(ctx.shots, '13-modes-system.png') });
+  // Own root percent of a location: against the whole system tree's root (all locations).
+  await selectMode(page, 'system', 'root');
+  await checkPane(page, 'system', (r) => (r.isLocation ? pct(perLoc.get(r.id), locs.reduce((s, v) => s + v, 0)) : undefined), 'system own root %');
 
   // Metric tree: own root percent of each metric against its root's total (/children).
   const totalOf = async (metric, flavour) => (await api(ctx.url, 'children', { report: SUMMARY, metric, metric_flavour: flavour })).cnodes.reduce((s, c) => s + c.incl, 0);
@@ -161,9 +164,13 @@ async function valueModes(ctx) {
   const expected = new Map();
   for (const r of rows) expected.set(r.id, pct(await totalOf(r.id, r.expanded ? 'excl' : 'incl'), await totalOf(rootName(r.id), 'incl')));
   await checkPane(page, 'metrics', (r) => expected.get(r.id), 'metrics own root %');
-  await selectMode(page, 'metrics', 'abs');
   const absolute = new Map();
   for (const r of rows) absolute.set(r.id, await totalOf(r.id, r.expanded ? 'excl' : 'incl'));
+  // Metric selection percent: against the selected metric (time, expanded: exclusive).
+  await selectMode(page, 'metrics', 'metric');
+  const timeExcl = await totalOf('time', 'excl');
+  await checkPane(page, 'metrics', (r) => pct(absolute.get(r.id), timeExcl), 'metrics metric selection %');
+  await selectMode(page, 'metrics', 'abs');
   await checkPane(page, 'metrics', (r) => absolute.get(r.id), 'metrics absolute', true);
   const units = await page.$$eval('#metrics li', (lis) => lis.filter((li) => li.offsetParent).map((li) => [li._node.m.uniq_name, li.querySelector('.uom').textContent]));
   for (const [name, uom] of units) assert.strictEqual(uom, tree.find((m) => m.uniq_name === name).uom, `unit of ${name}`);

@@ -8,7 +8,7 @@
 // opened: their answers then throw StaleAnswer, which the host drops, so a plugin that awaits
 // api.get and paints afterwards never paints an answer to an older question.
 import { $, el, fmt, colour } from './util.js';
-import { get, ticket, isStale } from './requests.js';
+import { get, ticket, isStale, StaleAnswer } from './requests.js';
 import { state, hooks, status, setMark, clearMarks, reveal, metricFlavour, callFlavour, selectedMetric, activity, callTree } from './panes.js';
 
 const plugins = [];
@@ -41,7 +41,7 @@ function allCalls() {
 }
 
 function makeApi(plugin, handler) {
-  const t = ticket(`plugin ${plugin.name} ${handler}`);
+  const t = ticket(`${plugin.id} ${handler}`);
   return {
     // GET /api/v1/<path> (path may carry its query; params are added to it) as JSON.
     get: (path, params = {}) => get(path.replace(/^\/?(api\/v1\/)?/, ''), params, t),
@@ -49,9 +49,9 @@ function makeApi(plugin, handler) {
     get tree() { return state.tree; },
     get selection() { return selection(); },
     get shown() { return shown === plugin; },
-    calls: () => allCalls().then((c) => { if (!t.current()) throw new Error('stale'); return c; }),
-    mark: (pane, id, mark) => setMark(pane, id, typeof mark === 'string' ? { text: mark } : mark, plugin.name),
-    clearMarks: (pane) => clearMarks(pane, plugin.name),
+    calls: () => allCalls().then((c) => { if (!t.current()) throw new StaleAnswer(); return c; }),
+    mark: (pane, id, mark) => setMark(pane, id, typeof mark === 'string' ? { text: mark } : mark, plugin.id),
+    clearMarks: (pane) => clearMarks(pane, plugin.id),
     selectCallPath: (id) => allCalls().then(() => reveal(pathTo(id))),
     status,
     format: fmt,
@@ -94,7 +94,7 @@ export function register(module, source) {
   const id = `plugin-${plugins.length}`;
   const element = el('div', { className: 'tab', id: `tab-${id}`, hidden: true });
   const button = el('button', { role: 'tab', title: module.help || '', 'aria-selected': 'false', dataset: { tab: module.name, source } }, module.name);
-  const plugin = { module, name: module.name, element, button, mounted: false };
+  const plugin = { id, module, name: module.name, element, button, mounted: false };
   button.addEventListener('click', () => show(plugin));
   $('tabs').insertBefore(button, $('scale'));
   $('bottom').append(element);

@@ -54,6 +54,13 @@ async function openGenerated(browser, root) {
     assert.strictEqual(rows.find((r) => r.id === target.id).value, excl.get(target.id));
     for (const r of rows) assert.strictEqual(r.value, (r.expanded ? excl : incl).get(r.id));
     await page.screenshot({ path: path.join(shots, '10-100k-call-paths.png') });
+    // The flame graph and the sunburst draw a few thousand boxes at most of the 100,000.
+    await page.click('#tabs button[data-source=flame]');
+    await page.waitForFunction(() => Number(document.getElementById('flame').dataset.rects) > 0);
+    await page.click('#tabs button[data-source=sunburst]');
+    await page.waitForFunction(() => Number(document.getElementById('sunburst').dataset.arcs) > 0);
+    const drawnBoxes = await page.evaluate(() => [Number(document.getElementById('flame').dataset.rects), Number(document.getElementById('sunburst').dataset.arcs)]);
+    assert.ok(drawnBoxes.every((n) => n < 5000), `boxes drawn: ${drawnBoxes}`);
     return { errors };
   } finally {
     server.proc.kill('SIGTERM');

@@ -209,7 +209,9 @@ export async function paintMetrics() {
   // The metric pane's rows are of different metrics: each shows its own unit.
   for (const n of known) n.li.querySelector(':scope > .row > .uom').textContent = state.modes.metrics === 'abs' ? n.m.uom || '' : '';
   const born = currentGeneration();
-  for (const n of nodes) {
+  // The selected metric first: the other panes' metric selection percent needs its total.
+  const order = [...nodes.filter((n) => n.m.uniq_name === state.metric), ...nodes.filter((n) => n.m.uniq_name !== state.metric)];
+  for (const n of order) {
     if (state.metricTotals.has(key(n)) && !needsExternal(n, key(n))) continue;
     if (n.m.uniq_name !== state.metric) await untilIdle();
     if (born !== currentGeneration()) return;

@@ -183,6 +183,27 @@ std::string Api::tree(const Params& p) {
   return out.dump();
 }
 
+// The source of a call path's region (the viewer's source view): file and lines as the report
+// names them and, when the file lies below the served root or --source-root, its text.
+std::string Api::source(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  const Cnode& c = m.cnodes[cnode_index(m, required(p, "cnode"))];
+  if (c.region >= m.regions.size()) throw HttpError(422, "the call path has no region");
+  const Region& r = m.regions[c.region];
+  json out{
+      {"region", r.name}, {"mod", r.mod}, {"begin", r.begin}, {"end", r.end}, {"file", nullptr}};
+  if (const auto found = sources_.find(r.mod)) {
+    out["file"] = found->shown;
+    out["lines"] = SourceFiles::lines(found->file);
+  } else {
+    out["reason"] = r.mod.empty() ? "the report names no file for this region"
+                                  : r.mod + ": not found below the served folders";
+  }
+  // Source files need not be UTF-8: invalid bytes become U+FFFD instead of failing the answer.
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 // Children of one call path (or the roots), for trees that load lazily; with `metric`, each
 // child's inclusive and exclusive value (metric flavour as given).
 std::string Api::children(const Params& p) {

@@ -8,6 +8,7 @@
 
 #include "server/confinement.hpp"
 #include "server/report_cache.hpp"
+#include "server/source_files.hpp"
 
 namespace cubekit::server {
 
@@ -15,11 +16,12 @@ using Params = std::multimap<std::string, std::string>;
 
 class Api {
  public:
-  Api(const Confinement& confinement, ReportCache& cache)
-      : confinement_(confinement), cache_(cache) {}
+  Api(const Confinement& confinement, ReportCache& cache, const SourceFiles& sources)
+      : confinement_(confinement), cache_(cache), sources_(sources) {}
 
   std::string reports(const Params& p);
   std::string tree(const Params& p);
+  std::string source(const Params& p);
   std::string children(const Params& p);
   std::string search(const Params& p);
   std::string values(const Params& p);
@@ -32,6 +34,7 @@ class Api {
   std::shared_ptr<OpenReport> open(const Params& p, const char* key = "report");
   const Confinement& confinement_;
   ReportCache& cache_;
+  const SourceFiles& sources_;
 };
 
 }  // namespace cubekit::server

@@ -24,11 +24,15 @@ Confinement::Confinement(const fs::path& root) {
     throw IoError(root.string() + ": cannot serve it: not an existing folder");
 }
 
-bool Confinement::inside(const fs::path& canonical) const {
-  auto r = root_.begin(), c = canonical.begin();
-  for (; r != root_.end(); ++r, ++c)
+bool is_within(const fs::path& canonical, const fs::path& folder) {
+  auto r = folder.begin(), c = canonical.begin();
+  for (; r != folder.end(); ++r, ++c)
     if (c == canonical.end() || *r != *c) return false;
   return true;
+}
+
+bool Confinement::inside(const fs::path& canonical) const {
+  return is_within(canonical, root_);
 }
 
 fs::path Confinement::resolve(std::string_view relative) const {

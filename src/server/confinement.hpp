@@ -41,4 +41,7 @@ class Confinement {
 
 bool is_report_name(std::string_view name);
 
+// Whether `canonical` is `folder` or lies below it (both canonical paths).
+bool is_within(const std::filesystem::path& canonical, const std::filesystem::path& folder);
+
 }  // namespace cubekit::server

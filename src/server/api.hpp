@@ -27,6 +27,7 @@ class Api {
   std::string statistics(const Params& p);
   std::string diff(const Params& p);
   std::string pop(const Params& p);
+  std::string model(const Params& p);
 
  private:
   std::shared_ptr<OpenReport> open(const Params& p, const char* key = "report");

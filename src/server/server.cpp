@@ -82,6 +82,7 @@ void Server::Impl::routes() {
   route("/api/v1/statistics", &Api::statistics);
   route("/api/v1/diff", &Api::diff);
   route("/api/v1/pop", &Api::pop);
+  route("/api/v1/model", &Api::model);
   // The viewer: only the files compiled in; nothing on disk is ever served.
   http.Get(R"(/[^/]*)", [](const httplib::Request& req, httplib::Response& res) {
     const server::Asset* a = server::find_asset(req.path == "/" ? "/index.html" : req.path);

@@ -213,6 +213,9 @@ Stored stored_values(const Series& series) {
   return out;
 }
 
+// Extra-P itself opens such a file (checked by hand, outside CI: it needs Extra-P's Python
+// packages): PYTHONPATH=<extrap checkout>:<pycubexr> python3 -m extrap.extrap.extrapcmd --json
+// FILE --print functions prints the models `cubekit model` prints (docs/models.md).
 TEST(ExtrapExperiment, HoldsEverySampleOfTheSeries) {
   test::TempDir dir("modelout");
   SeriesSpec spec = planted_spec();

@@ -482,9 +482,9 @@ std::vector<std::string> callpath_names(const Model& m, const std::string& cnode
 
 }  // namespace
 
-// The models of a series folder below the root (fitted on every request), for one metric and
-// call-tree flavour, with their measured points; one call path with `cnode` (an id of the
-// series' first report).
+// The models of a series folder below the root (fitted once per state of its reports), for one
+// metric and call-tree flavour, with their measured points; one call path with `cnode` (an id of
+// the series' first report).
 std::string Api::model(const Params& p) {
   const std::string relative = required(p, "series");
   const std::filesystem::path folder = confinement_.resolve_folder(relative, "series");
@@ -500,10 +500,10 @@ std::string Api::model(const Params& p) {
     const std::string& first = series.reports.front().path;
     callpath = callpath_names(cache_.get(first, first)->model(), *cnode);
   }
-  const SeriesModels result = model_series(series);
+  const std::shared_ptr<const SeriesModels> result = models_.get(series);
   bool metric_found = false;
   std::string models;
-  for (const CallPathModel& m : result.models) {
+  for (const CallPathModel& m : result->models) {
     metric_found = metric_found || m.metric == metric;
     if (m.metric != metric || m.flavour != calltree || (callpath && m.callpath != *callpath))
       continue;

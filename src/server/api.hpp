@@ -7,6 +7,7 @@
 #include <string>
 
 #include "server/confinement.hpp"
+#include "server/model_cache.hpp"
 #include "server/report_cache.hpp"
 
 namespace cubekit::server {
@@ -33,6 +34,7 @@ class Api {
   std::shared_ptr<OpenReport> open(const Params& p, const char* key = "report");
   const Confinement& confinement_;
   ReportCache& cache_;
+  SeriesModelCache models_;
 };
 
 }  // namespace cubekit::server

@@ -100,6 +100,27 @@ TEST(ServerModelApi, ModelsWithTheirMeasuredPoints) {
   EXPECT_EQ(one.at("models")[0].at("flavour"), "incl");
 }
 
+// The models are kept between requests, but a series whose reports were rewritten is fitted
+// again: a viewer sees the new measurements.
+TEST(ServerModelApi, ARewrittenSeriesIsFittedAgain) {
+  test::TempDir dir("modelapi");
+  SeriesSpec spec;
+  spec.points = {2, 4, 8, 16};
+  spec.laws = {{{"main"}, "time", "1 + 2 * p"}};
+  write_series((dir.path() / "series").string(), spec);
+  test::RunningServer server(over(dir.path()));
+  auto slope = [&server] {
+    const auto answer = server.get("/api/v1/model?series=series&metric=time");
+    EXPECT_EQ(answer.first, 200) << answer.second.dump();
+    return answer.second.at("models").at(0).at("terms").at(0).at("coefficient").get<double>();
+  };
+  EXPECT_NEAR(slope(), 2, 1e-9);
+  EXPECT_NEAR(slope(), 2, 1e-9);  // from the cache
+  spec.laws = {{{"main"}, "time", "1 + 3 * p"}};
+  write_series((dir.path() / "series").string(), spec);
+  EXPECT_NEAR(slope(), 3, 1e-9);
+}
+
 TEST(ServerModelApi, BadRequestsAndPathsOutsideTheRoot) {
   test::TempDir dir("modelapi"), outside("modelapi");
   write_noisy_series(dir.path() / "series");

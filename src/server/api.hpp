@@ -7,6 +7,7 @@
 #include <string>
 
 #include "server/confinement.hpp"
+#include "server/model_cache.hpp"
 #include "server/report_cache.hpp"
 #include "server/source_files.hpp"
 
@@ -29,12 +30,14 @@ class Api {
   std::string statistics(const Params& p);
   std::string diff(const Params& p);
   std::string pop(const Params& p);
+  std::string model(const Params& p);
 
  private:
   std::shared_ptr<OpenReport> open(const Params& p, const char* key = "report");
   const Confinement& confinement_;
   ReportCache& cache_;
   const SourceFiles& sources_;
+  SeriesModelCache models_;
 };
 
 }  // namespace cubekit::server

@@ -112,6 +112,7 @@ void Server::Impl::routes() {
   route("/api/v1/statistics", &Api::statistics);
   route("/api/v1/diff", &Api::diff);
   route("/api/v1/pop", &Api::pop);
+  route("/api/v1/model", &Api::model);
   plugin_routes();
   asset_routes();
   http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {

@@ -62,10 +62,46 @@ const char* argument_of(const OptionRule& rule, char** argv) {
   return optarg;
 }
 
-}  // namespace
+const OptionRule* rule_named(const OptionTable& table, const std::string& word) {
+  for (const OptionRule& rule : table.options) {
+    if (rule.long_name && word == std::string("--") + rule.long_name) return &rule;
+    if (!rule.long_only && word.size() == 2 && word[0] == '-' && word[1] == rule.letter)
+      return &rule;
+  }
+  return nullptr;
+}
 
-CommandLine parse_command_line(const OptionTable& table, int argc, char** argv,
-                               const TakeOption& take) {
+void record(CommandLine& line, const OptionRule& rule, const char* argument,
+            const TakeOption& take) {
+  if (take) take(rule.letter, argument);
+  line.options.push_back(
+      {rule.letter, argument ? std::optional<std::string>(argument) : std::nullopt});
+}
+
+// The whole-word reading (OptionTable::whole_words).
+CommandLine parse_whole_words(const OptionTable& table, int argc, char** argv,
+                              const TakeOption& take) {
+  CommandLine line;
+  for (int i = 1; i < argc; ++i) {
+    const OptionRule* rule = rule_named(table, argv[i]);
+    if (!rule) {
+      line.operands.emplace_back(argv[i]);
+      continue;
+    }
+    if (rule->stops) throw *rule->stops;
+    const char* argument = nullptr;
+    if (rule->argument != Argument::kNone) {
+      if (i + 1 == argc) throw table.missing_argument.value_or(failure("missing argument\n"));
+      argument = argv[++i];
+    }
+    record(line, *rule, argument, take);
+  }
+  return line;
+}
+
+// The getopt reading.
+CommandLine parse_with_getopt(const OptionTable& table, int argc, char** argv,
+                              const TakeOption& take) {
   const std::string letters = getopt_letters(table);
   CommandLine line;
   optind = 1;
@@ -80,12 +116,18 @@ CommandLine parse_command_line(const OptionTable& table, int argc, char** argv,
       continue;
     }
     if (rule->stops) throw *rule->stops;
-    const char* argument = argument_of(*rule, argv);
-    if (take) take(rule->letter, argument);
-    line.options.push_back(
-        {rule->letter, argument ? std::optional<std::string>(argument) : std::nullopt});
+    record(line, *rule, argument_of(*rule, argv), take);
   }
   for (int i = optind; i < argc; ++i) line.operands.emplace_back(argv[i]);
+  return line;
+}
+
+}  // namespace
+
+CommandLine parse_command_line(const OptionTable& table, int argc, char** argv,
+                               const TakeOption& take) {
+  CommandLine line = table.whole_words ? parse_whole_words(table, argc, argv, take)
+                                       : parse_with_getopt(table, argc, argv, take);
   if (table.operands &&
       (line.operands.size() < table.operands->min || line.operands.size() > table.operands->max))
     throw table.operands->otherwise;

@@ -60,6 +60,10 @@ struct OptionRule {
   Argument argument = Argument::kNone;
   std::optional<EarlyExit> stops = std::nullopt;       // set: the option ends the tool (help)
   bool (*accepts)(const std::string& word) = nullptr;  // Argument::kWordIf only
+  // Whole-word tables only: the option's "--name" form, and whether "-<letter>" is not one
+  // (the letter then only tells `take` which option it is).
+  const char* long_name = nullptr;
+  bool long_only = false;
 };
 
 struct OperandCount {
@@ -72,6 +76,12 @@ struct OptionTable {
   bool diagnostics = true;                          // glibc's own line for unknown options (opterr)
   std::optional<EarlyExit> unknown = std::nullopt;  // unset: unknown options are ignored
   std::optional<OperandCount> operands = std::nullopt;  // unset: the tool checks them itself
+  // Whole words instead of getopt (tau2cube): each word is an option ("-o", "--user-events")
+  // or an operand; no clusters, no attached arguments, no "--", no reordering; an option's
+  // argument is the next word, whatever it is, and `missing_argument` ends a last option that
+  // lacks one. Unknown options are operands.
+  bool whole_words = false;
+  std::optional<EarlyExit> missing_argument = std::nullopt;
 };
 
 // One option as given: its letter and argument (absent for options without one).

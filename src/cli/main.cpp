@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "command_line.hpp"
 #include "run_guarded.hpp"
 #include "tools.hpp"
 
@@ -31,9 +32,18 @@ void usage() {
                  std::string(t.summary).c_str(), std::string(t.link_name).c_str());
 }
 
+// The tools' one error path: an EarlyExit (command_line.hpp: the help, a usage error) thrown
+// anywhere in a tool prints its text and ends it with its status; run_guarded takes the rest.
+// stdout is not flushed first: the originals' interleaving of the two streams stays.
 int run(const Tool& tool, int argc, char** argv) {
   const std::string name(tool.link_name);
-  return cubekit::cli::run_guarded(name.c_str(), [&] { return tool.main(argc, argv); });
+  return cubekit::cli::run_guarded(name.c_str(), [&] {
+    try {
+      return tool.main(argc, argv);
+    } catch (const cubekit::tools::EarlyExit& exit) {
+      return cubekit::tools::print_stop(exit);
+    }
+  });
 }
 
 }  // namespace

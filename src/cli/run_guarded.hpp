@@ -1,14 +1,11 @@
 // The last line of defence of every tool: the tools report cubekit errors themselves, and
-// an EarlyExit (command_line.hpp: the help, a usage error) prints its text and ends with its
-// status; anything else that escapes one (memory exhausted, a system error, a bug) still ends with
-// one line naming the tool and exit status 1, never with std::terminate's abort.
+// anything else that escapes one (memory exhausted, a system error, a bug) still ends with one
+// line naming the tool and exit status 1, never with std::terminate's abort.
 #pragma once
 
 #include <cstdio>
 #include <exception>
 #include <new>
-
-#include "command_line.hpp"
 
 namespace cubekit::cli {
 
@@ -16,8 +13,6 @@ template <class Main>
 int run_guarded(const char* tool, Main&& main) {
   try {
     return main();
-  } catch (const tools::EarlyExit& stop) {  // stdout unflushed: the original's interleaving
-    return tools::print_stop(stop);
   } catch (const std::bad_alloc&) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s: out of memory\n", tool);

@@ -20,8 +20,8 @@
 // after an EarlyExit is never read: `-z bad -h` fails on -z, `-h -z bad` prints the help.
 //
 // The one error path: an EarlyExit thrown anywhere in a tool (by the parser, by `take`, by a later
-// check of the operands) is printed whole and ends the tool with its status, in
-// cli::run_guarded. Errors print their text on stderr and end with status 1 (`failure`); the
+// check of the operands) is printed whole and ends the tool with its status, in src/cli/main.cpp's
+// run(). Errors print their text on stderr and end with status 1 (`failure`); the
 // help ends as the original tool's does. No tool calls std::exit.
 #pragma once
 

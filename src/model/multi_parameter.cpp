@@ -207,21 +207,20 @@ PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
   for (const MeasuredPoint& m : points) y.push_back(m.value);
   const PerformanceModel constant = model_detail::constant_model(y);
   const double total_squares = constant.rss;
-  std::vector<ModelTerm> single(parameters.size());
+  std::vector<PerformanceModel> models(parameters.size());
+  std::vector<ModelTerm> single(parameters.size());  // each parameter's term, if it has one
   std::vector<size_t> with_term;
-  size_t last = 0;
-  PerformanceModel last_single;
   for (size_t p = 0; p < parameters.size(); ++p) {
-    const PerformanceModel m =
-        model_detail::fit_any_single_parameter(points_along(points, p), parameters[p]);
-    if (m.terms.empty()) continue;
-    single[p] = m.terms[0];
+    models[p] = model_detail::fit_any_single_parameter(points_along(points, p), parameters[p]);
+    if (models[p].terms.empty()) continue;
+    single[p] = models[p].terms[0];
     with_term.push_back(p);
-    last = p, last_single = m;
   }
   if (with_term.empty()) return constant;
-  if (with_term.size() == 1)
-    return one_parameter_model(last_single, last, parameters, points, y, total_squares);
+  if (with_term.size() == 1) {
+    const size_t p = with_term[0];
+    return one_parameter_model(models[p], p, parameters, points, y, total_squares);
+  }
   std::optional<Fitted> best;
   for (const Hypothesis& h : hypotheses_of(with_term)) {
     std::optional<Fitted> f = fit_hypothesis(h, single, parameters, points, y, total_squares);

@@ -151,6 +151,15 @@ std::optional<Fitted> fit_hypothesis(const Hypothesis& h, const std::vector<Mode
   return f;
 }
 
+// SMAPEs this close (relative, or in percent points below 1 %) are the same: hypotheses that
+// fit the points equally (a sum and a sum of products on points along two lines) differ only
+// by rounding, and the first one, the simpler, stays. Extra-P takes whichever rounding favours.
+constexpr double kSmapeTie = 1e-9;
+
+bool clearly_better(const PerformanceModel& candidate, const PerformanceModel& best) {
+  return candidate.smape < best.smape - kSmapeTie * std::max(best.smape, 1.0);
+}
+
 bool terms_matter(const Fitted& f, std::span<const double> y) {
   for (size_t t = 0; t < f.model.terms.size(); ++t)
     if (!model_detail::term_matters(f.model.terms[t].coefficient, f.term_values[t], y))
@@ -226,7 +235,8 @@ PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
     std::optional<Fitted> f = fit_hypothesis(h, single, parameters, points, y, total_squares);
     if (!f) continue;
     // Extra-P starts from its first hypothesis, whether or not its terms matter.
-    if (!best || (terms_matter(*f, y) && f->model.smape < best->model.smape)) best = std::move(f);
+    if (!best || (terms_matter(*f, y) && clearly_better(f->model, best->model)))
+      best = std::move(f);
   }
   return best ? best->model : constant;
 }

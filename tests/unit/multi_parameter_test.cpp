@@ -91,6 +91,19 @@ TEST(MultiParameterModel, PlantedProductPlusOneParameterComesBack) {
   expect_law(m, 0, {{5, {{"x", 1, 1, 0}, {"y", 1, 2, 0}}}, {7, {{"x", 1, 1, 0}}}}, law(32, 160));
 }
 
+TEST(MultiParameterModel, OfEquallyGoodHypothesesTheFirstStays) {
+  // Points along two lines only (x at y = 10, y at x = 2): the sum c0 + c1·x + c2·y² and the
+  // sums of products c0 + c1·x·y² + c2·x (or + c2·y²) all pass through every point, so their
+  // SMAPEs differ by rounding alone; the sum, tried first of them, is the model.
+  const Law2 law = [](double x, double y) { return 3 + 2 * x + 5 * y * y; };
+  std::vector<MeasuredPoint> points;
+  for (double x : kX) points.push_back({x, law(x, 10), {x, 10}});
+  for (double y : kY)
+    if (y != 10) points.push_back({2, law(2, y), {2, y}});
+  const PerformanceModel m = fit_multi_parameter(points, kXY);
+  expect_law(m, 3, {{2, {{"x", 1, 1, 0}}}, {5, {{"y", 2, 1, 0}}}}, law(32, 160));
+}
+
 TEST(MultiParameterModel, ParametersWithoutEffectAreLeftOut) {
   const Law2 law = [](double, double y) { return 4 + 3 * std::sqrt(y); };
   const PerformanceModel m = fit_multi_parameter(grid(law, kX, kY), kXY);

@@ -115,6 +115,18 @@ TEST(MultiParameterModel, ParametersWithoutEffectAreLeftOut) {
   EXPECT_EQ(constant.adjusted_r2, 1);
 }
 
+TEST(MultiParameterModel, AdjustedR2WithoutDegreesOfFreedomIsUndefined) {
+  // Three points, two parameters with a term each: n − k − 1 = 0, where Extra-P divides by 0.
+  const std::vector<MeasuredPoint> points = {{1, 3, {1, 1}}, {2, 4, {2, 1}}, {1, 6, {1, 2}}};
+  const PerformanceModel m = fit_multi_parameter(points, kXY);
+  ASSERT_FALSE(m.terms.empty()) << m.formula();
+  size_t factors = 0;
+  for (const ModelTerm& t : m.terms) factors += t.factors().size();
+  EXPECT_EQ(factors, 2u) << m.formula();
+  EXPECT_TRUE(std::isnan(m.adjusted_r2)) << m.adjusted_r2;
+  EXPECT_TRUE(std::isfinite(m.constant)) << m.formula();
+}
+
 TEST(MultiParameterModel, PlantedThreeParameterLawComesBack) {
   // x·y + z: one of the mixed hypotheses Extra-P tries for three parameters.
   std::vector<MeasuredPoint> points;

@@ -16,24 +16,30 @@ namespace cubekit {
 // at a call path is its exclusive model (so Cube's inclusive value is the sum of the subtree's
 // models), one location. Each value also keeps up to 10 measured points (parameter value,
 // measure, spread) when every parameter value is a whole number below 2^32. Written
-// atomically (ReportWriter); Error when there is no model or a model has more terms than a
-// SCALE_FUNC value holds.
+// atomically (ReportWriter); Error when there is no model, a model has more terms than a
+// SCALE_FUNC value holds, the series has several parameters (a SCALE_FUNC value has one
+// variable) or the models are per location.
 void write_model_report(const std::string& path, const std::vector<CallPathModel>& models,
-                        const std::string& parameter);
+                        const std::vector<std::string>& parameters);
 
 // Writes the measurements behind `models` as Extra-P's JSON input (`extrap --json FILE`):
-// {"parameters": [name], "measurements": {"main->solve": {"time": [{"point": [p], "values":
+// {"parameters": [names], "measurements": {"main->solve": {"time": [{"point": [values], "values":
 // [samples]}]}}}, exclusive values under the metric's name (as Extra-P reads Cube series),
 // inclusive ones under "<name> (inclusive)". The points need their samples
-// (SeriesOptions::keep_samples); Error otherwise. Written to a temporary file and renamed.
+// (SeriesOptions::keep_samples) and must pool the locations; Error otherwise. Written to a
+// temporary file and renamed.
 void write_extrap_experiment(const std::string& path, const std::vector<CallPathModel>& models,
-                             const std::string& parameter);
+                             const std::vector<std::string>& parameters);
 
-// A point at which a model is evaluated: parameter name and value.
-using ModelPrediction = std::pair<std::string, double>;
+// A point at which a model is evaluated: the value of each of the series' parameters.
+struct ModelPrediction {
+  std::vector<std::string> parameters;
+  std::vector<double> values;
+};
 
 // One model as a JSON object (a number that is not finite is null): callpath, metric, flavour,
-// model, constant, terms, rss, smape, adjusted_r2; predictions when `at` is not empty; the
+// location (per-location models), model, constant, terms (with `factors` when a term has
+// several parameters), rss, smape, adjusted_r2; predictions when `at` is not empty; the
 // measured points (parameter, value, median, minimum, maximum) when `with_points`.
 std::string model_json(const CallPathModel& model, const std::vector<ModelPrediction>& at,
                        bool with_points = false);

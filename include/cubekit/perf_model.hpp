@@ -1,10 +1,13 @@
 // Performance models from a series of experiments, as Extra-P fits them (docs/models.md): one
 // report per measurement point (and repetition), one model per call path × metric × call-tree
 // flavour in the performance-model normal form c0 + c1 · p^(i/j) · log2(p)^l, chosen from
-// Extra-P's default single-parameter hypothesis space by leave-one-out cross-validation.
+// Extra-P's default single-parameter hypothesis space by leave-one-out cross-validation; with
+// several parameters, Extra-P's multi-parameter modeler combines the single-parameter terms of
+// each parameter into sums and products.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -20,14 +23,32 @@ enum class Measure { kMean, kMedian, kMinimum, kMaximum };
 // location is a sample, Extra-P's default), strong sums them per report (the total).
 enum class Scaling { kWeak, kStrong };
 
-// c · p^(exponent_numerator / exponent_denominator) · log2(p)^log_exponent
-struct ModelTerm {
-  double coefficient = 0;
+// p^(exponent_numerator / exponent_denominator) · log2(p)^log_exponent of one parameter p.
+struct TermFactor {
   std::string parameter;
   int exponent_numerator = 0, exponent_denominator = 1;
   int log_exponent = 0;
   double exponent() const { return double(exponent_numerator) / exponent_denominator; }
   double evaluate(double p) const;
+};
+
+// c · p^(exponent_numerator / exponent_denominator) · log2(p)^log_exponent, times the factors
+// of further parameters in a multi-parameter term (c · x^(1/2) · y^2: parameter x, then the
+// factor of y).
+struct ModelTerm {
+  double coefficient = 0;
+  std::string parameter;
+  int exponent_numerator = 0, exponent_denominator = 1;
+  int log_exponent = 0;
+  std::vector<TermFactor> further_factors = {};
+  double exponent() const { return double(exponent_numerator) / exponent_denominator; }
+  // Single-parameter terms only (the further factors are left out).
+  double evaluate(double p) const;
+  // Every factor, the first one's parameter first.
+  std::vector<TermFactor> factors() const;
+  // The term at a point: `values[i]` is the value of `parameters[i]`; Error when a factor's
+  // parameter is not among them.
+  double evaluate(std::span<const std::string> parameters, std::span<const double> values) const;
 };
 
 // A fitted model with the quality measures that chose it. For a model with a term, rss and
@@ -38,11 +59,15 @@ struct PerformanceModel {
   std::vector<ModelTerm> terms;
   double rss = 0, smape = 0, adjusted_r2 = 1;
   double evaluate(double p) const;
-  // "c0 + c1 * p^(3/2) * log2(p)^(1)", each number written to round-trip.
+  double evaluate(std::span<const std::string> parameters, std::span<const double> values) const;
+  // "c0 + c1 * p^(3/2) * log2(p)^(1)", "c0 + c1 * x^(1) * y^(1/2)", each number written to
+  // round-trip.
   std::string formula() const;
 };
 
-// One measurement point of a single-parameter series.
+// One measurement point of a series. In a multi-parameter series `coordinate` holds the value
+// of every parameter (the series' order) and parameter_value is the first of them; in a
+// single-parameter series `coordinate` may be empty.
 struct MeasuredPoint {
   double parameter_value = 0;
   double value = 0;  // the point's measure (SeriesOptions::measure) of its samples
@@ -50,6 +75,7 @@ struct MeasuredPoint {
   // scaling, one per repetition with strong), for plots of the spread.
   double minimum = 0, median = 0, maximum = 0;
   std::vector<double> samples{};  // the samples themselves, only with SeriesOptions::keep_samples
+  std::vector<double> coordinate = {};
 };
 
 // The smallest series a model can be fitted to: two points for the fit, one to validate.
@@ -59,6 +85,15 @@ inline constexpr size_t kMinModelPoints = 3;
 // order): Error when fewer than kMinModelPoints or a value is not finite.
 PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
                                       const std::string& parameter);
+
+// Extra-P's multi-parameter modeler on these points (each with a coordinate of
+// parameters.size() values, distinct coordinates, any order): per parameter a single-parameter
+// model of the points along the longest lines of that parameter; the constant when no
+// parameter has a term, otherwise the best of the sums and products of the parameters' terms
+// by SMAPE, fitted by least squares to all points (docs/models.md). Error when a coordinate
+// has the wrong size, a value is not finite or two points have the same coordinate.
+PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
+                                     const std::vector<std::string>& parameters);
 
 // One report of a series at its point (a value per parameter of the series).
 struct SeriesReport {
@@ -81,6 +116,9 @@ Series read_series_folder(const std::string& folder);
 struct SeriesOptions {
   Measure measure = Measure::kMean;
   Scaling scaling = Scaling::kWeak;
+  // A model per location (its index in each report, e.g. rank 3 thread 0), the value of a point
+  // being the measure of that location's values over the repetitions; `scaling` does not apply.
+  bool per_location = false;
   // Every model is fitted on one of these threads (0: default_thread_count()).
   unsigned threads = 0;
   // Keep every sample in MeasuredPoint::samples (e.g. for an Extra-P experiment file).
@@ -91,8 +129,9 @@ struct CallPathModel {
   std::vector<std::string> callpath;  // region names from the root
   std::string metric;                 // unique name
   Flavour flavour = Flavour::kExclusive;
-  std::vector<MeasuredPoint> points;  // in increasing order of the parameter
+  std::vector<MeasuredPoint> points;  // in increasing (lexicographic) order of the coordinate
   PerformanceModel model;
+  std::optional<size_t> location;  // with SeriesOptions::per_location: the location's index
 };
 
 struct SeriesModels {
@@ -102,16 +141,17 @@ struct SeriesModels {
   std::vector<CallPathModel> incomplete;
 };
 
-// Reads every report of a single-parameter series and fits a model for each call path (matched
-// by region names from the root) × stored metric (by unique name) × flavour measured at every
-// point. A sample that is not finite (the identity ±inf a MINDOUBLE / MAXDOUBLE metric holds
+// Reads every report of a series and fits a model for each call path (matched by region names
+// from the root) × stored metric (by unique name) × flavour (× location with per_location)
+// measured at every point: fit_single_parameter for one parameter, fit_multi_parameter for
+// more. A sample that is not finite (the identity ±inf a MINDOUBLE / MAXDOUBLE metric holds
 // where a location never ran the call path) is no sample. Ordered by call path names, then
-// metric name, inclusive before exclusive. Error naming the report when one cannot be read, or
-// when the series has several parameters or fewer than kMinModelPoints points.
+// metric name, inclusive before exclusive, then location. Error naming the report when one
+// cannot be read, or when a parameter has fewer than kMinModelPoints values.
 SeriesModels model_series(const Series& series, const SeriesOptions& options = {});
 
 // A law of a generated series: the exclusive value of `metric` at `callpath` (region names from
-// the root) as an expression of the parameter: numbers, the parameter's name, + - * / ^,
+// the root) as an expression of the parameters: numbers, the parameters' names, + - * / ^,
 // parentheses and log2( ), log( ), sqrt( ), exp( ), e.g. "0.5 * p^1.5 * log2(p)".
 struct SeriesLaw {
   std::vector<std::string> callpath;
@@ -122,10 +162,21 @@ struct SeriesLaw {
 // The value of a law's expression where the parameter `parameter` is `value`; Error naming
 // the expression and the position of a syntax error.
 double evaluate_law(const std::string& expression, const std::string& parameter, double value);
+// The same with several parameters: `values[i]` is the value of `parameters[i]`.
+double evaluate_law(const std::string& expression, std::span<const std::string> parameters,
+                    std::span<const double> values);
+
+// A further parameter of a generated series and its points.
+struct SeriesParameter {
+  std::string name;
+  std::vector<double> values;
+};
 
 struct SeriesSpec {
   std::string parameter = "p";
   std::vector<double> points;
+  // A multi-parameter series: the other parameters; the series is the full grid of all points.
+  std::vector<SeriesParameter> further_parameters;
   unsigned repetitions = 1;
   // Each value is the law's times (1 + noise · u), u uniform in [-1, 1] from `seed`.
   double noise = 0;
@@ -133,7 +184,7 @@ struct SeriesSpec {
   std::vector<SeriesLaw> laws;
 };
 
-// Writes a series in Extra-P's layout, `folder`/exp.<parameter><value>.r<repetition>/
+// Writes a series in Extra-P's layout, `folder`/exp.<parameter><value>[...].r<repetition>/
 // profile.cubex: one location, the call tree of the laws' call paths, one DOUBLE EXCLUSIVE
 // metric per metric named (0 where a call path has no law for it). Error for an empty or
 // invalid spec (no law or point, a bad expression, a non-finite value) naming the problem.

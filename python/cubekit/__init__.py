@@ -28,10 +28,11 @@ from cubekit._native import (  # noqa: F401  (re-exported)
 from cubekit._report import (  # noqa: F401
     FlatProfile, PopResult, Report, SystemValues, open, pop_metrics)
 from cubekit._builder import ReportBuilder  # noqa: F401
+from cubekit._model import model  # noqa: F401
 
 __all__ = [
     "open", "Report", "ReportBuilder", "FlatProfile", "SystemValues", "dtype",
-    "pop_metrics", "PopResult",
+    "pop_metrics", "PopResult", "model",
     "Metric", "CallPath", "Region", "SystemNode", "LocationGroup", "Location",
     "Error", "FormatError", "IoError", "LookupError", "CubePLError",
 ]

@@ -9,5 +9,6 @@ namespace py = pybind11;
 
 void bind_report(py::module_& m);
 void bind_builder(py::module_& m);
+void bind_model(py::module_& m);
 
 }  // namespace cubekit::python

@@ -41,6 +41,7 @@ PYBIND11_MODULE(_native, m) {
   cubekit::python::bind_views(m);
   cubekit::python::bind_report(m);
   cubekit::python::bind_builder(m);
+  cubekit::python::bind_model(m);
   m.def(
       "dtype",
       [](const std::string& text) {

@@ -32,8 +32,11 @@ std::string measurements_json(const CallPathModel& m) {
     if (p.samples.empty())
       throw Error(extrap_callpath(m.callpath) + ", " + m.metric +
                   ": the point has no samples (model the series with keep_samples)");
-    out += std::string(i ? ", " : "") + "{\"point\": [" + json_number(p.parameter_value) +
-           "], \"values\": [";
+    std::string point;
+    if (p.coordinate.empty()) point = json_number(p.parameter_value);
+    for (size_t c = 0; c < p.coordinate.size(); ++c)
+      point += (c ? ", " : "") + json_number(p.coordinate[c]);
+    out += std::string(i ? ", " : "") + "{\"point\": [" + point + "], \"values\": [";
     for (size_t s = 0; s < p.samples.size(); ++s)
       out += (s ? ", " : "") + json_number(p.samples[s]);
     out += "]}";
@@ -77,8 +80,10 @@ class AtomicTextFile {
 }  // namespace
 
 void write_extrap_experiment(const std::string& path, const std::vector<CallPathModel>& models,
-                             const std::string& parameter) {
+                             const std::vector<std::string>& parameters) {
   if (models.empty()) throw Error(path + ": no model to write the measurements of");
+  if (models.front().location)
+    throw Error(path + ": Extra-P's experiments pool the locations; model without per-location");
   // Call paths in the order of the models (parents first), metrics in theirs.
   std::vector<std::string> order;
   std::map<std::string, std::string> metrics_of;  // call path → its "metric": [...] members
@@ -90,7 +95,9 @@ void write_extrap_experiment(const std::string& path, const std::vector<CallPath
                   ": " + measurements_json(m);
   }
   AtomicTextFile out(path);
-  out.put("{\"parameters\": [" + json_string(parameter) + "],\n \"measurements\": {");
+  std::string names;
+  for (const std::string& p : parameters) names += (names.empty() ? "" : ", ") + json_string(p);
+  out.put("{\"parameters\": [" + names + "],\n \"measurements\": {");
   for (size_t i = 0; i < order.size(); ++i)
     out.put(std::string(i ? ",\n  " : "\n  ") + json_string(order[i]) + ": {\n    " +
             metrics_of[order[i]] + "}");

@@ -35,16 +35,38 @@ std::string json_string(const std::string& s) {
 
 namespace {
 
+// {coefficient, parameter, exponent, log_exponent} of the first factor, and with several
+// parameters every factor as `factors`.
+std::string term_json(const ModelTerm& term) {
+  auto factor = [](const TermFactor& f) {
+    return "\"parameter\": " + json_string(f.parameter) +
+           ", \"exponent\": " + json_number(f.exponent()) +
+           ", \"log_exponent\": " + json_number(f.log_exponent);
+  };
+  const std::vector<TermFactor> factors = term.factors();
+  std::string out =
+      "{\"coefficient\": " + json_number(term.coefficient) + ", " + factor(factors[0]);
+  if (factors.size() > 1) {
+    out += ", \"factors\": [";
+    for (size_t i = 0; i < factors.size(); ++i) out += (i ? ", {" : "{") + factor(factors[i]) + "}";
+    out += "]";
+  }
+  return out + "}";
+}
+
 std::string terms_json(const PerformanceModel& model) {
   std::string out = "[";
-  for (size_t t = 0; t < model.terms.size(); ++t) {
-    const ModelTerm& term = model.terms[t];
-    out += std::string(t ? ", " : "") + "{\"coefficient\": " + json_number(term.coefficient) +
-           ", \"parameter\": " + json_string(term.parameter) +
-           ", \"exponent\": " + json_number(term.exponent()) +
-           ", \"log_exponent\": " + json_number(term.log_exponent) + "}";
-  }
+  for (size_t t = 0; t < model.terms.size(); ++t)
+    out += std::string(t ? ", " : "") + term_json(model.terms[t]);
   return out + "]";
+}
+
+std::string prediction_json(const PerformanceModel& model, const ModelPrediction& at) {
+  std::string point;
+  for (size_t i = 0; i < at.parameters.size(); ++i)
+    point += (i ? ", " : "") + json_string(at.parameters[i]) + ": " + json_number(at.values[i]);
+  return "{\"point\": {" + point +
+         "}, \"value\": " + json_number(model.evaluate(at.parameters, at.values)) + "}";
 }
 
 std::string points_json(const std::vector<MeasuredPoint>& points) {
@@ -67,17 +89,16 @@ std::string model_json(const CallPathModel& m, const std::vector<ModelPrediction
   for (const std::string& name : m.callpath) path += (path.empty() ? "" : ", ") + json_string(name);
   std::string out =
       "{\"callpath\": [" + path + "], \"metric\": " + json_string(m.metric) + ", \"flavour\": \"" +
-      (m.flavour == Flavour::kInclusive ? "incl" : "excl") +
-      "\", \"model\": " + json_string(m.model.formula()) +
+      (m.flavour == Flavour::kInclusive ? "incl" : "excl") + "\"" +
+      (m.location ? ", \"location\": " + std::to_string(*m.location) : std::string()) +
+      ", \"model\": " + json_string(m.model.formula()) +
       ", \"constant\": " + json_number(m.model.constant) + ", \"terms\": " + terms_json(m.model) +
       ", \"rss\": " + json_number(m.model.rss) + ", \"smape\": " + json_number(m.model.smape) +
       ", \"adjusted_r2\": " + json_number(m.model.adjusted_r2);
   if (!at.empty()) {
     out += ", \"predictions\": [";
     for (size_t p = 0; p < at.size(); ++p)
-      out += std::string(p ? ", " : "") + "{\"point\": {" + json_string(at[p].first) + ": " +
-             json_number(at[p].second) +
-             "}, \"value\": " + json_number(m.model.evaluate(at[p].second)) + "}";
+      out += std::string(p ? ", " : "") + prediction_json(m.model, at[p]);
     out += "]";
   }
   if (with_points) out += ", \"points\": " + points_json(m.points);

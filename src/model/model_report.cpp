@@ -125,8 +125,16 @@ void add_single_location(Model& model) {
 }  // namespace
 
 void write_model_report(const std::string& path, const std::vector<CallPathModel>& models,
-                        const std::string& parameter) {
+                        const std::vector<std::string>& parameters) {
   if (models.empty()) throw Error(path + ": no model to write");
+  if (parameters.size() != 1)
+    throw Error(path + ": a SCALE_FUNC value holds a model of one parameter; the series has " +
+                std::to_string(parameters.size()));
+  if (models.front().location)
+    throw Error(path +
+                ": a Cube report of models holds one model per call path and metric; "
+                "model without per-location");
+  const std::string& parameter = parameters.front();
   ModelShape shape;
   std::map<std::string, Index> regions;
   for (const CallPathModel& m : models) {

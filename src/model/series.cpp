@@ -105,9 +105,11 @@ namespace {
 
 // (call path, metric, flavour) of a series: call paths joined with '\n' (not in region names
 // Score-P writes, and only a key here).
+constexpr size_t kAllLocations = size_t(-1);
 struct ModelKey {
   std::string callpath, metric;
   Flavour flavour;
+  size_t location = kAllLocations;  // per location: its index in the reports
   auto operator<=>(const ModelKey&) const = default;
 };
 
@@ -194,11 +196,13 @@ double median_of(std::vector<double>& samples) {
 }
 
 // The point `p` of the finite samples, their measure its value; none when there is none.
-std::optional<MeasuredPoint> point_of(double p, std::vector<double> samples,
-                                      const SeriesOptions& options) {
+std::optional<MeasuredPoint> point_of(const std::vector<double>& coordinate,
+                                      std::vector<double> samples, const SeriesOptions& options) {
   std::erase_if(samples, [](double s) { return !std::isfinite(s); });
   if (samples.empty()) return std::nullopt;
-  MeasuredPoint point{p, 0};
+  MeasuredPoint point;
+  point.parameter_value = coordinate[0];
+  point.coordinate = coordinate;
   double sum = 0;
   for (double s : samples) sum += s;
   if (options.keep_samples) point.samples = samples;
@@ -223,22 +227,62 @@ std::optional<MeasuredPoint> point_of(double p, std::vector<double> samples,
   return point;
 }
 
-// The reports of the series grouped by point, points in increasing order.
-std::map<double, std::vector<std::string>> reports_by_point(const Series& series) {
-  if (series.parameters.size() != 1)
-    throw Error("a series with " + std::to_string(series.parameters.size()) +
-                " parameters: only single-parameter series can be modelled so far");
-  std::map<double, std::vector<std::string>> points;
+// The reports of the series grouped by point, points in increasing (lexicographic) order.
+std::map<std::vector<double>, std::vector<std::string>> reports_by_point(const Series& series) {
+  if (series.parameters.empty()) throw Error("the series has no parameter");
+  std::map<std::vector<double>, std::vector<std::string>> points;
+  std::vector<std::set<double>> distinct(series.parameters.size());
   for (const SeriesReport& r : series.reports) {
-    if (r.coordinate.size() != 1 || !std::isfinite(r.coordinate[0]))
-      throw Error(r.path + ": needs one finite value of parameter " + series.parameters[0]);
-    points[r.coordinate[0]].push_back(r.path);
+    if (r.coordinate.size() != series.parameters.size() ||
+        !std::all_of(r.coordinate.begin(), r.coordinate.end(),
+                     [](double v) { return std::isfinite(v); }))
+      throw Error(r.path + ": needs a finite value of each of the " +
+                  std::to_string(series.parameters.size()) + " parameters");
+    for (size_t i = 0; i < r.coordinate.size(); ++i) distinct[i].insert(r.coordinate[i]);
+    points[r.coordinate].push_back(r.path);
   }
-  if (points.size() < kMinModelPoints)
-    throw Error("the series has " + std::to_string(points.size()) + " measurement points of " +
-                series.parameters[0] + "; a model needs at least " +
-                std::to_string(kMinModelPoints));
+  for (size_t i = 0; i < distinct.size(); ++i)
+    if (distinct[i].size() < kMinModelPoints)
+      throw Error("the series has " + std::to_string(distinct[i].size()) +
+                  " measurement points of " + series.parameters[i] + "; a model needs at least " +
+                  std::to_string(kMinModelPoints));
   return points;
+}
+
+// Reads the reports of one point and pools their samples per key: all locations of all
+// reports, or (per location) each location's values over the reports.
+std::map<ModelKey, std::vector<double>> read_point(
+    const std::vector<std::string>& paths, const SeriesOptions& options,
+    std::map<std::string, std::vector<std::string>>& callpaths, std::mutex& callpaths_lock) {
+  const Scaling scaling = options.per_location ? Scaling::kWeak : options.scaling;
+  std::vector<ReportValues> per_report(paths.size());
+  parallel_for(
+      paths.size(),
+      [&](size_t r) {
+        try {
+          per_report[r] = read_report_values(paths[r], scaling, callpaths, callpaths_lock);
+        } catch (const Error& e) {  // e.g. a derived metric that does not compile
+          const std::string what = e.what();
+          if (what.starts_with(paths[r])) throw;
+          throw Error(paths[r] + ": " + what);
+        }
+      },
+      options.threads);
+  std::map<ModelKey, std::vector<double>> pooled;
+  for (ReportValues& values : per_report)
+    for (auto& [key, samples] : values) {
+      if (!options.per_location) {
+        std::vector<double>& all = pooled[key];
+        all.insert(all.end(), samples.begin(), samples.end());
+        continue;
+      }
+      ModelKey at = key;
+      for (size_t l = 0; l < samples.size(); ++l) {
+        at.location = l;
+        pooled[at].push_back(samples[l]);
+      }
+    }
+  return pooled;
 }
 
 }  // namespace
@@ -248,44 +292,28 @@ SeriesModels model_series(const Series& series, const SeriesOptions& options) {
   std::map<std::string, std::vector<std::string>> callpaths;
   std::mutex callpaths_lock;
   std::map<ModelKey, std::vector<MeasuredPoint>> measured;
-  for (const auto& point : points) {
-    const double p = point.first;
-    // Named, not a structured binding: clang 14 (the sanitizer builds) cannot capture those.
-    const std::vector<std::string>& paths = point.second;
-    std::vector<ReportValues> per_report(paths.size());
-    parallel_for(
-        paths.size(),
-        [&](size_t r) {
-          try {
-            per_report[r] =
-                read_report_values(paths[r], options.scaling, callpaths, callpaths_lock);
-          } catch (const Error& e) {  // e.g. a derived metric that does not compile
-            const std::string what = e.what();
-            if (what.starts_with(paths[r])) throw;
-            throw Error(paths[r] + ": " + what);
-          }
-        },
-        options.threads);
-    std::map<ModelKey, std::vector<double>> pooled;
-    for (ReportValues& values : per_report)
-      for (auto& [key, samples] : values) {
-        std::vector<double>& all = pooled[key];
-        all.insert(all.end(), samples.begin(), samples.end());
-      }
-    for (auto& [key, samples] : pooled)
-      if (std::optional<MeasuredPoint> at = point_of(p, std::move(samples), options))
+  for (const auto& [coordinate, paths] : points)
+    for (auto& [key, samples] : read_point(paths, options, callpaths, callpaths_lock))
+      if (std::optional<MeasuredPoint> at = point_of(coordinate, std::move(samples), options))
         measured[key].push_back(std::move(*at));
-  }
   SeriesModels result;
   for (auto& [key, values] : measured) {
     auto& into = values.size() == points.size() ? result.models : result.incomplete;
-    into.push_back({callpaths.at(key.callpath), key.metric, key.flavour, std::move(values), {}});
+    into.push_back(
+        {callpaths.at(key.callpath),
+         key.metric,
+         key.flavour,
+         std::move(values),
+         {},
+         key.location == kAllLocations ? std::nullopt : std::optional<size_t>(key.location)});
   }
   parallel_for(
       result.models.size(),
       [&](size_t i) {
         CallPathModel& m = result.models[i];
-        m.model = fit_single_parameter(m.points, series.parameters[0]);
+        m.model = series.parameters.size() == 1
+                      ? fit_single_parameter(m.points, series.parameters[0])
+                      : fit_multi_parameter(m.points, series.parameters);
       },
       options.threads);
   return result;

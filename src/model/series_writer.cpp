@@ -1,5 +1,5 @@
 // Series with known laws (cubekit generate --series): reports whose values follow expressions
-// of one parameter, so that tests and examples know the model to expect.
+// of one or more parameters, so that tests and examples know the model to expect.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 
 #include "cubekit/error.hpp"
 #include "cubekit/perf_model.hpp"
@@ -19,8 +20,9 @@ namespace {
 // power, power := primary (^ unary)?, primary := number | parameter | function(expr) | (expr).
 class LawParser {
  public:
-  LawParser(const std::string& text, const std::string& parameter, double value)
-      : text_(text), parameter_(parameter), value_(value) {}
+  LawParser(const std::string& text, std::span<const std::string> parameters,
+            std::span<const double> values)
+      : text_(text), parameters_(parameters), values_(values) {}
 
   double parse() {
     const double v = expression();
@@ -87,8 +89,9 @@ class LawParser {
            (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_'))
       ++at_;
     const std::string name = text_.substr(start, at_ - start);
-    if (name.empty()) fail("a number, '" + parameter_ + "', a function or '(' expected");
-    if (name == parameter_) return value_;
+    if (name.empty()) fail("a number, a parameter, a function or '(' expected");
+    for (size_t i = 0; i < parameters_.size(); ++i)
+      if (name == parameters_[i]) return values_[i];
     static const std::map<std::string, double (*)(double)> kFunctions = {
         {"log2", [](double x) { return std::log2(x); }},
         {"log", [](double x) { return std::log(x); }},
@@ -103,8 +106,8 @@ class LawParser {
   }
 
   const std::string& text_;
-  const std::string& parameter_;
-  double value_;
+  std::span<const std::string> parameters_;
+  std::span<const double> values_;
   size_t at_ = 0;
 };
 
@@ -188,54 +191,98 @@ std::string number_text(double v) {
 }  // namespace
 
 double evaluate_law(const std::string& expression, const std::string& parameter, double value) {
-  return LawParser(expression, parameter, value).parse();
+  return LawParser(expression, {&parameter, 1}, {&value, 1}).parse();
 }
+
+double evaluate_law(const std::string& expression, std::span<const std::string> parameters,
+                    std::span<const double> values) {
+  return LawParser(expression, parameters, values).parse();
+}
+
+namespace {
+
+// Every parameter of the spec with its points, checked.
+std::vector<SeriesParameter> checked_parameters(const SeriesSpec& spec) {
+  std::vector<SeriesParameter> all{{spec.parameter, spec.points}};
+  all.insert(all.end(), spec.further_parameters.begin(), spec.further_parameters.end());
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::string& name = all[i].name;
+    // Extra-P reads parameters from the folder name up to ".r": letters only, no leading r.
+    if (name.empty() || name[0] == 'r' || !std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalpha(static_cast<unsigned char>(c));
+        }))
+      throw Error("parameter '" + name + "': letters only, not starting with r");
+    for (size_t j = 0; j < i; ++j)
+      if (all[j].name == name) throw Error("parameter '" + name + "' is given twice");
+    if (all[i].values.empty()) throw Error("parameter '" + name + "' has no point");
+    for (double p : all[i].values)
+      if (!(p >= 0 && std::isfinite(p)))
+        throw Error("point " + name + "=" + std::to_string(p) + ": must be >= 0");
+  }
+  return all;
+}
+
+// The coordinates of the full grid of the parameters' points, the last parameter fastest.
+std::vector<std::vector<double>> grid_of(const std::vector<SeriesParameter>& parameters) {
+  std::vector<std::vector<double>> grid{{}};
+  for (const SeriesParameter& p : parameters) {
+    std::vector<std::vector<double>> next;
+    for (const std::vector<double>& c : grid)
+      for (double v : p.values) {
+        next.push_back(c);
+        next.back().push_back(v);
+      }
+    grid = std::move(next);
+  }
+  return grid;
+}
+
+void write_report(const std::string& path, const Model& model,
+                  const std::vector<std::vector<double>>& values) {
+  auto copy = std::make_shared<Model>(model);
+  copy->finalize(path);
+  ReportWriter writer(path, copy);
+  for (Index m = 0; m < model.metrics.size(); ++m) {
+    writer.begin_metric(m);
+    for (Index c : storage_order(*copy, MetricKind::kExclusive))
+      writer.write_row(c, reinterpret_cast<const std::byte*>(&values[m][c]));
+    writer.end_metric();
+  }
+  writer.finish();
+}
+
+}  // namespace
 
 void write_series(const std::string& folder, const SeriesSpec& spec) {
   if (spec.laws.empty()) throw Error("a series needs at least one law");
-  if (spec.points.empty() || spec.repetitions == 0)
-    throw Error("a series needs at least one point and one repetition");
+  if (spec.repetitions == 0) throw Error("a series needs at least one point and one repetition");
   if (!(spec.noise >= 0 && spec.noise < 1)) throw Error("the noise must be in [0, 1)");
-  // Extra-P reads the parameter from the folder name up to ".r": letters only, no leading r.
-  if (spec.parameter.empty() || spec.parameter[0] == 'r' ||
-      !std::all_of(spec.parameter.begin(), spec.parameter.end(),
-                   [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
-    throw Error("parameter '" + spec.parameter + "': letters only, not starting with r");
-  for (double p : spec.points)
-    if (!(p >= 0 && std::isfinite(p)))
-      throw Error("point " + spec.parameter + "=" + std::to_string(p) + ": must be >= 0");
+  const std::vector<SeriesParameter> parameters = checked_parameters(spec);
+  std::vector<std::string> names;
+  for (const SeriesParameter& p : parameters) names.push_back(p.name);
   const SeriesShape shape = series_shape(spec);
   const Model& model = *shape.model;
   uint64_t state = spec.seed;
-  for (double p : spec.points)
+  for (const std::vector<double>& point : grid_of(parameters)) {
+    std::string point_text;
+    for (size_t i = 0; i < names.size(); ++i) point_text += names[i] + number_text(point[i]);
     for (unsigned r = 1; r <= spec.repetitions; ++r) {
       // values[metric][cnode], exclusive
       std::vector<std::vector<double>> values(model.metrics.size(),
                                               std::vector<double>(model.cnodes.size(), 0.0));
       for (const SeriesLaw& law : spec.laws) {
-        double v = evaluate_law(law.expression, spec.parameter, p);
+        double v = evaluate_law(law.expression, names, point);
         if (spec.noise > 0) v *= 1 + spec.noise * uniform_minus_one_to_one(state);
         if (!std::isfinite(v))
-          throw Error("law '" + law.expression + "' is not finite at " + spec.parameter + "=" +
-                      number_text(p));
+          throw Error("law '" + law.expression + "' is not finite at " + point_text);
         values[shape.metric_of.at(law.metric)][shape.cnode_of.at(law.callpath)] = v;
       }
       const std::filesystem::path dir =
-          std::filesystem::path(folder) /
-          ("exp." + spec.parameter + number_text(p) + ".r" + std::to_string(r));
+          std::filesystem::path(folder) / ("exp." + point_text + ".r" + std::to_string(r));
       std::filesystem::create_directories(dir);
-      const std::string path = (dir / "profile.cubex").string();
-      auto copy = std::make_shared<Model>(model);
-      copy->finalize(path);
-      ReportWriter writer(path, copy);
-      for (Index m = 0; m < model.metrics.size(); ++m) {
-        writer.begin_metric(m);
-        for (Index c : storage_order(*copy, MetricKind::kExclusive))
-          writer.write_row(c, reinterpret_cast<const std::byte*>(&values[m][c]));
-        writer.end_metric();
-      }
-      writer.finish();
+      write_report((dir / "profile.cubex").string(), model, values);
     }
+  }
 }
 
 }  // namespace cubekit

@@ -9,9 +9,33 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/perf_model.hpp"
+#include "model/fitting.hpp"
 
 namespace cubekit {
+namespace model_detail {
+
+double smape_share(double predicted, double actual) {
+  const double sum = std::abs(actual) + std::abs(predicted);
+  return sum == 0 ? 0 : std::abs(predicted - actual) / sum * 2;
+}
+
+bool term_matters(double coefficient, std::span<const double> t, std::span<const double> y) {
+  if (coefficient == 0) return false;
+  for (size_t i = 0; i < y.size(); ++i) {
+    const double term = coefficient * t[i];
+    if (term == 0 && y[i] == 0) continue;
+    if (!(std::abs(term / y[i]) < kMinTermContribution)) return true;
+  }
+  return false;
+}
+
+}  // namespace model_detail
+
 namespace {
+
+using model_detail::kMinTermContribution;
+using model_detail::smape_share;
+using model_detail::term_matters;
 
 // The exponents (i, j, l) of the term p^(i/j) · log2(p)^l each hypothesis has, in the order
 // Extra-P tries them: the first of equally good hypotheses wins.
@@ -30,9 +54,6 @@ constexpr std::array<Exponents, 42> kHypotheses{{
 // A constant coefficient this small against the smallest training value is rounding noise
 // (Extra-P's clean_constant_coefficient): it is set to 0 before validating.
 constexpr double kCleanConstant = 0.0005;
-// A term contributing less than this share of every measured value does not count.
-constexpr double kMinTermContribution = 0.0005;
-
 struct Line {
   double intercept = 0, slope = 0;
 };
@@ -59,11 +80,6 @@ Line fit_line(std::span<const double> t, std::span<const double> y, size_t left_
   return {mean_y - slope * mean_t, slope};
 }
 
-double smape_share(double predicted, double actual) {
-  const double sum = std::abs(actual) + std::abs(predicted);
-  return sum == 0 ? 0 : std::abs(predicted - actual) / sum * 2;
-}
-
 struct Candidate {
   Line line;
   double rss = 0, smape = 0;
@@ -88,19 +104,9 @@ Candidate cross_validate(std::span<const double> t, std::span<const double> y) {
   return c;
 }
 
-// Whether c · t matters somewhere: at some point it is at least kMinTermContribution of the
-// measured value (a point where both are 0 says nothing).
-bool term_matters(double coefficient, std::span<const double> t, std::span<const double> y) {
-  if (coefficient == 0) return false;
-  for (size_t i = 0; i < y.size(); ++i) {
-    const double term = coefficient * t[i];
-    if (term == 0 && y[i] == 0) continue;
-    if (!(std::abs(term / y[i]) < kMinTermContribution)) return true;
-  }
-  return false;
-}
+}  // namespace
 
-PerformanceModel constant_model(std::span<const double> y) {
+PerformanceModel model_detail::constant_model(std::span<const double> y) {
   PerformanceModel m;
   for (double v : y) m.constant += v;
   m.constant /= double(y.size());
@@ -112,6 +118,8 @@ PerformanceModel constant_model(std::span<const double> y) {
   return m;
 }
 
+namespace {
+
 void append_number(std::string& out, double v) {
   std::array<char, 32> buffer{};
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v);
@@ -120,10 +128,33 @@ void append_number(std::string& out, double v) {
 
 }  // namespace
 
-double ModelTerm::evaluate(double p) const {
-  double value = coefficient;
+double TermFactor::evaluate(double p) const {
+  double value = 1;
   if (exponent_numerator != 0) value *= std::pow(p, exponent());
   if (log_exponent != 0) value *= std::pow(std::log2(p), log_exponent);
+  return value;
+}
+
+double ModelTerm::evaluate(double p) const {
+  return coefficient *
+         TermFactor{parameter, exponent_numerator, exponent_denominator, log_exponent}.evaluate(p);
+}
+
+std::vector<TermFactor> ModelTerm::factors() const {
+  std::vector<TermFactor> all{{parameter, exponent_numerator, exponent_denominator, log_exponent}};
+  all.insert(all.end(), further_factors.begin(), further_factors.end());
+  return all;
+}
+
+double ModelTerm::evaluate(std::span<const std::string> parameters,
+                           std::span<const double> values) const {
+  double value = coefficient;
+  for (const TermFactor& f : factors()) {
+    const auto it = std::find(parameters.begin(), parameters.end(), f.parameter);
+    if (it == parameters.end() || size_t(it - parameters.begin()) >= values.size())
+      throw Error("the model's parameter " + f.parameter + " has no value");
+    value *= f.evaluate(values[size_t(it - parameters.begin())]);
+  }
   return value;
 }
 
@@ -133,19 +164,28 @@ double PerformanceModel::evaluate(double p) const {
   return value;
 }
 
+double PerformanceModel::evaluate(std::span<const std::string> parameters,
+                                  std::span<const double> values) const {
+  double value = constant;
+  for (const ModelTerm& t : terms) value += t.evaluate(parameters, values);
+  return value;
+}
+
 std::string PerformanceModel::formula() const {
   std::string out;
   append_number(out, constant);
   for (const ModelTerm& t : terms) {
     out += " + ";
     append_number(out, t.coefficient);
-    if (t.exponent_numerator != 0) {
-      out += " * " + t.parameter + "^(" + std::to_string(t.exponent_numerator);
-      if (t.exponent_denominator != 1) out += "/" + std::to_string(t.exponent_denominator);
-      out += ")";
+    for (const TermFactor& f : t.factors()) {
+      if (f.exponent_numerator != 0) {
+        out += " * " + f.parameter + "^(" + std::to_string(f.exponent_numerator);
+        if (f.exponent_denominator != 1) out += "/" + std::to_string(f.exponent_denominator);
+        out += ")";
+      }
+      if (f.log_exponent != 0)
+        out += " * log2(" + f.parameter + ")^(" + std::to_string(f.log_exponent) + ")";
     }
-    if (t.log_exponent != 0)
-      out += " * log2(" + t.parameter + ")^(" + std::to_string(t.log_exponent) + ")";
   }
   return out;
 }
@@ -155,6 +195,11 @@ PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
   if (points.size() < kMinModelPoints)
     throw Error("a model needs at least " + std::to_string(kMinModelPoints) +
                 " measurement points, got " + std::to_string(points.size()));
+  return model_detail::fit_any_single_parameter(points, parameter);
+}
+
+PerformanceModel model_detail::fit_any_single_parameter(std::span<const MeasuredPoint> points,
+                                                        const std::string& parameter) {
   std::vector<double> p, y;
   bool log_terms = true;  // log2 of a value below 1 is negative (or -inf): no log terms then
   for (const MeasuredPoint& m : points) {

@@ -67,36 +67,45 @@ SeriesLaw parse_law(const std::string& text) {
 }
 
 // "p=2,4,8" → parameter p at 2, 4, 8.
-void parse_points(const std::string& text, SeriesSpec& spec) {
+SeriesParameter parse_points(const std::string& text) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) throw Error("--points '" + text + "': expected p=2,4,8");
-  spec.parameter = text.substr(0, eq);
+  SeriesParameter parameter{text.substr(0, eq), {}};
   for (size_t start = eq + 1; start <= text.size();) {
     const size_t comma = std::min(text.find(',', start), text.size());
     const std::string item = text.substr(start, comma - start);
     size_t used = 0;
     try {
-      spec.points.push_back(std::stod(item, &used));
+      parameter.values.push_back(std::stod(item, &used));
     } catch (const std::exception&) {
       used = std::string::npos;
     }
     if (used != item.size()) throw Error("--points '" + text + "': '" + item + "' is no number");
     start = comma + 1;
   }
+  return parameter;
 }
 
 int generate_series(const std::string& folder, const std::vector<std::string>& laws,
-                    const std::string& points, unsigned repetitions, double noise, uint64_t seed) {
+                    const std::vector<std::string>& points, unsigned repetitions, double noise,
+                    uint64_t seed) {
   try {
     SeriesSpec spec;
-    parse_points(points, spec);
+    if (points.empty()) throw Error("--series needs --points, e.g. --points p=2,4,8");
+    SeriesParameter first = parse_points(points[0]);
+    spec.parameter = first.name;
+    spec.points = std::move(first.values);
+    for (size_t i = 1; i < points.size(); ++i)
+      spec.further_parameters.push_back(parse_points(points[i]));
     for (const std::string& law : laws) spec.laws.push_back(parse_law(law));
     spec.repetitions = repetitions;
     spec.noise = noise;
     spec.seed = seed;
     write_series(folder, spec);
-    std::printf("%s: %zu points × %u repetitions, %zu laws\n", folder.c_str(), spec.points.size(),
-                repetitions, spec.laws.size());
+    size_t grid = spec.points.size();
+    for (const SeriesParameter& p : spec.further_parameters) grid *= p.values.size();
+    std::printf("%s: %zu points × %u repetitions, %zu laws\n", folder.c_str(), grid, repetitions,
+                spec.laws.size());
   } catch (const Error& e) {
     std::fprintf(stderr, "cubekit generate: %s\n", e.what());
     return 1;
@@ -111,14 +120,17 @@ int generate_main(int argc, char** argv) {
   GeneratorOptions o;
   std::string output, size;
   app.add_option("-o,--output", output, "report to write (.cubex)");
-  std::string series, points;
+  std::string series;
+  std::vector<std::string> points;
   std::vector<std::string> laws;
   unsigned repetitions = 1;
   double noise = 0;
   app.add_option("--series", series, "instead of -o: write a series with known laws here");
   app.add_option("--law", laws, "[CALL/PATH:]METRIC=EXPRESSION of the parameter (repeatable)")
       ->allow_extra_args(false);
-  app.add_option("--points", points, "the series' points, e.g. p=2,4,8,16,32");
+  app.add_option("--points", points,
+                 "a parameter's points, e.g. p=2,4,8,16,32 (repeatable: the grid of several)")
+      ->allow_extra_args(false);
   app.add_option("--repetitions", repetitions, "reports per point")->capture_default_str();
   app.add_option("--noise", noise, "relative noise of the series' values")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of every random choice")->capture_default_str();

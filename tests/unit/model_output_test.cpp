@@ -81,7 +81,7 @@ TEST(ModelReport, HoldsTheFittedExclusiveModelsAsScaleFunctions) {
   write_series((dir.path() / "s").string(), planted_spec());
   const SeriesModels fitted = model_series(read_series_folder((dir.path() / "s").string()));
   const std::string path = (dir.path() / "models.cubex").string();
-  write_model_report(path, fitted.models, "p");
+  write_model_report(path, fitted.models, {"p"});
 
   const Report report = Report::open(path);
   const Model& model = report.model();
@@ -173,7 +173,7 @@ TEST(ModelReport, CubeDumpPrintsTheModelsAsCubeLibDoes) {
 
 TEST(ModelReport, BadOutputsFailClearlyAndLeaveNothing) {
   test::TempDir dir("modelout");
-  EXPECT_THROW(write_model_report((dir.path() / "a.cubex").string(), {}, "p"), Error);
+  EXPECT_THROW(write_model_report((dir.path() / "a.cubex").string(), {}, {"p"}), Error);
   write_series((dir.path() / "s").string(), planted_spec());
   const std::string into = (dir.path() / "missing" / "m.cubex").string();
   const test::RunResult r =
@@ -265,7 +265,7 @@ TEST(ExtrapExperiment, NeedsTheSamples) {
   write_series((dir.path() / "s").string(), planted_spec());
   const SeriesModels fitted = model_series(read_series_folder((dir.path() / "s").string()));
   const fs::path path = dir.path() / "e.json";
-  EXPECT_THROW(write_extrap_experiment(path.string(), fitted.models, "p"), Error);
+  EXPECT_THROW(write_extrap_experiment(path.string(), fitted.models, {"p"}), Error);
   EXPECT_FALSE(fs::exists(path));
 }
 

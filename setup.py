@@ -15,8 +15,8 @@ SOURCE = Path(__file__).resolve().parent
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
-        # CUBEKIT_BUILD_DIR: an existing CMake build folder of this checkout to build in (saves
-        # compiling the library again); by default a fresh one under setuptools' build_temp.
+        # CUBEKIT_BUILD_DIR: an existing, configured CMake build folder of this checkout to build
+        # in (saves compiling the library again); by default a fresh one under build_temp.
         build_dir = Path(os.environ.get("CUBEKIT_BUILD_DIR") or Path(self.build_temp) / "cmake")
         build_dir = build_dir.resolve()
         configure = ["cmake", "-S", str(SOURCE), "-B", str(build_dir),
@@ -26,9 +26,8 @@ class CMakeBuild(build_ext):
             configure += ["-G", "Ninja"]
         if shutil.which("ccache"):
             configure += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
-        if "CUBEKIT_BUILD_DIR" in os.environ:
-            configure = ["cmake", "-S", str(SOURCE), "-B", str(build_dir)]  # keep its settings
-        subprocess.check_call(configure)
+        if "CUBEKIT_BUILD_DIR" not in os.environ:  # an existing build folder keeps its settings
+            subprocess.check_call(configure)
         subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "cubekit_python"])
         built = next((build_dir / "python" / "cubekit").glob("_native*.so"))
         target = Path(self.get_ext_fullpath(ext.name))

@@ -1,6 +1,8 @@
 # Fails when a file includes something of a higher layer (order and public-header table in
-# layers.cmake), when a tool includes a library source header instead of a public one, or when
-# a public header is missing from the table.
+# layers.cmake), when a tool includes a library source header instead of a public one, when a
+# layer includes a private header of a lower layer that is not in that layer's internal API
+# (CUBEKIT_INTERNAL_HEADERS), when a public header names a `detail` namespace, or when a public
+# header is missing from the table.
 #   cmake -DSOURCE_DIR=<tree with src/ and include/> -P cmake/check_layers.cmake
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/layers.cmake)
@@ -65,6 +67,7 @@ function(check_file file layer)
     endif()
     set(name ${CMAKE_MATCH_1})
     included_layer("${file}" "${name}" target private)
+    get_filename_component(header_name "${name}" NAME)
     if(target STREQUAL "")
       continue()
     elseif(target STREQUAL "unknown public header")
@@ -76,6 +79,8 @@ function(check_file file layer)
       list(APPEND found "${rel} includes \"${name}\" (layer ${target}, above ${layer})")
     elseif(private AND layer IN_LIST tool_layers AND NOT target IN_LIST tool_layers)
       list(APPEND found "${rel} includes \"${name}\": tools use public headers only (include/cubekit)")
+    elseif(private AND NOT target STREQUAL layer AND NOT "${target}/${header_name}" IN_LIST CUBEKIT_INTERNAL_HEADERS)
+      list(APPEND found "${rel} includes \"${name}\": not in the internal API of ${target} (CUBEKIT_INTERNAL_HEADERS in cmake/layers.cmake)")
     endif()
   endforeach()
   set(file_violations "${found}" PARENT_SCOPE)
@@ -107,6 +112,10 @@ foreach(file IN LISTS headers)
   endif()
   check_file("${file}" ${public_${header}})
   list(APPEND violations ${file_violations})
+  file(STRINGS "${file}" detail_lines REGEX "namespace[ \t]+([A-Za-z_:]*::)?detail|(^|[^A-Za-z_])detail::")
+  if(detail_lines)
+    violation("include/cubekit/${header} names a detail namespace: internals stay under src/")
+  endif()
   math(EXPR checked "${checked} + 1")
 endforeach()
 

@@ -2,9 +2,11 @@
 # may include only its own layer and the layers before it in this list; the build has one
 # library target per layer (cubekit_<layer>, linking the one below it), and the tools see only
 # include/. cmake/check_layers.cmake enforces the order (ctest: layers.*).
-set(CUBEKIT_LAYERS core format io calc cubepl algebra query model server tools cli)
-# The layers that make up the library (server, tools and cli are the executable; server is a
-# library of its own, cubekit_server, because of its HTTP and JSON dependencies).
+set(CUBEKIT_LAYERS core format io calc cubepl algebra query model generator server tools cli)
+# The layers that make up the library (installed; generator, server, tools and cli are not:
+# generator is the synthetic profile generator of `cubekit generate`, the tests and bench/, a
+# library of its own, cubekit_generator; server is cubekit_server, because of its HTTP and JSON
+# dependencies; tools and cli are the executable).
 set(CUBEKIT_LIBRARY_LAYERS core format io calc cubepl algebra query model)
 
 # Every public header and the layer that implements it: the one table the checker reads.
@@ -16,10 +18,10 @@ set(CUBEKIT_PUBLIC_HEADERS
   parallel.hpp=core
   severity.hpp=core
   source.hpp=core
-  generator.hpp=io
   report.hpp=io
   writer.hpp=io
   tau_profile.hpp=io
+  peri_import.hpp=io
   calc.hpp=calc
   cubepl.hpp=cubepl
   derived.hpp=cubepl
@@ -43,4 +45,28 @@ set(CUBEKIT_PUBLIC_HEADERS
   peri_xml.hpp=query
   perf_model.hpp=model
   model_output.hpp=model
+  generator.hpp=generator
   server.hpp=server)
+
+# The internal API of each layer: its private headers (under src/<layer>/) that higher layers
+# may include. Any other private header is its own layer's alone; the checker fails on a higher
+# layer including one not listed here. Tools include public headers only.
+set(CUBEKIT_INTERNAL_HEADERS
+  core/scale_func.hpp
+  core/tree_walk.hpp
+  core/unaligned.hpp
+  format/anchor.hpp
+  format/anchor_writer.hpp
+  format/byte_order.hpp
+  format/compression.hpp
+  format/cube3.hpp
+  format/cubex_source.hpp
+  format/mapped_file.hpp
+  format/metric_data.hpp
+  format/tar.hpp
+  format/tar_writer.hpp
+  format/xml_escape.hpp
+  format/xml_stream.hpp
+  io/metric_definition.hpp
+  calc/kernels.hpp
+  cubepl/regex.hpp)

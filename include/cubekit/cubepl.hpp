@@ -171,10 +171,8 @@ struct CompileContext {
   bool compatible = false;
 };
 
-namespace detail {
-struct Ast;
-struct Store;
-}  // namespace detail
+struct Ast;    // a compiled program's tree (internal)
+struct Store;  // the global variables' values (internal)
 
 // Global variables: shared by all programs and evaluations of one report (they survive from
 // the init expressions into the main evaluations). Not thread-safe for concurrent writers.
@@ -184,10 +182,10 @@ class Globals {
   ~Globals();
   Globals(Globals&&) noexcept;
   Globals& operator=(Globals&&) noexcept;
-  detail::Store& store() { return *store_; }
+  Store& store() { return *store_; }
 
  private:
-  std::unique_ptr<detail::Store> store_;
+  std::unique_ptr<Store> store_;
 };
 
 // A compiled program. Immutable; evaluate() may run concurrently on different Environments
@@ -210,7 +208,7 @@ class Program {
 
  private:
   friend Program compile(std::string_view, const CompileContext&);
-  std::shared_ptr<const detail::Ast> ast_;
+  std::shared_ptr<const Ast> ast_;
   std::string source_;
   std::vector<Index> metrics_;
 };

@@ -82,6 +82,12 @@ class MetricEngine {
   // flavours; one value per cnode (indexed like Model::cnodes) aggregated over all locations.
   Values location_values(Index metric, Index cnode, Flavour metric_flavour, Flavour call_flavour);
   Values aggregated_values(Index metric, Flavour metric_flavour, Flavour call_flavour);
+  // One value of (metric, cnode): aggregated over all locations as aggregated_values does, or
+  // of one location (an index into Model::locations, LookupError beyond them). Integer types
+  // are converted to double (as Values::number).
+  double value(Index metric, Index cnode, Flavour metric_flavour, Flavour call_flavour);
+  double value(Index metric, Index cnode, Flavour metric_flavour, Flavour call_flavour,
+               Index location);
   // Flat profile (cube-format.md §8.5): one value per region (indexed like Model::regions), the
   // ⊕ over all cnodes calling it of their values aggregated over all locations.
   Values region_values(Index metric, Flavour metric_flavour, Flavour call_flavour);

@@ -168,6 +168,13 @@ class Model {
   std::optional<Index> metric_by_uniq_name(std::string_view name) const;
   std::optional<Index> cnode_by_id(uint32_t id) const;
 
+  // Checked lookups by name (LookupError naming what was not found): a metric by unique name;
+  // a call path by the region names from a root to it, joined by '/' ("main/solve/MPI_Send").
+  // A region name that itself holds '/' matches too; among several matches at a level the first
+  // in document order whose subtree holds the rest of the path is taken.
+  Index find_metric(std::string_view uniq_name) const;
+  Index find_call_path(std::string_view path) const;
+
   const std::string* attr(std::string_view key) const;
 
   // Validates cross references and id rules (cube-format.md §11) and builds lookup tables.

@@ -112,6 +112,36 @@ std::optional<Index> Model::metric_by_uniq_name(std::string_view name) const {
   return it->second;
 }
 
+Index Model::find_metric(std::string_view uniq_name) const {
+  if (auto found = metric_by_uniq_name(uniq_name)) return *found;
+  throw LookupError("no metric named '" + std::string(uniq_name) + "' in the report");
+}
+
+namespace {
+
+// The first of `candidates` (in order) whose region name starts `path` and whose subtree holds
+// the rest of it after the '/'.
+std::optional<Index> call_path_below(const Model& model, const std::vector<Index>& candidates,
+                                     std::string_view path) {
+  for (Index c : candidates) {
+    const std::string& name = model.regions[model.cnodes[c].region].name;
+    if (!path.starts_with(name)) continue;
+    if (path.size() == name.size()) return c;
+    if (path[name.size()] != '/') continue;
+    auto below = call_path_below(model, model.cnodes[c].children, path.substr(name.size() + 1));
+    if (below) return below;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Index Model::find_call_path(std::string_view path) const {
+  if (auto found = call_path_below(*this, cnode_roots(), path)) return *found;
+  throw LookupError("no call path '" + std::string(path) +
+                    "' in the report (region names from a root, joined by '/')");
+}
+
 std::optional<Index> Model::cnode_by_id(uint32_t id) const {
   auto it = cnode_by_id_.find(id);
   if (it == cnode_by_id_.end()) return std::nullopt;

@@ -113,10 +113,15 @@ using NodePtr = std::unique_ptr<Node>;
 // ASan too.
 constexpr uint32_t kMaxTreeHeight = kMaxProgramHeight;
 
+}  // namespace cubekit::cubepl::detail
+
+namespace cubekit::cubepl {
+
+// A compiled program's tree (Program holds it; declared in cubekit/cubepl.hpp).
 struct Ast {
-  NodePtr root;
+  detail::NodePtr root;
   size_t locals = 0;             // number of local variable slots
   bool read_environment = true;  // CompileContext::read_environment
 };
 
-}  // namespace cubekit::cubepl::detail
+}  // namespace cubekit::cubepl

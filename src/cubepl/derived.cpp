@@ -869,6 +869,18 @@ Values MetricEngine::aggregated_values(Index metric, Flavour metric_flavour, Fla
   return v;
 }
 
+double MetricEngine::value(Index metric, Index cnode, Flavour metric_flavour,
+                           Flavour call_flavour) {
+  impl_->check(metric, cnode);
+  return aggregated_values(metric, metric_flavour, call_flavour).number(cnode);
+}
+
+double MetricEngine::value(Index metric, Index cnode, Flavour metric_flavour, Flavour call_flavour,
+                           Index location) {
+  impl_->model.location(location);  // LookupError beyond the locations
+  return location_values(metric, cnode, metric_flavour, call_flavour).number(location);
+}
+
 Values MetricEngine::region_values(Index metric, Flavour metric_flavour, Flavour call_flavour) {
   return region_sums(impl_->model, aggregated_values(metric, metric_flavour, call_flavour));
 }

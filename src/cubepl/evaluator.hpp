@@ -13,11 +13,16 @@
 #include "cubepl/ast.hpp"
 #include "cubepl/values.hpp"
 
-namespace cubekit::cubepl::detail {
+namespace cubekit::cubepl {
 
+// The global variables behind Globals (declared in cubekit/cubepl.hpp).
 struct Store {
-  std::unordered_map<std::string, Array> globals;
+  std::unordered_map<std::string, detail::Array> globals;
 };
+
+}  // namespace cubekit::cubepl
+
+namespace cubekit::cubepl::detail {
 
 class Evaluator {
  public:

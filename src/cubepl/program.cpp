@@ -7,7 +7,7 @@
 
 namespace cubekit::cubepl {
 
-Globals::Globals() : store_(std::make_unique<detail::Store>()) {}
+Globals::Globals() : store_(std::make_unique<Store>()) {}
 Globals::~Globals() = default;
 Globals::Globals(Globals&&) noexcept = default;
 Globals& Globals::operator=(Globals&&) noexcept = default;
@@ -22,8 +22,8 @@ Program compile(std::string_view source, const CompileContext& context) {
   // Parse from the stored copy: tokens and error positions refer to program.source_.
   const std::string_view text = program.source_;
   detail::Parser parser(text, 0, text.size(), context, names);
-  detail::Ast ast = parser.parse_program();
-  if (ast.root) program.ast_ = std::make_shared<const detail::Ast>(std::move(ast));
+  Ast ast = parser.parse_program();
+  if (ast.root) program.ast_ = std::make_shared<const Ast>(std::move(ast));
   program.metrics_ = parser.metrics();
   std::sort(program.metrics_.begin(), program.metrics_.end());
   program.metrics_.erase(std::unique(program.metrics_.begin(), program.metrics_.end()),

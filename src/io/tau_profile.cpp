@@ -13,7 +13,7 @@
 #include "cubekit/error.hpp"
 #include "cubekit/model.hpp"
 #include "cubekit/writer.hpp"
-#include "generator_model.hpp"
+#include "io/metric_definition.hpp"
 #include "tau_files.hpp"
 
 namespace cubekit {
@@ -133,8 +133,8 @@ class Converter {
 
 Index Converter::add_metric(std::string uniq, std::string disp, DataType type, MetricKind kind,
                             std::string uom, std::string descr) {
-  return generator::add_metric(*out_.model, std::move(uniq), std::move(disp), type, kind,
-                               std::move(uom), std::move(descr));
+  return cubekit::add_metric(*out_.model, std::move(uniq), std::move(disp), type, kind,
+                             std::move(uom), std::move(descr));
 }
 
 void Converter::add_metrics() {

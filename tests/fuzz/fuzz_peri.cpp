@@ -7,12 +7,12 @@
 #include <string_view>
 
 #include "cubekit/error.hpp"
-#include "query/peri_reader.hpp"
+#include "io/peri_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    const cubekit::query::PeriDocument doc = cubekit::query::read_peri_xml(text, "fuzz.xml");
+    const cubekit::io::PeriDocument doc = cubekit::io::read_peri_xml(text, "fuzz.xml");
     const cubekit::Model& m = *doc.model;
     if (doc.values.size() != m.metrics.size()) std::abort();
     for (const auto& row : doc.values)

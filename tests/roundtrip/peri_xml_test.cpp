@@ -19,7 +19,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/generator.hpp"
-#include "query/peri_reader.hpp"
+#include "io/peri_reader.hpp"
 #include "test_support.hpp"
 #include "unit/small_model.hpp"
 #include "unit/tar_builder.hpp"
@@ -416,7 +416,7 @@ TEST(PeriXml, ImportIsTheSameOnOneThreadAndOnSeveral) {
   const std::string doc = text.str();
   auto read_with = [&](const char* threads) {
     setenv("CUBEKIT_THREADS", threads, 1);
-    query::PeriDocument d = query::read_peri_xml(doc, "summary.xml");
+    io::PeriDocument d = io::read_peri_xml(doc, "summary.xml");
     unsetenv("CUBEKIT_THREADS");
     return d.values;
   };

@@ -112,10 +112,10 @@ TEST(ParallelFor, ThreadsThatCannotStartLeaveTheWorkToTheCaller) {
   for (int started : {0, 1}) {
     static int allowed;
     allowed = started;
-    cubekit::detail::before_thread_start = [] {
+    cubekit::set_thread_start_hook([] {
       if (allowed-- <= 0)
         throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
-    };
+    });
     std::vector<std::atomic<int>> runs(100);
     std::mutex lock;
     std::set<std::thread::id> threads;
@@ -127,7 +127,7 @@ TEST(ParallelFor, ThreadsThatCannotStartLeaveTheWorkToTheCaller) {
           threads.insert(std::this_thread::get_id());
         },
         4);
-    cubekit::detail::before_thread_start = nullptr;
+    cubekit::set_thread_start_hook(nullptr);
     for (const auto& r : runs) EXPECT_EQ(r.load(), 1);
     EXPECT_LE(threads.size(), static_cast<size_t>(started + 1));
     if (started == 0) {

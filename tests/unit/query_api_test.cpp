@@ -14,6 +14,7 @@
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
 #include "test_support.hpp"
+#include "unit/small_model.hpp"
 
 namespace cubekit {
 namespace {
@@ -87,6 +88,22 @@ TEST(ModelLookup, IndicesOutOfRangeAreLookupErrors) {
   EXPECT_EQ(error_of([&] { model.location(0); }), "no location at index 0: the report has 0");
 }
 
+TEST(ModelLookup, CallPathByRegionNamesBacktracksOverNamesHoldingASlash) {
+  Model model;
+  // x → {b → d, "b/c" → e}, and a second root y: "x/b/c" is not below b, so "b/c" answers.
+  test::add_call_tree(model, {"x", "b", "d", "b/c", "e", "y"}, {kNoIndex, 0, 1, 0, 3, kNoIndex});
+  EXPECT_EQ(model.find_call_path("x"), 0u);
+  EXPECT_EQ(model.find_call_path("x/b/d"), 2u);
+  EXPECT_EQ(model.find_call_path("x/b/c"), 3u);
+  EXPECT_EQ(model.find_call_path("x/b/c/e"), 4u);
+  EXPECT_EQ(model.find_call_path("y"), 5u);
+  EXPECT_EQ(error_of([&] { model.find_call_path("x/d"); }),
+            "no call path 'x/d' in the report (region names from a root, joined by '/')");
+  EXPECT_THROW(model.find_call_path("x/"), LookupError);
+  EXPECT_THROW(model.find_call_path(""), LookupError);
+  EXPECT_THROW(model.find_call_path("x/b/d/"), LookupError);
+}
+
 class EngineOnCallTree : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -141,6 +158,29 @@ TEST_F(EngineOnCallTree, StoredAndDerivedMetricsAnswerAlike) {
   EXPECT_EQ(
       engine.location_values(twice, cnode(5), Flavour::kInclusive, Flavour::kExclusive).number(0),
       6.0);
+}
+
+TEST_F(EngineOnCallTree, OneValueOfACallPathFoundByItsRegionNames) {
+  MetricEngine engine(*report_, {{"twice", "metric::visits()*2"}});
+  const Model& model = report_->model();
+  const Index twice = static_cast<Index>(model.metrics.size());
+  const auto in = Flavour::kInclusive, ex = Flavour::kExclusive;
+  // "bool" (cnode 6) holds b1, b2, b3: exclusive visits 2 + 2 + 4 + 6 = 14 inclusive.
+  const Index bool_path = model.find_call_path("test.x/main/bool");
+  EXPECT_EQ(bool_path, cnode(6));
+  EXPECT_EQ(model.find_metric("visits"), visits_);
+  EXPECT_EQ(engine.value(visits_, bool_path, in, in), 14.0);
+  EXPECT_EQ(engine.value(visits_, bool_path, in, ex), 2.0);
+  EXPECT_EQ(engine.value(twice, bool_path, in, in), 28.0);
+  // A region name with a space; the one location by index.
+  const Index a3 = model.find_call_path("test.x/main/signed char/a3");
+  EXPECT_EQ(a3, cnode(5));
+  EXPECT_EQ(engine.value(visits_, a3, in, ex, 0), 3.0);
+  EXPECT_EQ(error_of([&] { engine.value(visits_, a3, in, ex, 1); }),
+            "no location at index 1: the report has 1");
+  EXPECT_EQ(error_of([&] { engine.value(visits_, 18, in, in); }),
+            "no call path at index 18: the report has 18");
+  EXPECT_EQ(error_of([&] { model.find_metric("tiem"); }), "no metric named 'tiem' in the report");
 }
 
 }  // namespace

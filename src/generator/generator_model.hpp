@@ -95,8 +95,4 @@ inline constexpr size_t kExtras = 12;
 inline constexpr uint32_t kHistogramBins = 8;
 inline constexpr uint32_t kNDoublesLanes = 4;
 
-// Appends a stored metric (id = its position) to `m`; its index. Also used by tau2cube.
-Index add_metric(Model& m, std::string uniq, std::string disp, DataType type, MetricKind kind,
-                 std::string uom, std::string descr);
-
 }  // namespace cubekit::generator

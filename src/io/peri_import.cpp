@@ -1,4 +1,4 @@
-// PERI-XML import (peri_xml.hpp: import_peri_xml). One pass over the document with XmlStream:
+// PERI-XML import (peri_import.hpp: import_peri_xml). One pass over the document with XmlStream:
 // the elements beside <data> (the dimensions, small) are parsed with pugixml once the first
 // <data> begins, and the <d> values are added into the metrics' rows as they stream by.
 #include <algorithm>
@@ -22,14 +22,14 @@
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/parallel.hpp"
-#include "cubekit/peri_xml.hpp"
+#include "cubekit/peri_import.hpp"
 #include "cubekit/writer.hpp"
 #include "format/anchor.hpp"
 #include "format/mapped_file.hpp"
 #include "format/xml_stream.hpp"
-#include "query/peri_reader.hpp"
+#include "io/peri_reader.hpp"
 
-namespace cubekit::query {
+namespace cubekit::io {
 namespace {
 
 using format::xml_unescape;
@@ -877,7 +877,7 @@ PeriDocument read_peri_xml(std::string_view text, const std::string& name,
   return PeriReader(text, name, mapped).read();
 }
 
-}  // namespace cubekit::query
+}  // namespace cubekit::io
 
 namespace cubekit {
 
@@ -885,8 +885,8 @@ void import_peri_xml(const std::string& xml_path, const std::string& cubex_path)
   const format::MappedFile file(xml_path);
   const std::string_view text(reinterpret_cast<const char*>(file.bytes().data()),
                               file.bytes().size());
-  const query::PeriDocument doc = query::read_peri_xml(text, xml_path, &file);
-  query::write_peri_document(doc, xml_path, cubex_path);
+  const io::PeriDocument doc = io::read_peri_xml(text, xml_path, &file);
+  io::write_peri_document(doc, xml_path, cubex_path);
 }
 
 }  // namespace cubekit

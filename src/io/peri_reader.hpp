@@ -1,4 +1,4 @@
-// import_peri_xml's reading half (peri_xml.hpp), for a document held in memory: what the fuzzer
+// import_peri_xml's reading half (peri_import.hpp), for a document held in memory: what the fuzzer
 // drives and the writer consumes.
 #pragma once
 
@@ -14,7 +14,7 @@ namespace cubekit::format {
 class MappedFile;
 }
 
-namespace cubekit::query {
+namespace cubekit::io {
 
 struct PeriDocument {
   std::shared_ptr<Model> model;
@@ -28,4 +28,4 @@ struct PeriDocument {
 PeriDocument read_peri_xml(std::string_view text, const std::string& name,
                            const format::MappedFile* mapped = nullptr);
 
-}  // namespace cubekit::query
+}  // namespace cubekit::io

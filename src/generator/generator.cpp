@@ -36,7 +36,7 @@
 #include "cubekit/error.hpp"
 #include "cubekit/generator.hpp"
 #include "cubekit/writer.hpp"
-#include "io/generator_model.hpp"
+#include "generator/generator_model.hpp"
 
 namespace cubekit {
 

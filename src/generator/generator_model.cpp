@@ -8,7 +8,8 @@
 #include <string_view>
 
 #include "cubekit/error.hpp"
-#include "io/generator_model.hpp"
+#include "generator/generator_model.hpp"
+#include "io/metric_definition.hpp"
 
 namespace cubekit::generator {
 
@@ -19,21 +20,6 @@ bool is_mpi(RegionKind kind) {
 bool moves_bytes(RegionKind kind) {
   return kind == RegionKind::kMpiSend || kind == RegionKind::kMpiRecv ||
          kind == RegionKind::kMpiCollective;
-}
-
-Index add_metric(Model& m, std::string uniq, std::string disp, DataType type, MetricKind kind,
-                 std::string uom, std::string descr) {
-  Metric x;
-  x.id = static_cast<uint32_t>(m.metrics.size());
-  x.uniq_name = std::move(uniq);
-  x.disp_name = std::move(disp);
-  x.dtype = type;
-  x.dtype_text = type.dtype_text();
-  x.kind = kind;
-  x.uom = std::move(uom);
-  x.descr = std::move(descr);
-  m.metrics.push_back(std::move(x));
-  return static_cast<Index>(m.metrics.size() - 1);
 }
 
 namespace {

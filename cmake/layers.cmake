@@ -2,9 +2,10 @@
 # may include only its own layer and the layers before it in this list; the build has one
 # library target per layer (cubekit_<layer>, linking the one below it), and the tools see only
 # include/. cmake/check_layers.cmake enforces the order (ctest: layers.*).
-set(CUBEKIT_LAYERS core format io calc cubepl algebra query model server tools cli)
-# The layers that make up the library (server, tools and cli are the executable; server is a
-# library of its own, cubekit_server, because of its HTTP and JSON dependencies).
+set(CUBEKIT_LAYERS core format io calc cubepl algebra query model mpi server tools cli)
+# The layers that make up the library (mpi, server, tools and cli are the executable; mpi and
+# server are libraries of their own, cubekit_mpi and cubekit_server, because of their
+# dependencies: MPI, which is optional, and HTTP and JSON).
 set(CUBEKIT_LIBRARY_LAYERS core format io calc cubepl algebra query model)
 
 # Every public header and the layer that implements it: the one table the checker reads.
@@ -42,4 +43,5 @@ set(CUBEKIT_PUBLIC_HEADERS
   sanity.hpp=query
   peri_xml.hpp=query
   perf_model.hpp=model
+  mpi.hpp=mpi
   server.hpp=server)

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "run_guarded.hpp"
+#include "run_in_job.hpp"
 #include "tools.hpp"
 
 namespace {
@@ -88,7 +89,9 @@ void usage() {
 
 int run(const Tool& tool, int argc, char** argv) {
   const std::string name(tool.link_name);
-  return cubekit::cli::run_guarded(name.c_str(), [&] { return tool.main(argc, argv); });
+  return cubekit::cli::run_in_job(name, argc, argv, [&] {
+    return cubekit::cli::run_guarded(name.c_str(), [&] { return tool.main(argc, argv); });
+  });
 }
 
 }  // namespace

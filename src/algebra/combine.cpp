@@ -153,8 +153,7 @@ void fold_row(Accumulator& acc, Index to, const std::byte* row, const InputMappi
               bool same_columns, bool set, const Model* callers_of) {
   put_row(acc, to, row, map, same_columns, set);
   if (!callers_of) return;
-  for (Index at = callers_of->cnodes[to].parent; at != kNoIndex;
-       at = callers_of->cnodes[at].parent)
+  for (Index at = callers_of->cnodes[to].parent; at != kNoIndex; at = callers_of->cnodes[at].parent)
     put_row(acc, at, row, map, same_columns, set);
 }
 

@@ -23,8 +23,8 @@ int run_in_job([[maybe_unused]] const std::string& tool, [[maybe_unused]] int& a
 #if CUBEKIT_WITH_MPI
   if (mpi::launched_by_launcher()) {
     mpi::Job job(&argc, &argv);
-    const bool spread = std::find(std::begin(kJobTools), std::end(kJobTools), tool) !=
-                        std::end(kJobTools);
+    const bool spread =
+        std::find(std::begin(kJobTools), std::end(kJobTools), tool) != std::end(kJobTools);
     int rc = 0;
     if (spread || job.root()) {
       try {

@@ -46,9 +46,9 @@ void in_item_order(const std::vector<uint64_t>& sizes,
 namespace {
 
 // One input's rows of one metric as records travel: (result call path, row) after one another.
-std::string rows_of(const std::vector<const Report*>& inputs,
-                    const std::vector<InputMapping>& maps, const Model& out, Combination how,
-                    Index metric, size_t input, const std::string& path) {
+std::string rows_of(const std::vector<const Report*>& inputs, const std::vector<InputMapping>& maps,
+                    const Model& out, Combination how, Index metric, size_t input,
+                    const std::string& path) {
   const size_t row_size =
       out.metrics[metric].dtype.memory_size() * inputs[input]->model().locations.size();
   std::string rows;
@@ -64,8 +64,9 @@ std::string rows_of(const std::vector<const Report*>& inputs,
 // its inputs (every window is gathered, asked or not: the steps are collective).
 class GatheredRows : public CombinationRows {
  public:
-  GatheredRows(Job& job, const WorkPlan& plan, const std::function<std::string(Index, size_t)>& read,
-               const Model& out, const std::vector<const Report*>& inputs)
+  GatheredRows(Job& job, const WorkPlan& plan,
+               const std::function<std::string(Index, size_t)>& read, const Model& out,
+               const std::vector<const Report*>& inputs)
       : job_(job), plan_(plan), read_(read), out_(out) {
     for (const Metric& m : out.metrics) stored_metrics_ += combination_stores(m);
     for (const Report* in : inputs) locations_.push_back(in->model().locations.size());
@@ -78,8 +79,7 @@ class GatheredRows : public CombinationRows {
   void visit(Index metric, size_t input, const CombinationRowVisitor& visit) override {
     while (gathered_end() <= input) gather_next_window();
     const std::string_view rows = window_.by_item.at(input);
-    const size_t row_size = out_.metrics[metric].dtype.memory_size() *
-                            locations_[input];
+    const size_t row_size = out_.metrics[metric].dtype.memory_size() * locations_[input];
     for (size_t at = 0; at < rows.size(); at += sizeof(Index) + row_size) {
       Index to;
       std::memcpy(&to, rows.data() + at, sizeof to);
@@ -92,6 +92,7 @@ class GatheredRows : public CombinationRows {
   void end_metric(Index) override {
     while (next_window_ < plan_.window_ends.size()) gather_next_window();
   }
+
  private:
   size_t gathered_end() const { return next_window_ ? plan_.window_ends[next_window_ - 1] : 0; }
   void gather_next_window() {
@@ -102,9 +103,8 @@ class GatheredRows : public CombinationRows {
     });
     ++next_window_;
     job_.show_progress("metric " + std::to_string(metric_number_) + "/" +
-                       std::to_string(stored_metrics_) + ", reports read " +
-                       std::to_string(end) + "/" + std::to_string(locations_.size()) +
-                       ranks_text(job_));
+                       std::to_string(stored_metrics_) + ", reports read " + std::to_string(end) +
+                       "/" + std::to_string(locations_.size()) + ranks_text(job_));
   }
 
   Job& job_;

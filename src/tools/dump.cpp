@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 

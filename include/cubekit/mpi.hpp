@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cubekit/pop.hpp"
 #include "cubekit/report_algebra.hpp"
 
 namespace cubekit::mpi {
@@ -81,5 +82,10 @@ void write_combination(const std::vector<const Report*>& inputs,
                        const std::vector<InputMapping>& maps,
                        std::shared_ptr<const Model> definitions, Combination how,
                        const std::string& path, const WriteOptions& options = {});
+
+// pop_metrics (pop.hpp) of a series in a job: each rank measures its share of the reports (and
+// the first); the results, on every rank, in the one-process order. Collective.
+std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
+                                   const PopOptions& options);
 
 }  // namespace cubekit::mpi

@@ -19,6 +19,10 @@ namespace {
 
 Job* current_job = nullptr;
 
+// Leads a failure message that a rank printed as its tool ended (finish), as opposed to an
+// exception's text in a step (agree), which rank 0's tool prints in its own words.
+constexpr char kPrinted = '\x01';
+
 bool set(const char* variable) {
   const char* value = std::getenv(variable);
   return value && *value;
@@ -83,8 +87,14 @@ void Job::agree(const std::string* failure) {
   std::string message = rank_ == lowest ? *failure : std::string();
   broadcast(message, lowest);
   ended_ = true;
-  if (root()) throw Error(message);
-  throw JobFailed{};
+  if (!root()) throw JobFailed{};
+  // The failing rank ended its tool (finish): what it printed, as it printed it.
+  if (message.starts_with(kPrinted)) {
+    end_progress();
+    std::fputs(message.c_str() + 1, stderr);
+    throw JobFailed{};
+  }
+  throw Error(message);
 }
 
 std::string Job::kept_error_text() {
@@ -103,11 +113,11 @@ int Job::finish(int rc) {
   ended_ = true;
   const int lowest = lowest_of(rc != 0 ? rank_ : INT_MAX);
   if (lowest == INT_MAX) return 0;
-  std::string text = rank_ == lowest && !root() ? kept_error_text() : std::string();
+  std::string text = rank_ == lowest && !root() ? kPrinted + kept_error_text() : std::string();
   broadcast(text, lowest);
   if (root() && lowest != 0) {
     end_progress();
-    std::fputs(text.c_str(), stderr);
+    std::fputs(text.c_str() + 1, stderr);
   }
   return rc != 0 ? rc : 1;
 }
@@ -128,6 +138,9 @@ void Job::end_progress() {
 std::vector<uint64_t> file_sizes(const std::vector<std::string>& paths) {
   std::vector<uint64_t> sizes(paths.size());
   Job* job = Job::current();
+  // Every rank arrives here healthy, or one that failed on the way (e.g. could not open a
+  // report that the others could) ends the job now, through its finish.
+  if (job) job->agree(nullptr);
   if (!job || job->root()) {
     for (size_t i = 0; i < paths.size(); ++i) {
       std::error_code ec;

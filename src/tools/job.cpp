@@ -67,7 +67,8 @@ std::string run_caught(const std::function<int(size_t)>& body, size_t i, std::os
 }  // namespace
 #endif
 
-int for_each_file_in_order(const std::vector<std::string>& files, std::ostream& out,
+int for_each_file_in_order(const std::vector<std::string>& files,
+                           [[maybe_unused]] std::ostream& out,
                            const std::function<int(size_t)>& body) {
   int rc = 0;
 #if CUBEKIT_WITH_MPI
@@ -87,6 +88,14 @@ int for_each_file_in_order(const std::vector<std::string>& files, std::ostream& 
 #endif
   for (size_t i = 0; i < files.size(); ++i) rc = std::max(rc, body(i));
   return rc;
+}
+
+std::vector<PopResult> pop_metrics_in_job(const std::vector<const Report*>& series,
+                                          const PopOptions& options) {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) return mpi::pop_metrics(series, options);
+#endif
+  return pop_metrics(series, options);
 }
 
 void write_combination_in_job(const std::vector<const Report*>& inputs,

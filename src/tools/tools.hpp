@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/report_algebra.hpp"
 
@@ -91,6 +92,9 @@ bool job_writes_files();
 // by rank 0 in file order: the same bytes as alone.
 int for_each_file_in_order(const std::vector<std::string>& files, std::ostream& out,
                            const std::function<int(size_t)>& body);
+// pop_metrics (pop.hpp); in a job every rank measures its share of the series.
+std::vector<PopResult> pop_metrics_in_job(const std::vector<const Report*>& series,
+                                          const PopOptions& options);
 // write_combination (report_algebra.hpp); in a job every rank reads its share of the inputs and
 // rank 0 writes.
 void write_combination_in_job(const std::vector<const Report*>& inputs,

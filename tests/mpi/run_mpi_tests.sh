@@ -87,6 +87,8 @@ series() {
   check merge_series merge.cubex cube_merge -o merge "${same_system[@]}"
   grep -q "Merge operation ends successfully" merge_series.alone.out || fail "cube_merge alone failed"
   check dump_series - cube_dump -m all "${inputs[@]:0:120}"
+  check pop_series - cube_pop_metrics -a hybrid-add -s csv "${inputs[@]:0:100}"
+  check pop_series_json - cube_pop_metrics -a bsc -s json -i -c 0,1 "${inputs[@]:0:40}"
   check dump_series_to_file dumped.csv cube_dump -m time,visits -s csv2 -o dumped.csv "${inputs[@]:0:60}"
 }
 
@@ -105,6 +107,8 @@ real() {
   mapfile -t threaded < <(find "$data/extrap/simple_threaded" -name '*.cubex' | sort)
   check merge_real merge.cubex cube_merge -o merge "${threaded[@]}"
   check mean_real_threaded mean.cubex cube_mean -o mean "${threaded[@]}"
+  check pop_real - cube_pop_metrics -a hybrid-mult "${mm[@]}"
+  check pop_real_all - cube_pop_metrics -s csv "${all[@]}"
 }
 
 fault() {

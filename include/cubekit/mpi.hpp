@@ -42,10 +42,11 @@ class Job {
   // The job of this process (nullptr: none).
   static Job* current();
 
-  // Collective: whether some rank failed (`failure` non-null on those). Returns normally when
-  // none did; otherwise the lowest failing rank's message is on every rank and this throws:
-  // cubekit::Error with that message on rank 0, JobFailed on the others.
-  void agree(const std::string* failure);
+  // Collective: whether some rank failed (`failure` non-null on those, working on item `item`).
+  // Returns normally when none did; otherwise the message of the failure with the lowest item
+  // (then rank) is on every rank and this throws: cubekit::Error with that message on rank 0,
+  // JobFailed on the others.
+  void agree(const std::string* failure, size_t item = 0);
   // Collective, once at the end of the tool on every rank unless agree already ended the job:
   // `rc` is this rank's exit code. Returns the job's exit code (0 when every rank had 0); rank 0
   // prints what a failing rank wrote to its standard error.

@@ -106,12 +106,13 @@ void assign(const std::vector<uint64_t>& sizes, size_t begin, size_t end, int ra
 
 }  // namespace
 
-int lowest_of(int value) {
-  int lowest = value;
+FirstRank first_by_key(int key) {
+  FirstRank mine{key, 0}, first{};
+  MPI_Comm_rank(MPI_COMM_WORLD, &mine.rank);
   MPI_Request request;
-  MPI_Iallreduce(&value, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &request);
+  MPI_Iallreduce(&mine, &first, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD, &request);
   wait_gently(request);
-  return lowest;
+  return first;
 }
 
 void broadcast(std::string& text, int from) {
@@ -137,11 +138,13 @@ void append_record(std::string& records, uint64_t item, std::string_view bytes) 
   records.append(bytes);
 }
 
-Gathered gather_step(Job& job, const std::function<void(std::string& records)>& prepare) {
+Gathered gather_step(Job& job,
+                     const std::function<void(std::string& records, size_t& item)>& prepare) {
   std::string records, failure;
   bool failed = true;
+  size_t item = 0;
   try {
-    prepare(records);
+    prepare(records, item);
     failed = false;
   } catch (const std::bad_alloc&) {
     failure = "out of memory";
@@ -149,7 +152,7 @@ Gathered gather_step(Job& job, const std::function<void(std::string& records)>& 
     failure = e.what();
   }
   if (failed) records.clear();
-  job.agree(failed ? &failure : nullptr);
+  job.agree(failed ? &failure : nullptr, item);
   return gather_records(job, records);
 }
 

@@ -14,8 +14,11 @@
 
 namespace cubekit::mpi {
 
-// The smallest `value` over all ranks.
-int lowest_of(int value);
+// The rank with the smallest `key` (ties: the lowest rank), and that key.
+struct FirstRank {
+  int key, rank;
+};
+FirstRank first_by_key(int key);
 // `text` / `values` of rank `from` on every rank.
 void broadcast(std::string& text, int from);
 void broadcast(std::vector<uint64_t>& values, int from);
@@ -29,10 +32,12 @@ struct Gathered {
   std::unordered_map<uint64_t, std::string_view> by_item;
 };
 
-// One collective step: every rank runs `prepare` (appending its records); the job agrees that
-// no rank failed in it (Job::agree: an exception ends the job), then rank 0 gathers the records
-// of all ranks. Other ranks get an empty Gathered.
-Gathered gather_step(Job& job, const std::function<void(std::string& records)>& prepare);
+// One collective step: every rank runs `prepare` (appending its records, setting `item` to the
+// item it works on); the job agrees that no rank failed in it (Job::agree: an exception ends
+// the job, the failure of the first item in item order is the one reported, as alone), then
+// rank 0 gathers the records of all ranks. Other ranks get an empty Gathered.
+Gathered gather_step(Job& job,
+                     const std::function<void(std::string& records, size_t& item)>& prepare);
 
 // Which rank works on each item, and the windows of consecutive items the work goes in
 // (docs/mpi.md): within a window the items go to the least loaded rank, largest first.

@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -80,10 +81,11 @@ Job* Job::current() {
   return current_job;
 }
 
-void Job::agree(const std::string* failure) {
-  const int mine = failure ? rank_ : INT_MAX;
-  const int lowest = lowest_of(mine);
-  if (lowest == INT_MAX) return;
+void Job::agree(const std::string* failure, size_t item) {
+  const int key = failure ? static_cast<int>(std::min<size_t>(item, INT_MAX - 1)) : INT_MAX;
+  const FirstRank first = first_by_key(key);
+  if (first.key == INT_MAX) return;
+  const int lowest = first.rank;
   std::string message = rank_ == lowest ? *failure : std::string();
   broadcast(message, lowest);
   ended_ = true;
@@ -111,8 +113,9 @@ std::string Job::kept_error_text() {
 int Job::finish(int rc) {
   if (ended_) return rc != 0 ? rc : 1;
   ended_ = true;
-  const int lowest = lowest_of(rc != 0 ? rank_ : INT_MAX);
-  if (lowest == INT_MAX) return 0;
+  const FirstRank first = first_by_key(rc != 0 ? 0 : INT_MAX);
+  if (first.key == INT_MAX) return 0;
+  const int lowest = first.rank;
   std::string text = rank_ == lowest && !root() ? kPrinted + kept_error_text() : std::string();
   broadcast(text, lowest);
   if (root() && lowest != 0) {

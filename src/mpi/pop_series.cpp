@@ -96,10 +96,13 @@ std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
   std::vector<std::vector<PopResult>> by_report(series.size());  // rank 0: focus after focus
   size_t begin = 0;
   for (const size_t end : plan.window_ends) {
-    Gathered g = gather_step(*job, [&](std::string& records) {
+    Gathered g = gather_step(*job, [&](std::string& records, size_t& item) {
       std::vector<bool> mine(series.size());
       for (size_t r = begin; r < end; ++r) mine[r] = plan.owner[r] == job->rank();
-      if (std::find(mine.begin(), mine.end(), true) == mine.end()) return;
+      // A failure is told as that of this rank's first report of the window (the library does
+      // not say which of them failed; a failure of the series' first is the same on all ranks).
+      item = static_cast<size_t>(std::find(mine.begin(), mine.end(), true) - mine.begin());
+      if (item == mine.size()) return;
       std::vector<Writer> of_report(series.size());
       for (const PopResult& result : cubekit::pop_metrics(series, options, mine))
         write_result(of_report[result.report], result);

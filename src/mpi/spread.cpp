@@ -29,9 +29,9 @@ void in_item_order(const std::vector<uint64_t>& sizes,
   const WorkPlan plan = plan_work(sizes, job.size());
   size_t begin = 0;
   for (const size_t end : plan.window_ends) {
-    Gathered g = gather_step(job, [&](std::string& records) {
-      for (size_t i = begin; i < end; ++i)
-        if (plan.owner[i] == job.rank()) append_record(records, i, produce(i));
+    Gathered g = gather_step(job, [&](std::string& records, size_t& item) {
+      for (item = begin; item < end; ++item)
+        if (plan.owner[item] == job.rank()) append_record(records, item, produce(item));
     });
     if (job.root()) {
       for (size_t i = begin; i < end; ++i) consume(i, std::string(g.by_item.at(i)));
@@ -97,9 +97,9 @@ class GatheredRows : public CombinationRows {
   size_t gathered_end() const { return next_window_ ? plan_.window_ends[next_window_ - 1] : 0; }
   void gather_next_window() {
     const size_t begin = gathered_end(), end = plan_.window_ends[next_window_];
-    window_ = gather_step(job_, [&](std::string& records) {
-      for (size_t i = begin; i < end; ++i)
-        if (plan_.owner[i] == job_.rank()) append_record(records, i, read_(metric_, i));
+    window_ = gather_step(job_, [&](std::string& records, size_t& item) {
+      for (item = begin; item < end; ++item)
+        if (plan_.owner[item] == job_.rank()) append_record(records, item, read_(metric_, item));
     });
     ++next_window_;
     job_.show_progress("metric " + std::to_string(metric_number_) + "/" +
@@ -137,9 +137,9 @@ void write_combination(const std::vector<const Report*>& inputs,
       if (!combination_stores(out.metrics[m])) continue;
       size_t begin = 0;
       for (const size_t end : plan.window_ends) {
-        gather_step(job, [&](std::string& records) {
-          for (size_t i = begin; i < end; ++i)
-            if (plan.owner[i] == job.rank()) append_record(records, i, read(m, i));
+        gather_step(job, [&](std::string& records, size_t& item) {
+          for (item = begin; item < end; ++item)
+            if (plan.owner[item] == job.rank()) append_record(records, item, read(m, item));
         });
         begin = end;
       }

@@ -143,6 +143,29 @@ PY
       fail "fault on $np ranks: files left: $(ls)"
     echo "fault on $np ranks: exit $rc, $(cat fault.err)"
   done
+  # Two broken reports on 3 ranks: the first in input order (on rank 2, the smallest) is the one
+  # named, as alone, not the one of the lower rank (rank 1 takes the middle-sized one).
+  "$bin/cubekit" generate -o big.cubex --seed 7 --call-paths 1000 --nodes 1 >/dev/null
+  "$bin/cubekit" generate -o mid.cubex --seed 8 --call-paths 200 --nodes 1 >/dev/null
+  python3 - <<'PY'
+import io, tarfile
+for source, target in (("r1.cubex", "first.cubex"), ("mid.cubex", "second.cubex")):
+    with tarfile.open(source) as t, tarfile.open(target, "w") as out:
+        for m in t.getmembers():
+            data = t.extractfile(m).read()
+            if m.name == "1.data":
+                data = data[: len(data) // 2]
+                m.size = len(data)
+            out.addfile(m, io.BytesIO(data))
+PY
+  "$bin/cube_mean" -o out first.cubex big.cubex second.cubex >/dev/null 2>alone.err &&
+    fail "two broken reports alone: exit 0"
+  grep -q "^cube_mean: first.cubex:1.data: " alone.err || fail "two broken alone: $(cat alone.err)"
+  "$mpiexec" -q --oversubscribe -np 3 "$bin/cube_mean" -o out first.cubex big.cubex second.cubex \
+    >fault.out 2>fault.err && fail "two broken reports on 3 ranks: exit 0"
+  cmp -s alone.err fault.err || fail "two broken reports on 3 ranks: $(cat fault.err)"
+  [ ! -e out.cubex ] || fail "two broken reports on 3 ranks: out.cubex was written"
+  echo "two broken reports on 3 ranks: $(cat fault.err)"
   # A report missing on every rank: one message too.
   local rc=0
   "$mpiexec" -q --oversubscribe -np 2 "$bin/cube_merge" -o out r1.cubex missing.cubex \

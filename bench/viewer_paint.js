@@ -87,7 +87,7 @@ async function main() {
       [...document.querySelectorAll('#metrics li .row')].find((r) => r.querySelector('.name').textContent === 'Visits').click();`,
     `return document.getElementById('call-caption').textContent.startsWith('(visits');`);
     await timed(page, 'click: flat profile tab', `
-      document.querySelector('#tabs button[data-tab=flat]').click();`,
+      document.querySelector('#tabs button[data-source=flat]').click();`,
     `return document.querySelector('#flat tr td') !== null;`);
   } finally {
     await browser.close();

@@ -43,5 +43,6 @@ set(CUBEKIT_PUBLIC_HEADERS
   sanity.hpp=query
   peri_xml.hpp=query
   perf_model.hpp=model
+  model_output.hpp=model
   mpi.hpp=mpi
   server.hpp=server)

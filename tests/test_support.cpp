@@ -105,7 +105,7 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
         ::_exit(127);
     }
     for (const auto& [name, value] : limits.env) ::setenv(name.c_str(), value.c_str(), 1);
-    ::execv(CUBEKIT_TOOL, argv.data());
+    ::execv(limits.executable.empty() ? CUBEKIT_TOOL : limits.executable.c_str(), argv.data());
     ::_exit(127);
   }
   int status = 0;

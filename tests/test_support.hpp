@@ -50,6 +50,7 @@ struct RunLimits {
   std::vector<std::pair<std::string, std::string>> env;  // variables set for the tool
   std::filesystem::path working_dir;  // the tool's current folder; empty: the test's own
   std::filesystem::path stdin_file;   // the tool's standard input; empty: /dev/null
+  std::filesystem::path executable;   // what runs; empty: the cubekit executable
 };
 
 // Runs the cubekit executable as `argv0` (e.g. "cube_dump") with `args`; captures output in a

@@ -12,6 +12,11 @@ namespace cubekit {
 
 struct ServerOptions {
   std::filesystem::path root = ".";  // reports are served from below this folder only
+  // The viewer's user plugins: the .js files directly in this folder (empty: none).
+  std::filesystem::path plugins;
+  // Sources of the regions (the viewer's source view) are looked for below `root` and, when
+  // set, below this folder.
+  std::filesystem::path source_root;
   std::string bind = "127.0.0.1";
   int port = 8080;   // 0: any free port (see Server::port())
   int threads = 16;  // requests answered at once; more wait in the queue

@@ -4,9 +4,12 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include "cubekit/error.hpp"
+#include "cubekit/model_output.hpp"
+#include "cubekit/perf_model.hpp"
 #include "cubekit/pop.hpp"
 #include "server/http_error.hpp"
 
@@ -18,6 +21,7 @@ namespace {
 
 constexpr size_t kMaxListedIds = 100000;
 constexpr size_t kMaxSearchHits = 200;
+constexpr size_t kMaxSeriesReports = 1000;
 
 const std::string* param(const Params& p, const std::string& key) {
   const auto it = p.find(key);
@@ -181,6 +185,27 @@ std::string Api::tree(const Params& p) {
     out["topologies"] = topologies_json(m);
   }
   return out.dump();
+}
+
+// The source of a call path's region (the viewer's source view): file and lines as the report
+// names them and, when the file lies below the served root or --source-root, its text.
+std::string Api::source(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  const Cnode& c = m.cnodes[cnode_index(m, required(p, "cnode"))];
+  if (c.region >= m.regions.size()) throw HttpError(422, "the call path has no region");
+  const Region& r = m.regions[c.region];
+  json out{
+      {"region", r.name}, {"mod", r.mod}, {"begin", r.begin}, {"end", r.end}, {"file", nullptr}};
+  if (const auto found = sources_.find(r.mod)) {
+    out["file"] = found->shown;
+    out["lines"] = SourceFiles::lines(found->file);
+  } else {
+    out["reason"] = r.mod.empty() ? "the report names no file for this region"
+                                  : r.mod + ": not found below the served folders";
+  }
+  // Source files need not be UTF-8: invalid bytes become U+FFFD instead of failing the answer.
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // Children of one call path (or the roots), for trees that load lazily; with `metric`, each
@@ -463,6 +488,59 @@ std::string Api::pop(const Params& p) {
                    {"call_paths", r.call_paths},
                    {"values", pop_values_json(r.values)}});
   return json{{"model", model_name}, {"results", out}}.dump();
+}
+
+namespace {
+
+// The region names from the root of call path `cnode` (an id) of `report`.
+std::vector<std::string> callpath_names(const Model& m, const std::string& cnode) {
+  std::vector<std::string> names;
+  for (Index c = cnode_index(m, cnode); c != kNoIndex; c = m.cnodes[c].parent)
+    names.push_back(cnode_name(m, c));
+  std::reverse(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+// The models of a series folder below the root (fitted once per state of its reports), for one
+// metric and call-tree flavour, with their measured points; one call path with `cnode` (an id of
+// the series' first report).
+std::string Api::model(const Params& p) {
+  const std::string relative = required(p, "series");
+  const std::filesystem::path folder = confinement_.resolve_folder(relative, "series");
+  const std::string metric = required(p, "metric");
+  const Flavour calltree = flavour(p, "calltree", Flavour::kExclusive);
+  const Series series = read_series_folder(folder.string());
+  if (series.reports.size() > kMaxSeriesReports)
+    throw HttpError(413, relative + ": more than " + std::to_string(kMaxSeriesReports) +
+                             " reports in the series");
+  for (const SeriesReport& r : series.reports) confinement_.require_inside(r.path, r.path);
+  std::optional<std::vector<std::string>> callpath;
+  if (const std::string* cnode = param(p, "cnode")) {
+    const std::string& first = series.reports.front().path;
+    callpath = callpath_names(cache_.get(first, first)->model(), *cnode);
+  }
+  const std::shared_ptr<const SeriesModels> result = models_.get(series);
+  bool metric_found = false;
+  std::string models;
+  for (const CallPathModel& m : result->models) {
+    metric_found = metric_found || m.metric == metric;
+    if (m.metric != metric || m.flavour != calltree || (callpath && m.callpath != *callpath))
+      continue;
+    models += std::string(models.empty() ? "" : ",") + model_json(m, {}, true);
+  }
+  if (!metric_found) throw HttpError(404, relative + ": no model of a metric '" + metric + "'");
+  if (callpath && models.empty())
+    throw HttpError(404,
+                    relative + ": no model of '" + metric + "' at call path " + *param(p, "cnode"));
+  std::string out = json{{"series", relative},
+                         {"parameter", series.parameters.at(0)},
+                         {"metric", metric},
+                         {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"}}
+                        .dump();
+  out.pop_back();  // the closing brace: the models follow, as model_json wrote them
+  return out + ",\"models\":[" + models + "]}";
 }
 
 }  // namespace cubekit::server

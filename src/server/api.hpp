@@ -7,7 +7,9 @@
 #include <string>
 
 #include "server/confinement.hpp"
+#include "server/model_cache.hpp"
 #include "server/report_cache.hpp"
+#include "server/source_files.hpp"
 
 namespace cubekit::server {
 
@@ -15,11 +17,12 @@ using Params = std::multimap<std::string, std::string>;
 
 class Api {
  public:
-  Api(const Confinement& confinement, ReportCache& cache)
-      : confinement_(confinement), cache_(cache) {}
+  Api(const Confinement& confinement, ReportCache& cache, const SourceFiles& sources)
+      : confinement_(confinement), cache_(cache), sources_(sources) {}
 
   std::string reports(const Params& p);
   std::string tree(const Params& p);
+  std::string source(const Params& p);
   std::string children(const Params& p);
   std::string search(const Params& p);
   std::string values(const Params& p);
@@ -27,11 +30,14 @@ class Api {
   std::string statistics(const Params& p);
   std::string diff(const Params& p);
   std::string pop(const Params& p);
+  std::string model(const Params& p);
 
  private:
   std::shared_ptr<OpenReport> open(const Params& p, const char* key = "report");
   const Confinement& confinement_;
   ReportCache& cache_;
+  const SourceFiles& sources_;
+  SeriesModelCache models_;
 };
 
 }  // namespace cubekit::server

@@ -2,12 +2,16 @@
 
 #include <httplib.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cubekit/error.hpp"
 #include "server/api.hpp"
 #include "server/assets.hpp"
 #include "server/http_error.hpp"
+#include "server/plugin_folder.hpp"
+#include "server/source_files.hpp"
 
 namespace cubekit {
 
@@ -15,24 +19,41 @@ using server::Api;
 using server::HttpError;
 using server::Params;
 
+namespace {
+
+// Where region sources may lie: the served root, then --source-root.
+std::vector<std::filesystem::path> source_folders(const ServerOptions& o) {
+  std::vector<std::filesystem::path> folders{o.root};
+  if (!o.source_root.empty()) folders.push_back(o.source_root);
+  return folders;
+}
+
+}  // namespace
+
 struct Server::Impl {
   explicit Impl(ServerOptions o)
       : options(std::move(o)),
         confinement(options.root),
         budget(options.decode_limit_bytes, options.decode_budget_bytes),
         cache(options.cache_bytes, budget),
-        api(confinement, cache) {
+        sources(source_folders(options)),
+        api(confinement, cache, sources),
+        plugins(options.plugins) {
     budget.set_reclaimer([this] { cache.drop_caches(); });
   }
 
   void route(const char* path, std::string (Api::*endpoint)(const Params&));
   void routes();
+  void plugin_routes();
+  void asset_routes();
 
   ServerOptions options;
   server::Confinement confinement;
   server::DecodeBudget budget;
   server::ReportCache cache;
+  server::SourceFiles sources;
   Api api;
+  server::PluginFolder plugins;
   httplib::Server http;
   int port = -1;
 };
@@ -44,6 +65,8 @@ namespace {
 // locations, twenty times the time to compute it (bench/viewer_paint.sh). On loopback and in a
 // cluster's network the plain bytes are faster.
 constexpr const char* kJson = "application/json; charset=utf-8";
+// Modules likewise: text/javascript would be compressed on every request (embed_assets.cmake).
+constexpr const char* kJavaScript = "application/javascript; charset=utf-8";
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
   res.status = status;
@@ -51,6 +74,12 @@ void send_error(httplib::Response& res, int status, const std::string& message) 
 }
 
 }  // namespace
+
+// Scripts and pages run under this policy: only the server's own files, no inline scripts.
+void set_page_headers(httplib::Response& res) {
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'");
+}
 
 // Every answer of an endpoint is JSON; errors are {"error": "..."} with their status. Library
 // errors not tied to a file's content (they should not happen) are 500, never a crash.
@@ -75,6 +104,7 @@ void Server::Impl::route(const char* path, std::string (Api::*endpoint)(const Pa
 void Server::Impl::routes() {
   route("/api/v1/reports", &Api::reports);
   route("/api/v1/tree", &Api::tree);
+  route("/api/v1/source", &Api::source);
   route("/api/v1/children", &Api::children);
   route("/api/v1/search", &Api::search);
   route("/api/v1/values", &Api::values);
@@ -82,15 +112,9 @@ void Server::Impl::routes() {
   route("/api/v1/statistics", &Api::statistics);
   route("/api/v1/diff", &Api::diff);
   route("/api/v1/pop", &Api::pop);
-  // The viewer: only the files compiled in; nothing on disk is ever served.
-  http.Get(R"(/[^/]*)", [](const httplib::Request& req, httplib::Response& res) {
-    const server::Asset* a = server::find_asset(req.path == "/" ? "/index.html" : req.path);
-    if (!a) return send_error(res, 404, "no such page: " + req.path);
-    res.set_content(a->body.data(), a->body.size(), std::string(a->content_type).c_str());
-    res.set_header("X-Content-Type-Options", "nosniff");
-    res.set_header("Content-Security-Policy",
-                   "default-src 'self'; style-src 'self' 'unsafe-inline'");
-  });
+  route("/api/v1/model", &Api::model);
+  plugin_routes();
+  asset_routes();
   http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (res.body.empty()) send_error(res, res.status, "cannot answer " + req.path);
   });
@@ -103,6 +127,37 @@ void Server::Impl::routes() {
   http.set_keep_alive_max_count(static_cast<size_t>(options.requests_per_connection));
   const int threads = options.threads;
   http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+}
+
+// The user's plugins (--plugins): listed for the viewer, which imports each as a module.
+void Server::Impl::plugin_routes() {
+  http.Get("/api/v1/plugins", [this](const httplib::Request&, httplib::Response& res) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const std::string& name : plugins.list())
+      list.push_back({{"name", name}, {"url", "/user-plugins/" + name}});
+    res.set_content(nlohmann::json{{"plugins", list}}.dump(), kJson);
+    res.set_header("Cache-Control", "no-store");
+  });
+  http.Get(R"(/user-plugins/([^/]*))", [this](const httplib::Request& req, httplib::Response& res) {
+    try {
+      res.set_content(plugins.read(req.matches[1].str()), kJavaScript);
+      res.set_header("Cache-Control", "no-store");
+      set_page_headers(res);
+    } catch (const HttpError& e) {
+      send_error(res, e.status(), e.what());
+    }
+  });
+}
+
+// The viewer: only the files compiled in (web/ and its folders); nothing on disk is served.
+void Server::Impl::asset_routes() {
+  http.Get(R"(/[A-Za-z0-9_.-]*(/[A-Za-z0-9_.-]+)*)", [](const httplib::Request& req,
+                                                        httplib::Response& res) {
+    const server::Asset* a = server::find_asset(req.path == "/" ? "/index.html" : req.path);
+    if (!a) return send_error(res, 404, "no such page: " + req.path);
+    res.set_content(a->body.data(), a->body.size(), std::string(a->content_type).c_str());
+    set_page_headers(res);
+  });
 }
 
 Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {

@@ -1,8 +1,6 @@
 // cube_diff, cube_merge, cube_mean and cube_cmp (tools guide §1.2), option- and
 // output-compatible with CubeLib 4.6: the definitions are unified input by input with
 // CubeLib's progress lines in between, then the library writes the combined values.
-#include <getopt.h>
-
 #include <iostream>
 #include <memory>
 #include <string>
@@ -49,16 +47,14 @@ std::string usage(const char* argv0, const char* args, const char* default_outpu
          "  -h     Help; Output a brief help message.\n\n" + kBugs;
 }
 
-// CubeLib's conventions: -h and unknown options print the usage and exit 0; a wrong number of
-// inputs exits 1. Returns -1 to go on.
-int parse(int argc, char** argv, const std::string& usage_text, AlgebraOptions& o,
-          size_t min_inputs, size_t max_inputs, const char* count_error) {
-  if (!parse_cubelib_options(argc, argv, "o:cCh?", usage_text,
-                             [&](int c, const char* arg) { o.take(c, arg); }))
-    return 0;
-  if (!operands_fit(argc, min_inputs, max_inputs, usage_text, count_error)) return 1;
-  for (int i = optind; i < argc; ++i) o.inputs.push_back(argv[i]);
-  return -1;
+// CubeLib's conventions (cubelib_convention, with -?); a wrong number of inputs exits 1.
+void parse(int argc, char** argv, const std::string& usage_text, AlgebraOptions& o,
+           size_t min_inputs, size_t max_inputs, const char* count_error) {
+  OptionTable table = cubelib_convention(OutputAndSystem::rules(), usage_text, true);
+  table.operands = OperandCount{min_inputs, max_inputs, failure(usage_text + count_error)};
+  o.inputs = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+               o.take(c, arg);
+             }).operands;
 }
 
 // What CubeLib throws when system trees do not fit (printed as "Runtime Error: " + it).
@@ -114,8 +110,7 @@ int diff_main(int argc, char** argv) {
                                  "  -c     Reduce system dimension, if experiments are "
                                  "incompatible. \n",
                                  "  -C     Collapse system dimension! Overrides option -c.\n");
-  if (const int rc = parse(argc, argv, text, o, 2, 2, "Error: Two files required.\n\n"); rc >= 0)
-    return rc;
+  parse(argc, argv, text, o, 2, 2, "Error: Two files required.\n\n");
   return guarded("cube_diff", [&] {
     const Report minuend = read_report(o.inputs[0], true);
     const Report subtrahend = read_report(o.inputs[1], true);
@@ -159,10 +154,7 @@ int merge_or_mean(int argc, char** argv, bool mean) {
             mean ? "  -c     Do not collapse system dimension, if experiments are incompatible\n"
                  : "  -c     Reduce system dimension, if experiments are incompatible\n",
             "  -C     Collapse system dimension!\n");
-  if (const int rc =
-          parse(argc, argv, text, o, mean ? 1 : 2, SIZE_MAX, "\nError: Wrong arguments.\n");
-      rc >= 0)
-    return rc;
+  parse(argc, argv, text, o, mean ? 1 : 2, SIZE_MAX, "\nError: Wrong arguments.\n");
   const std::string title = mean ? "Mean" : "Merge";
   return guarded(mean ? "cube_mean" : "cube_merge", [&] {
     say("++++++++++++ " + title + " operation begins ++++++++++++++++++++++++++\n");
@@ -207,24 +199,16 @@ int cmp_main(int argc, char** argv) {
                            " [-h] <cube experiment 1> <cube experiment 2>\n"
                            "  -h     Help; Output a brief help message.\n\n" +
                            kBugs;
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "o:ch?")) != -1;) {
-    if (c == 'h' || c == '?') {
-      std::cerr << text << std::endl;
-      return 0;
-    }
-    std::cerr << text << "\nError: Wrong arguments.\n";
-    return 1;
-  }
-  if (argc - optind != 2) {
-    std::cerr << text << "Error: Two files required.\n\n";
-    return 1;
-  }
+  // -o and -c are in CubeLib's option string but refused; -h, -? and unknown ones are help.
+  const EarlyExit wrong = failure(text + "\nError: Wrong arguments.\n");
+  OptionTable table = cubelib_convention(
+      {{'o', Argument::kRequired, wrong}, {'c', Argument::kNone, wrong}}, text, true);
+  table.operands = OperandCount{2, 2, failure(text + "Error: Two files required.\n\n")};
+  const std::vector<std::string> files = parse_command_line(table, argc, argv).operands;
   bool equal = false;
   const int rc = guarded("cube_cmp", [&] {
-    const Report lhs = read_report(argv[optind], true);
-    const Report rhs = read_report(argv[optind + 1], true);
+    const Report lhs = read_report(files[0], true);
+    const Report rhs = read_report(files[1], true);
     say("++++++++++++ Compare operation begins ++++++++++++++++++++++++++\n");
     const Comparison c = compare_reports(lhs, rhs);
     equal = c.equal;

@@ -1,7 +1,5 @@
 // cube_calltree: the call tree of a report, optionally with one metric's values, option-
 // compatible with CubeLib 4.6's tool (tools guide §1.5). Layout as the original prints it.
-#include <getopt.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -37,55 +35,58 @@ struct Options {
 };
 
 // CubeLib's conventions: -h prints the help on stdout and exits 0; unknown options are ignored.
-int parse(int argc, char** argv, Options& o) {
-  optind = 1;
-  opterr = 0;
-  for (int c; (c = getopt(argc, argv, "ichapm:f:t:")) != -1;) {
-    switch (c) {
-      case 'c':
-        o.full_path = true;
-        break;
-      case 'm':
-        o.metric = optarg;
-        break;
-      case 't': {
-        const double percent = std::strtod(optarg, nullptr);
-        if (percent >= 100) {
-          std::cerr << "cube_calltree: the threshold of -t is a percentage below 100\n" << kUsage;
-          return 1;
-        }
-        o.view.threshold = percent / 100;
-        break;
-      }
-      case 'i':
-        o.view.call_flavour = Flavour::kInclusive;
-        break;
-      case 'h':
-        std::cout << kUsage;
-        return 0;
-      case 'p':
-        o.percent = true;
-        break;
-      case 'f':
-        o.files.emplace_back(optarg);
-        break;
-      case 'a':
-        o.annotate = true;
-        break;
-      default:  // unknown options
-        break;
+void take_option(Options& o, char c, const char* arg) {
+  switch (c) {
+    case 'c':
+      o.full_path = true;
+      break;
+    case 'm':
+      o.metric = arg;
+      break;
+    case 't': {
+      const double percent = std::strtod(arg, nullptr);
+      if (percent >= 100)
+        throw failure(
+            std::string("cube_calltree: the threshold of -t is a percentage below 100\n") + kUsage);
+      o.view.threshold = percent / 100;
+      break;
     }
+    case 'i':
+      o.view.call_flavour = Flavour::kInclusive;
+      break;
+    case 'p':
+      o.percent = true;
+      break;
+    case 'f':
+      o.files.emplace_back(arg);
+      break;
+    case 'a':
+      o.annotate = true;
+      break;
   }
-  if (o.view.threshold && o.metric.empty()) {
-    std::cerr << "cube_calltree: -t needs a metric (-m)\n" << kUsage;
-    return 1;
-  }
-  for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
-  if (o.files.empty()) {
-    std::cerr << "cube_calltree: no report given\n" << kUsage;
-    return 1;
-  }
-  return -1;
+}
+
+Options parse(int argc, char** argv) {
+  const auto value = Argument::kRequired;
+  OptionTable table{{{'i'},
+                     {'c'},
+                     {'h', Argument::kNone, help(kUsage, Stream::kStdout)},
+                     {'a'},
+                     {'p'},
+                     {'m', value},
+                     {'f', value},
+                     {'t', value}}};
+  table.diagnostics = false;
+  Options o;
+  const std::vector<std::string> operands =
+      parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+        take_option(o, c, arg);
+      }).operands;
+  if (o.view.threshold && o.metric.empty())
+    throw failure(std::string("cube_calltree: -t needs a metric (-m)\n") + kUsage);
+  o.files.insert(o.files.end(), operands.begin(), operands.end());
+  if (o.files.empty()) throw failure(std::string("cube_calltree: no report given\n") + kUsage);
+  return o;
 }
 
 std::string padded(std::string s, size_t width) {
@@ -131,8 +132,7 @@ void print(const Report& report, const std::vector<CallTreeLine>& lines, const O
 }  // namespace
 
 int calltree_main(int argc, char** argv) {
-  Options o;
-  if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
+  const Options o = parse(argc, argv);
   for (const std::string& file : o.files) {
     try {
       std::cerr << "Reading " << file << "...";

@@ -3,7 +3,6 @@
 // number of inputs, output names derived from the input unless -o is given (then the second
 // input onward get ".1", ".2", ... appended). Progress goes to stdout as CubeLib prints it.
 // cubekit adds `cube4to3 -x`: values printed exactly instead of rounded as CubeLib prints them.
-#include <getopt.h>
 
 #include <iostream>
 #include <optional>
@@ -27,24 +26,18 @@ struct Options {
   std::vector<std::string> files;
 };
 
-// CubeLib's conventions: -h and unknown options print the usage and exit 0; no input is an
-// error (exit 1).
-std::optional<Options> parse(int argc, char** argv, const std::string& usage, bool to_cube4,
-                             int& rc) {
+// CubeLib's conventions (cubelib_convention, with -?); no input is an error (exit 1).
+Options parse(int argc, char** argv, const std::string& usage, bool to_cube4) {
   Options o;
-  if (!parse_cubelib_options(argc, argv, to_cube4 ? "o:h?" : "o:xh?", usage,
-                             [&](int option, const char* arg) {
-                               if (option == 'o') o.output = arg;
-                               if (option == 'x') o.exact_values = true;
-                             })) {
-    rc = 0;
-    return std::nullopt;
-  }
-  if (!operands_fit(argc, 1, SIZE_MAX, usage, "Error: At least one file is required.\n\n")) {
-    rc = 1;
-    return std::nullopt;
-  }
-  for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
+  std::vector<OptionRule> rules{{'o', Argument::kRequired}};
+  if (!to_cube4) rules.push_back({'x'});
+  OptionTable table = cubelib_convention(std::move(rules), usage, true);
+  table.operands =
+      OperandCount{1, SIZE_MAX, failure(usage + "Error: At least one file is required.\n\n")};
+  o.files = parse_command_line(table, argc, argv, [&](char option, const char* arg) {
+              if (option == 'o') o.output = arg;
+              if (option == 'x') o.exact_values = true;
+            }).operands;
   return o;
 }
 
@@ -118,19 +111,17 @@ void convert_4to3(const std::string& input, const std::string& name, bool exact_
 
 // Converts every input in turn and stops at the first failure, as CubeLib does.
 int run(int argc, char** argv, const char* tool, const std::string& usage, bool to_cube4) {
-  int rc = 0;
-  const std::optional<Options> o = parse(argc, argv, usage, to_cube4, rc);
-  if (!o) return rc;
-  for (size_t i = 0; i < o->files.size(); ++i) {
-    const std::string& input = o->files[i];
-    const std::string name = !o->output.empty() ? numbered(o->output, i)
-                             : to_cube4         ? stem(input)
-                                                : stem(input) + ".cube";
+  const Options o = parse(argc, argv, usage, to_cube4);
+  for (size_t i = 0; i < o.files.size(); ++i) {
+    const std::string& input = o.files[i];
+    const std::string name = !o.output.empty() ? numbered(o.output, i)
+                             : to_cube4        ? stem(input)
+                                               : stem(input) + ".cube";
     try {
       if (to_cube4)
         convert_3to4(input, name);
       else
-        convert_4to3(input, name, o->exact_values);
+        convert_4to3(input, name, o.exact_values);
     } catch (const Error& e) {
       std::cout << std::flush;
       std::cerr << tool << ": " << e.what() << '\n';

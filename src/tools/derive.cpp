@@ -1,8 +1,6 @@
 // cube_derive: a report with one more metric defined by a CubePL expression, option-compatible
 // with CubeLib 4.6's tool (tools guide §1.5.3). Without -t the metric's values are computed
 // and stored; with -t it stays a derived metric.
-#include <getopt.h>
-
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -42,77 +40,71 @@ struct Options {
   std::string input;
 };
 
+void take_option(Options& o, char c, const char* arg) {
+  switch (c) {
+    case 'o':
+      if (*arg == '\0') throw failure(std::string(kUsage) + '\n');
+      o.output = arg;
+      break;
+    case 't':
+      if (std::strcmp(arg, "postderived") != 0 && std::strcmp(arg, "prederived") != 0)
+        throw failure("Supported only two kind of derived metrics : postderived or prederived\n");
+      o.derived = true;
+      o.prederived = std::strcmp(arg, "prederived") == 0;
+      break;
+    case 'r':
+      if (std::strcmp(arg, "exclusive") != 0 && std::strcmp(arg, "inclusive") != 0)
+        throw failure("Supported only two kind of metrics : exclusive or inclusive\n");
+      o.exclusive = std::strcmp(arg, "exclusive") == 0;
+      break;
+    case 'e':
+      o.metric.expression = arg;
+      o.have_expression = true;
+      break;
+    case 'p':
+      o.metric.parent = arg;
+      break;
+  }
+}
+
+MetricKind kind_of(const Options& o) {
+  if (!o.derived) return o.exclusive ? MetricKind::kExclusive : MetricKind::kInclusive;
+  if (!o.prederived) return MetricKind::kPostDerived;
+  return o.exclusive ? MetricKind::kPrederivedExclusive : MetricKind::kPrederivedInclusive;
+}
+
 // CubeLib's conventions: -h prints the long help and exits 0, an unknown option prints the
-// usage and exits 0, bad values exit 1.
-int parse(int argc, char** argv, Options& o) {
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "t:p:e:o:r:h")) != -1;) {
-    switch (c) {
-      case 'o':
-        if (*optarg == '\0') {
-          std::cerr << kUsage << '\n';
-          return 1;
-        }
-        o.output = optarg;
-        break;
-      case 't':
-        if (std::strcmp(optarg, "postderived") != 0 && std::strcmp(optarg, "prederived") != 0) {
-          std::cerr << "Supported only two kind of derived metrics : postderived or prederived\n";
-          return 1;
-        }
-        o.derived = true;
-        o.prederived = std::strcmp(optarg, "prederived") == 0;
-        break;
-      case 'r':
-        if (std::strcmp(optarg, "exclusive") != 0 && std::strcmp(optarg, "inclusive") != 0) {
-          std::cerr << "Supported only two kind of metrics : exclusive or inclusive\n";
-          return 1;
-        }
-        o.exclusive = std::strcmp(optarg, "exclusive") == 0;
-        break;
-      case 'e':
-        o.metric.expression = optarg;
-        o.have_expression = true;
-        break;
-      case 'p':
-        o.metric.parent = optarg;
-        break;
-      case 'h':
-        std::cerr << kUsage << '\n' << kLongUsage << '\n';
-        return 0;
-      default:
-        std::cerr << kUsage << '\n';
-        return 0;
-    }
-  }
-  if (!o.have_expression) {
-    std::cerr << kUsage
-              << "\nError: Expression for metric calculation is missing. Use the option -e "
-                 "<expression>.\n";
-    return 1;
-  }
-  if (argc - optind != 2) {
-    std::cerr << kUsage << "\nError: Wrong arguments.\n";
-    return 1;
-  }
-  o.metric.name = argv[optind];
-  o.input = argv[optind + 1];
-  if (!o.derived)
-    o.metric.kind = o.exclusive ? MetricKind::kExclusive : MetricKind::kInclusive;
-  else if (!o.prederived)
-    o.metric.kind = MetricKind::kPostDerived;
-  else
-    o.metric.kind =
-        o.exclusive ? MetricKind::kPrederivedExclusive : MetricKind::kPrederivedInclusive;
-  return -1;
+// usage and exits 0, bad values exit 1; the expression is checked before the operands.
+Options parse(int argc, char** argv) {
+  const auto value = Argument::kRequired;
+  OptionTable table{{{'t', value},
+                     {'p', value},
+                     {'e', value},
+                     {'o', value},
+                     {'r', value},
+                     {'h', Argument::kNone,
+                      help(std::string(kUsage) + '\n' + kLongUsage + '\n', Stream::kStderr)}}};
+  table.unknown = help(std::string(kUsage) + '\n', Stream::kStderr);
+  Options o;
+  const std::vector<std::string> operands =
+      parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+        take_option(o, c, arg);
+      }).operands;
+  if (!o.have_expression)
+    throw failure(std::string(kUsage) +
+                  "\nError: Expression for metric calculation is missing. Use the option -e "
+                  "<expression>.\n");
+  if (operands.size() != 2) throw failure(std::string(kUsage) + "\nError: Wrong arguments.\n");
+  o.metric.name = operands[0];
+  o.input = operands[1];
+  o.metric.kind = kind_of(o);
+  return o;
 }
 
 }  // namespace
 
 int derive_main(int argc, char** argv) {
-  Options o;
-  if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
+  const Options o = parse(argc, argv);
   const Report input = Report::open(o.input);
   derive_metric(input, o.metric, report_name(o.output));
   return 0;

@@ -1,7 +1,5 @@
 // cube_dump: a report's structure (-w) and values (-m), option-compatible with CubeLib 4.6's
 // tool (tools guide §1.5.16). Layouts follow the original byte for byte; see docs/cube_dump.md.
-#include <getopt.h>
-
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -67,89 +65,109 @@ struct Options {
   std::vector<std::string> files;
 };
 
-[[noreturn]] void wrong_arguments() {
-  std::cerr << kUsage << "\nError: Wrong arguments.\n";
-  std::exit(1);
+EarlyExit wrong_arguments() {
+  return failure(std::string(kUsage) + "\nError: Wrong arguments.\n");
 }
 
-std::optional<Options> parse(int argc, char** argv) {
-  Options o;
-  optind = 1;
-  opterr = 1;
-  int c;
-  while ((c = getopt(argc, argv, "s:o:f:z:x:m:c:t:rdw:ghy?")) != -1) {
-    const std::string arg = optarg ? optarg : "";
-    switch (c) {
-      case 's':
-        if (arg == "human") o.format = Format::kHuman;
-        if (arg == "gnuplot") o.format = Format::kGnuplot;
-        if (arg == "gnuplot2") o.format = Format::kGnuplot2;
-        if (arg == "csv") o.format = Format::kCsv;
-        if (arg == "csv2") o.format = Format::kCsv2;
-        break;
-      case 'o':
-        o.output = arg;
-        break;
-      case 'f':
-        o.structure_options.show_file = arg;
-        break;
-      case 'z':
-        if (arg == "incl")
-          o.call_flavour = Flavour::kInclusive;
-        else if (arg == "excl")
-          o.call_flavour = Flavour::kExclusive;
-        else if (arg == "stored")
-          o.stored = true;
-        else
-          wrong_arguments();
-        break;
-      case 'x':
-        if (arg == "incl")
-          o.metric_flavour = Flavour::kInclusive;
-        else if (arg == "excl")
-          o.metric_flavour = Flavour::kExclusive;
-        else
-          wrong_arguments();
-        break;
-      case 'm':
-        o.metrics = arg;
-        o.metrics_given = true;
-        break;
-      case 'c':
-        o.cnodes = arg;
-        break;
-      case 't':
-        if (arg == "aggr")
-          o.aggregate = true;
-        else
-          o.threads = arg;
-        break;
-      case 'r':
-        o.flat = true;
-        break;
-      case 'd':
-        o.structure_options.coordinates = true;
-        break;
-      case 'g':
-        o.structure_options.ghosts = true;
-        break;
-      case 'y':
-        break;
-      case 'w':
-        o.structure = true;
-        // `-w` takes a section name; any other word is the report (CubeLib's convention).
-        if (is_structure_section(arg))
-          o.structure_options.sections.push_back(arg);
-        else
-          --optind;
-        break;
-      default:
-        std::cerr << kUsage;
-        return std::nullopt;
-    }
+bool is_section_word(const std::string& word) {
+  return is_structure_section(word);
+}
+
+// CubeLib's cube_dump: -h, -? and unknown options print the usage on stderr and exit 0; -w
+// takes the next word only when it names a section (else the word is a report).
+OptionTable dump_options() {
+  const EarlyExit usage = help(kUsage, Stream::kStderr);
+  const auto value = Argument::kRequired;
+  OptionTable table{{{'s', value},
+                     {'o', value},
+                     {'f', value},
+                     {'z', value},
+                     {'x', value},
+                     {'m', value},
+                     {'c', value},
+                     {'t', value},
+                     {'r'},
+                     {'d'},
+                     {'w', Argument::kWordIf, std::nullopt, is_section_word},
+                     {'g'},
+                     {'h', Argument::kNone, usage},
+                     {'y'},
+                     {'?', Argument::kNone, usage}}};
+  table.unknown = usage;
+  table.operands = OperandCount{1, SIZE_MAX, wrong_arguments()};
+  return table;
+}
+
+void take_option(Options& o, char c, const std::string& arg) {
+  switch (c) {
+    case 's':
+      if (arg == "human") o.format = Format::kHuman;
+      if (arg == "gnuplot") o.format = Format::kGnuplot;
+      if (arg == "gnuplot2") o.format = Format::kGnuplot2;
+      if (arg == "csv") o.format = Format::kCsv;
+      if (arg == "csv2") o.format = Format::kCsv2;
+      break;
+    case 'o':
+      o.output = arg;
+      break;
+    case 'f':
+      o.structure_options.show_file = arg;
+      break;
+    case 'z':
+      if (arg == "incl")
+        o.call_flavour = Flavour::kInclusive;
+      else if (arg == "excl")
+        o.call_flavour = Flavour::kExclusive;
+      else if (arg == "stored")
+        o.stored = true;
+      else
+        throw wrong_arguments();
+      break;
+    case 'x':
+      if (arg == "incl")
+        o.metric_flavour = Flavour::kInclusive;
+      else if (arg == "excl")
+        o.metric_flavour = Flavour::kExclusive;
+      else
+        throw wrong_arguments();
+      break;
+    case 'm':
+      o.metrics = arg;
+      o.metrics_given = true;
+      break;
+    case 'c':
+      o.cnodes = arg;
+      break;
+    case 't':
+      if (arg == "aggr")
+        o.aggregate = true;
+      else
+        o.threads = arg;
+      break;
+    case 'r':
+      o.flat = true;
+      break;
+    case 'd':
+      o.structure_options.coordinates = true;
+      break;
+    case 'g':
+      o.structure_options.ghosts = true;
+      break;
+    case 'w':
+      o.structure = true;
+      if (!arg.empty()) {
+        if (!is_structure_section(arg)) throw wrong_arguments();  // attached: -wxyz
+        o.structure_options.sections.push_back(arg);
+      }
+      break;
   }
-  for (int i = optind; i < argc; ++i) o.files.emplace_back(argv[i]);
-  if (o.files.empty()) wrong_arguments();
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  o.files = parse_command_line(dump_options(), argc, argv, [&](char c, const char* arg) {
+              take_option(o, c, arg ? arg : "");
+            }).operands;
   return o;
 }
 
@@ -482,25 +500,24 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
 }  // namespace
 
 int dump_main(int argc, char** argv) {
-  const std::optional<Options> options = parse(argc, argv);
-  if (!options) return 0;  // -h, or getopt already complained (CubeLib exits 0 too)
+  const Options options = parse(argc, argv);
   std::ofstream file;
   std::ostringstream for_rank_0;  // in an MPI job, rank 0 alone writes the file
   std::ostream* out = &std::cout;
-  if (options->output != "-" && !job_writes_files()) {
+  if (options.output != "-" && !job_writes_files()) {
     out = &for_rank_0;
-  } else if (options->output != "-") {
-    file.open(options->output, std::ios::trunc);
+  } else if (options.output != "-") {
+    file.open(options.output, std::ios::trunc);
     if (!file) {
-      std::cerr << "Cannot open " << options->output << " to use as an output device.\n";
+      std::cerr << "Cannot open " << options.output << " to use as an output device.\n";
       return 1;
     }
     out = &file;
   }
   std::ios::sync_with_stdio(false);
-  const int rc = for_each_file_in_order(options->files, *out, [&](size_t i) {
+  const int rc = for_each_file_in_order(options.files, *out, [&](size_t i) {
     try {
-      dump_file(*out, options->files[i], *options);
+      dump_file(*out, options.files[i], options);
     } catch (const Error& e) {
       out->flush();
       std::cerr << "cube_dump: " << e.what() << "\n";

@@ -2,8 +2,6 @@
 // metric list or its basic figures; option-compatible with CubeLib 4.6's tool (tools guide
 // §1.5). Options act in the order given, as the original's do: -l and -b print and stop.
 // Several reports are shown side by side, each column once per report.
-#include <getopt.h>
-
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -18,8 +16,6 @@
 
 namespace cubekit::tools {
 namespace {
-
-constexpr const char* kOptions = "m:a:r:x:bhltvw";
 
 constexpr const char* kUsage =
     "usage: cube_info [-h] [-t] [-v] [-w] [-m met]... [-l] [-b] [-a met,thrh] [-r met,thrh]\n"
@@ -36,6 +32,26 @@ constexpr const char* kUsage =
     "  Left-out children are summed in one \"Aggregated\" line under their parent.\n"
     "met: unique_metric_name[:incl|excl[:process_rank[.thread]]], e.g. time or time:excl:2\n"
     "Several reports: their call trees merged, each column once per report.\n";
+
+// -h prints the usage on stdout and exits 0; unknown options print it on stderr and exit 1.
+// The options act after the reports are read, in the order given.
+OptionTable info_options() {
+  const auto value = Argument::kRequired;
+  OptionTable table{{{'m', value},
+                     {'a', value},
+                     {'r', value},
+                     {'x', value},
+                     {'b'},
+                     {'h', Argument::kNone, help(kUsage, Stream::kStdout)},
+                     {'l'},
+                     {'t'},
+                     {'v'},
+                     {'w'}}};
+  table.unknown = failure(kUsage);
+  table.operands =
+      OperandCount{1, SIZE_MAX, failure(std::string(kUsage) + "cube_info: a report expected\n")};
+  return table;
+}
 
 void print_basics(const InfoBasics& b) {
   std::cout << "Number of nodes    : " << b.nodes << '\n'
@@ -59,13 +75,11 @@ InfoAbridgeRule abridge_rule(const Model& model, char option, const std::string&
 }
 
 // The second pass over the options, with the report open. Returns whether to print the tree.
-bool apply_options(int argc, char** argv, MetricEngine& engine, std::vector<InfoColumn>& columns,
-                   std::vector<InfoAbridgeRule>& rules) {
+bool apply_options(const std::vector<GivenOption>& options, MetricEngine& engine,
+                   std::vector<InfoColumn>& columns, std::vector<InfoAbridgeRule>& rules) {
   const Model& model = engine.report().model();
-  optind = 1;
-  opterr = 0;
-  for (int c; (c = getopt(argc, argv, kOptions)) != -1;) {
-    const std::string arg = optarg ? optarg : "";
+  for (const auto& [c, given] : options) {
+    const std::string arg = given.value_or("");
     switch (c) {
       case 'b':
         print_basics(info_basics(engine));
@@ -86,7 +100,7 @@ bool apply_options(int argc, char** argv, MetricEngine& engine, std::vector<Info
         columns.push_back(info_visitors_column(model));
         break;
       default:  // a, r, x
-        rules.push_back(abridge_rule(model, static_cast<char>(c), arg));
+        rules.push_back(abridge_rule(model, c, arg));
     }
   }
   return true;
@@ -104,15 +118,13 @@ void print_metric_union(const std::vector<Report>& reports) {
 
 // Several reports side by side: each column once per report over the unified call tree, as
 // CubeLib's cube_info compares them; -b describes their merge, -l lists its metrics.
-int several_reports(int argc, char** argv) {
-  const std::vector<Report> reports = open_reports(optind, argc, argv);
+int several_reports(const CommandLine& line) {
+  const std::vector<Report> reports = open_reports(line.operands);
   CallPathChecks checks(report_pointers(reports));
   say_cubelib_merge(reports.size());
   std::vector<CallPathChecks::CheckedMetric> columns;
-  optind = 1;
-  opterr = 0;
-  for (int c; (c = getopt(argc, argv, kOptions)) != -1;) {
-    const std::string arg = optarg ? optarg : "";
+  for (const auto& [c, given] : line.options) {
+    const std::string arg = given.value_or("");
     if (c == 'b') {
       print_basics(info_basics(report_pointers(reports)));
       return 0;
@@ -127,8 +139,7 @@ int several_reports(int argc, char** argv) {
     if (c == 'a' || c == 'r' || c == 'x') {
       const size_t comma = arg.find(',');
       if (comma == std::string::npos)
-        throw LookupError("-" + std::string(1, static_cast<char>(c)) + " " + arg +
-                          ": expected met,threshold");
+        throw LookupError("-" + std::string(1, c) + " " + arg + ": expected met,threshold");
       const auto metric = checks.metric(arg.substr(0, comma));
       abridge(
           checks.forest("all"), [&](Index cnode) { return checks.values(metric, cnode); },
@@ -145,32 +156,15 @@ int several_reports(int argc, char** argv) {
 }  // namespace
 
 int info_main(int argc, char** argv) {
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, kOptions)) != -1;) {
-    if (c == 'h') {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (c == '?') {
-      std::cerr << kUsage;
-      return 1;
-    }
-  }
-  if (argc == optind) {
-    std::cerr << kUsage << "cube_info: a report expected\n";
-    return 1;
-  }
-  if (argc - optind >= 2) {
-    return several_reports(argc, argv);
-  }
-  const std::string file = argv[optind];
+  const CommandLine line = parse_command_line(info_options(), argc, argv);
+  if (line.operands.size() >= 2) return several_reports(line);
+  const std::string file = line.operands[0];
   const Report report = Report::open(file);
   MetricEngine engine(report);
   std::vector<InfoColumn> columns;
   std::vector<InfoAbridgeRule> rules;
   try {
-    if (!apply_options(argc, argv, engine, columns, rules)) return 0;
+    if (!apply_options(line.options, engine, columns, rules)) return 0;
   } catch (const LookupError& e) {
     std::cerr << "cube_info: " << file << ": " << e.what() << '\n';
     return 1;

@@ -1,7 +1,6 @@
 // cube_is_empty: whether every value of a report is zero (exit 0) or not (exit 1, naming the
 // first value that is not), option-compatible with CubeLib 4.6's tool (tools guide §1.5).
 // Lines as the original prints them, its spelling included, so scripts that read them work.
-#include <getopt.h>
 
 #include <cfloat>
 #include <iostream>
@@ -22,17 +21,13 @@ constexpr const char* kUsage =
 }  // namespace
 
 int is_empty_main(int argc, char** argv) {
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "h?")) != -1;) {
-    std::cerr << kUsage;
-    return c == 'h' ? 0 : 1;
-  }
-  if (argc - optind != 1) {
-    std::cerr << kUsage << "cube_is_empty: exactly one report expected\n";
-    return 1;
-  }
-  const std::string file = argv[optind];
+  // -h prints the usage on stderr and exits 0; -? and unknown options exit 1.
+  OptionTable table{{{'h', Argument::kNone, help(kUsage, Stream::kStderr)},
+                     {'?', Argument::kNone, failure(kUsage)}}};
+  table.unknown = failure(kUsage);
+  table.operands = OperandCount{
+      1, 1, failure(std::string(kUsage) + "cube_is_empty: exactly one report expected\n")};
+  const std::string file = parse_command_line(table, argc, argv).operands[0];
   std::cout << "Reading " << file << " ... " << std::flush;
   try {
     const Report report = Report::open(file);

@@ -1,7 +1,6 @@
 // cube_nodeview: one metric summed per node of the system tree, one line per report, as
 // CubeLib 4.6's tool prints it (tools guide §1.5): nodes, threads, threads per node, regions,
 // call paths, then the largest, smallest and mean node total and their spread.
-#include <getopt.h>
 
 #include <iomanip>
 #include <iostream>
@@ -15,10 +14,11 @@
 namespace cubekit::tools {
 namespace {
 
-void usage(const char* self) {
-  std::cout << "Usage: " << self << " [-m metricname] [-h] cubefile1 cubefile2 ... cubefileN\n"
-            << "  -h     Help; Output this help message\n"
-            << "  -m     Choose metric (defaults to time)\n\n";
+std::string usage(const char* self) {
+  return std::string("Usage: ") + self +
+         " [-m metricname] [-h] cubefile1 cubefile2 ... cubefileN\n"
+         "  -h     Help; Output this help message\n"
+         "  -m     Choose metric (defaults to time)\n\n";
 }
 
 // Column widths of the original: the metric's name sets two of them.
@@ -46,22 +46,17 @@ void print_line(const Model& model, const NodeView& v, const std::string& metric
 
 int nodeview_main(int argc, char** argv) {
   std::string metric = "time";
-  optind = 1;
-  opterr = 0;  // unknown options are ignored, as in the original
-  for (int c; (c = getopt(argc, argv, "m:h")) != -1;) {
-    if (c == 'm') metric = optarg;
-    if (c == 'h') {
-      usage(argv[0]);
-      return 0;
-    }
-  }
-  if (optind >= argc) {
-    usage(argv[0]);
-    return 0;
-  }
+  // -h, and no report, print the usage on stdout and exit 0; unknown options are ignored.
+  const EarlyExit usage_stop = help(usage(argv[0]), Stream::kStdout);
+  OptionTable table{{{'m', Argument::kRequired}, {'h', Argument::kNone, usage_stop}}};
+  table.diagnostics = false;
+  table.operands = OperandCount{1, SIZE_MAX, usage_stop};
+  const std::vector<std::string> files =
+      parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+        if (c == 'm') metric = arg;
+      }).operands;
   bool header = true;
-  for (int i = optind; i < argc; ++i) {
-    const std::string file = argv[i];
+  for (const std::string& file : files) {
     try {
       const Report report = Report::open(file);
       const auto m = report.model().metric_by_uniq_name(metric);

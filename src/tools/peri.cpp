@@ -1,6 +1,5 @@
 // cubekit export-peri: a report as PERI-XML (docs/peri-xml.md); the library writes it
 // (cubekit/peri_xml.hpp). The file appears whole or not at all (temporary file, then rename).
-#include <getopt.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -32,37 +31,25 @@ std::string default_output(const std::string& input) {
   return stem + ".peri.xml";
 }
 
-// [-h] [-o output] <one input>: -1 to go on (input and output set), else the exit code.
-int parse_peri_options(int argc, char** argv, const char* usage, const char* tool,
-                       std::string& input, std::string& output) {
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "o:h")) != -1;) {
-    if (c == 'o') output = optarg;
-    if (c == 'h') {
-      std::cout << usage;
-      return 0;
-    }
-    if (c == '?') {
-      std::cerr << usage;
-      return 1;
-    }
-  }
-  if (argc - optind != 1) {
-    std::cerr << usage << tool << ": one input file expected\n";
-    return 1;
-  }
-  input = argv[optind];
-  return -1;
+// [-h] [-o output] <one input>: -h prints the usage on stdout and exits 0; unknown options
+// print it on stderr and exit 1.
+void parse_peri_options(int argc, char** argv, const char* usage, const char* tool,
+                        std::string& input, std::string& output) {
+  OptionTable table{
+      {{'o', Argument::kRequired}, {'h', Argument::kNone, help(usage, Stream::kStdout)}}};
+  table.unknown = failure(usage);
+  table.operands =
+      OperandCount{1, 1, failure(std::string(usage) + tool + ": one input file expected\n")};
+  input = parse_command_line(table, argc, argv, [&](char, const char* arg) {
+            output = arg;  // -o
+          }).operands[0];
 }
 
 }  // namespace
 
 int export_peri_main(int argc, char** argv) {
   std::string input, output;
-  if (const int rc = parse_peri_options(argc, argv, kUsage, "cubekit export-peri", input, output);
-      rc >= 0)
-    return rc;
+  parse_peri_options(argc, argv, kUsage, "cubekit export-peri", input, output);
   if (output.empty()) output = default_output(input);
   const std::string temporary = output + ".tmp-" + std::to_string(::getpid());
   try {
@@ -92,9 +79,7 @@ int import_peri_main(int argc, char** argv) {
       "usage: cubekit import-peri [-h] [-o out.cubex] <file.xml>\n"
       "  Writes a PERI-XML document as a report (default: <file stem>.cubex).\n";
   std::string input, output;
-  if (const int rc = parse_peri_options(argc, argv, usage, "cubekit import-peri", input, output);
-      rc >= 0)
-    return rc;
+  parse_peri_options(argc, argv, usage, "cubekit import-peri", input, output);
   if (output.empty()) {
     std::string stem = std::filesystem::path(input).filename().string();
     for (const char* ext : {".peri.xml", ".xml"})

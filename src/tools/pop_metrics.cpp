@@ -1,6 +1,5 @@
 // cube_pop_metrics: the POP efficiency hierarchy of one report or a scaling series (tools
 // guide §1.3; the library is cubekit/pop.hpp, the formulas are in docs/pop_metrics.md).
-#include <getopt.h>
 
 #include <cstdio>
 #include <iostream>
@@ -70,51 +69,48 @@ std::vector<std::string> split_commas(const std::string& text) {
   return out;
 }
 
-// -1: go on; otherwise the exit code.
-int parse(int argc, char** argv, Options& o) {
-  optind = 1;
-  opterr = 0;
-  for (int c; (optopt = 0, c = getopt(argc, argv, "a:c:is:h?:r")) != -1;) {
-    if (c == '?' && optopt != 0) {  // unknown option, or one without its argument
-      std::cerr << kUsage;
-      return 1;
-    }
-    if (c == 'a' || c == '?') {
-      const auto model = optarg ? parse_pop_model(optarg) : std::nullopt;
-      if (!model) {
-        std::cerr << kUsage << "\nError: unknown POP analysis \"" << (optarg ? optarg : "")
-                  << "\" (mpi, hybrid-add, hybrid-mult, bsc)\n";
-        return 1;
-      }
-      if (c == '?') {
-        std::cout << kLongHelp[static_cast<int>(*model)];
-        return 0;
-      }
-      o.pop.model = *model;
-    } else if (c == 'c') {
-      o.pop.focus = split_commas(optarg);
-    } else if (c == 'i') {
-      o.pop.individually = true;
-    } else if (c == 's') {
-      o.format = optarg;
-      if (o.format != "table" && o.format != "csv" && o.format != "json") {
-        std::cerr << kUsage << "\nError: -s takes table, csv or json\n";
-        return 1;
-      }
-    } else if (c == 'h') {
-      std::cout << kUsage;
-      return 0;
-    } else if (c != 'r') {  // -r: in the guide's usage line, without a meaning; accepted
-      std::cerr << kUsage;
-      return 1;
-    }
+// -a and -? <analysis> (its long help on stdout, exit 0) name a POP analysis.
+PopModel pop_model(const char* name) {
+  const auto model = parse_pop_model(name);
+  if (!model)
+    throw failure(std::string(kUsage) + "\nError: unknown POP analysis \"" + name +
+                  "\" (mpi, hybrid-add, hybrid-mult, bsc)\n");
+  return *model;
+}
+
+void take_option(Options& o, char c, const char* arg) {
+  if (c == '?') throw help(kLongHelp[static_cast<int>(pop_model(arg))], Stream::kStdout);
+  if (c == 'a') o.pop.model = pop_model(arg);
+  if (c == 'c') o.pop.focus = split_commas(arg);
+  if (c == 'i') o.pop.individually = true;
+  if (c == 's') {
+    o.format = arg;
+    if (o.format != "table" && o.format != "csv" && o.format != "json")
+      throw failure(std::string(kUsage) + "\nError: -s takes table, csv or json\n");
   }
-  for (int i = optind; i < argc; ++i) o.reports.emplace_back(argv[i]);
-  if (o.reports.empty()) {
-    std::cerr << kUsage << "\nError: no report given\n";
-    return 1;
-  }
-  return -1;
+  // -r: in the guide's usage line, without a meaning; accepted
+}
+
+// -h prints the usage on stdout and exits 0; unknown options and missing arguments print it
+// on stderr and exit 1 (glibc says nothing).
+Options parse(int argc, char** argv) {
+  const auto value = Argument::kRequired;
+  OptionTable table{{{'a', value},
+                     {'c', value},
+                     {'i'},
+                     {'s', value},
+                     {'h', Argument::kNone, help(kUsage, Stream::kStdout)},
+                     {'?', value},
+                     {'r'}}};
+  table.diagnostics = false;
+  table.unknown = failure(kUsage);
+  table.operands =
+      OperandCount{1, SIZE_MAX, failure(std::string(kUsage) + "\nError: no report given\n")};
+  Options o;
+  o.reports = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+                take_option(o, c, arg);
+              }).operands;
+  return o;
 }
 
 std::string number(const PopValue& v, const char* efficiency_format) {
@@ -202,8 +198,7 @@ void print_json(const std::vector<PopResult>& results, const Options& o) {
 }  // namespace
 
 int pop_metrics_main(int argc, char** argv) {
-  Options o;
-  if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
+  const Options o = parse(argc, argv);
   std::vector<std::unique_ptr<Report>> reports;
   std::vector<const Report*> series;
   for (const std::string& path : o.reports) {

@@ -3,7 +3,6 @@
 // values, then one line per pair with its call path id, score and region. Unlike the original
 // it does not abort on a missing metric and finishes quickly on large reports
 // (docs/inspection_tools.md).
-#include <getopt.h>
 
 #include <iomanip>
 #include <iostream>
@@ -47,20 +46,16 @@ void print(const Model& model, const CallPathRanking& r, std::ostream& out) {
 
 int rank_main(int argc, char** argv) {
   std::string metric = "visits";
-  optind = 1;
-  opterr = 0;
-  for (int c; (c = getopt(argc, argv, "m:ph")) != -1;) {
-    if (c == 'm') metric = optarg;
-    if (c == 'h' || c == '?') {
-      std::cerr << kUsage;
-      return c == 'h' ? 0 : 1;
-    }
-  }
-  if (argc - optind != 1) {
-    std::cerr << kUsage << "cube_rank: exactly one report expected\n";
-    return 1;
-  }
-  const std::string file = argv[optind];
+  // -h prints the usage on stderr and exits 0, unknown options exit 1 (without glibc's line).
+  OptionTable table{
+      {{'m', Argument::kRequired}, {'p'}, {'h', Argument::kNone, help(kUsage, Stream::kStderr)}}};
+  table.diagnostics = false;
+  table.unknown = failure(kUsage);
+  table.operands =
+      OperandCount{1, 1, failure(std::string(kUsage) + "cube_rank: exactly one report expected\n")};
+  const std::string file = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+                             if (c == 'm') metric = arg;
+                           }).operands[0];
   std::cerr << "Reading " << file << "...";
   try {
     const Report report = Report::open(file);

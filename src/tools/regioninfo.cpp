@@ -1,7 +1,6 @@
 // cube_regioninfo: regions with their kind, trace buffer cost and exclusive metric values, and
 // totals per kind, with and without the regions of a filter list, as CubeLib 4.6 prints them
 // (tools guide §1.5). The numbers come from the library (region_info.hpp).
-#include <getopt.h>
 
 #include <functional>
 #include <iomanip>
@@ -18,14 +17,15 @@ namespace {
 
 constexpr int kNumberWidth = 14, kPercentWidth = 8;
 
-void usage(const char* self) {
-  std::cout << "Usage: " << self << " [-l filename] [-m filename] [-h] [-s] cubefile\n"
-            << "  -h     Help; Output this help message\n"
-            << "  -r     be verbose, print info about any region\n"
-            << "  -l     Specify a list of regions for the blacklist\n"
-            << "  -m     Specify a list of metrics, the list has to be comma-seperated, no spaces "
-               "allowed\n\n"
-            << "Report bugs to <scalasca@fz-juelich.de>" << std::endl;
+std::string usage(const char* self) {
+  return std::string("Usage: ") + self +
+         " [-l filename] [-m filename] [-h] [-s] cubefile\n"
+         "  -h     Help; Output this help message\n"
+         "  -r     be verbose, print info about any region\n"
+         "  -l     Specify a list of regions for the blacklist\n"
+         "  -m     Specify a list of metrics, the list has to be comma-seperated, no spaces "
+         "allowed\n\n"
+         "Report bugs to <scalasca@fz-juelich.de>\n";
 }
 
 struct Column {
@@ -144,29 +144,25 @@ void print_report(const Model& model, const Request& request, const std::vector<
 }  // namespace
 
 int regioninfo_main(int argc, char** argv) {
-  if (argc == 1) {
-    usage(argv[0]);
-    return 0;
-  }
+  // -h, no argument at all, or fewer words than the options count print the usage on stdout
+  // and exit 0; unknown options are ignored.
+  const EarlyExit usage_stop = help(usage(argv[0]), Stream::kStdout);
+  if (argc == 1) throw usage_stop;
   bool per_region = false;
   std::string filter_file, metric_list;
   bool has_filter = false, has_metrics = false;
   int expected = 1;  // CubeLib counts the words its options take; the file is the last word
-  optind = 1;
-  opterr = 0;  // unknown options are ignored, as in the original
-  for (int c; (c = getopt(argc, argv, "m:hrl:")) != -1;) {
-    if (c == 'h') {
-      usage(argv[0]);
-      return 0;
-    }
+  OptionTable table{{{'m', Argument::kRequired},
+                     {'h', Argument::kNone, usage_stop},
+                     {'r'},
+                     {'l', Argument::kRequired}}};
+  table.diagnostics = false;
+  parse_command_line(table, argc, argv, [&](char c, const char* arg) {
     if (c == 'r') per_region = true, expected += 1;
-    if (c == 'l') filter_file = optarg, has_filter = true, expected += 2;
-    if (c == 'm') metric_list = optarg, has_metrics = true, expected += 2;
-  }
-  if (expected == argc) {
-    usage(argv[0]);
-    return 0;
-  }
+    if (c == 'l') filter_file = arg, has_filter = true, expected += 2;
+    if (c == 'm') metric_list = arg, has_metrics = true, expected += 2;
+  });
+  if (expected == argc) throw usage_stop;
   const std::string file = expected == argc - 1 ? argv[argc - 1] : "";
   const Report report = Report::open(file);
   say(" done.\n");

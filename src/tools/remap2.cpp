@@ -2,7 +2,6 @@
 // §1.4), option-compatible with CubeLib 4.6's tool: -r <spec> (default: the report's own
 // remapping.spec member), -c copy mode, -d derived metrics computed and stored, -s Scalasca's
 // heuristic metrics, -o output name (default "remap"; ".cubex" is appended).
-#include <getopt.h>
 
 #include <fstream>
 #include <iostream>
@@ -38,22 +37,21 @@ struct Options {
   std::string input;
 };
 
-// CubeLib's conventions: -h and unknown options print the usage and exit 0; no input exits 1.
-int parse(int argc, char** argv, Options& o) {
-  const auto take = [&](int c, const char* arg) {
+// CubeLib's conventions (cubelib_convention, without -?); no input exits 1.
+void parse(int argc, char** argv, Options& o) {
+  const auto take = [&](char c, const char* arg) {
     if (c == 'r') o.spec_file = arg;
     if (c == 'o') o.output = arg;
     if (c == 'c') o.copy = true;
     if (c == 'd') o.remap.convert_derived = true;
     if (c == 's') o.remap.scalasca_metrics = true;
   };
-  if (!parse_cubelib_options(argc, argv, "r:o:cdsh", kUsage, take)) return 0;
-  if (argc - optind != 1 || o.output.empty()) {
-    std::cerr << kUsage << "\nError: exactly one cube experiment is required.\n";
-    return 1;
-  }
-  o.input = argv[optind];
-  return -1;
+  const OptionTable table = cubelib_convention(
+      {{'r', Argument::kRequired}, {'o', Argument::kRequired}, {'c'}, {'d'}, {'s'}}, kUsage, false);
+  const std::vector<std::string> operands = parse_command_line(table, argc, argv, take).operands;
+  if (operands.size() != 1 || o.output.empty())
+    throw failure(std::string(kUsage) + "\nError: exactly one cube experiment is required.\n");
+  o.input = operands[0];
 }
 
 // The specification: the file given with -r, or the report's remapping.spec member.
@@ -83,7 +81,7 @@ RemapSpec load_spec(const Options& o, const Report& input) {
 
 int remap2_main(int argc, char** argv) {
   Options o;
-  if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
+  parse(argc, argv, o);
   o.remap.progress = [](const std::string& line) { std::cout << line << std::endl; };
   o.remap.note = [](const std::string& line) { std::cerr << line << std::endl; };
   std::cout << "++++++++++++ Remapping operation begins ++++++++++++++++++++++++++" << std::endl;

@@ -42,9 +42,15 @@ int serve_main(int argc, char** argv) {
   app.add_option("--threads", o.threads, "requests answered at once")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
+  std::string plugins, source_root;
+  app.add_option("--source-root", source_root,
+                 "folder of the measured program's sources (besides --root), for the source view");
+  app.add_option("--plugins", plugins, "folder of viewer plugins (its .js files, docs/viewer.md)");
   app.add_flag("--open", open, "open the viewer in the desktop's browser");
   CLI11_PARSE(app, argc, argv);
   o.root = root;
+  o.plugins = plugins;
+  o.source_root = source_root;
 
   // Signals are taken by this thread only (sigwait below), never by the server's threads.
   sigset_t stop_signals;

@@ -2,7 +2,6 @@
 // CubeLib 4.6's tool (tools guide §1.5): values of a routine and its callees (-m, -r), with
 // statistics over the locations (-%), or the top N regions by exclusive time (-t); CSV or,
 // with -p, aligned columns. Numbers are formatted as the original's stream state leaves them.
-#include <getopt.h>
 
 #include <algorithm>
 #include <climits>
@@ -69,52 +68,53 @@ std::vector<std::string> split_routines(const std::string& s) {
   return out;
 }
 
-// -1: go on; otherwise the exit code. -t excludes -% and -r, in either order.
-int parse(int argc, char** argv, Options& o) {
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "h?m:pr:t:%")) != -1;) {
-    const std::string arg = optarg ? optarg : "";
-    if ((c == '%' || c == 'r') && o.top) {
-      std::cerr << "cube_stat: -t cannot be combined with -% or -r\n";
-      return 1;
+constexpr const char* kExclusive = "cube_stat: -t cannot be combined with -% or -r\n";
+
+// -t excludes -% and -r, in either order.
+void take_option(Options& o, char c, const std::string& arg) {
+  if ((c == '%' || c == 'r') && o.top) throw failure(kExclusive);
+  switch (c) {
+    case 'p':
+      o.pretty = true;
+      break;
+    case '%':
+      o.statistics = true;
+      break;
+    case 'm': {
+      const auto names = split_commas(arg);
+      o.metrics.insert(o.metrics.end(), names.begin(), names.end());
+      break;
     }
-    switch (c) {
-      case 'p':
-        o.pretty = true;
-        break;
-      case '%':
-        o.statistics = true;
-        break;
-      case 'm': {
-        const auto names = split_commas(arg);
-        o.metrics.insert(o.metrics.end(), names.begin(), names.end());
-        break;
-      }
-      case 'r': {
-        const auto names = split_routines(arg);
-        o.routines.insert(o.routines.end(), names.begin(), names.end());
-        break;
-      }
-      case 't':
-        if (!o.routines.empty() || o.statistics) {
-          std::cerr << "cube_stat: -t cannot be combined with -% or -r\n";
-          return 1;
-        }
-        o.top = arg == "inf" || arg == "unlimited" || arg == "infinite" ? INT_MAX
-                                                                        : std::atoi(arg.c_str());
-        break;
-      default:
-        std::cerr << kUsage;
-        return c == 'h' ? 0 : 1;
+    case 'r': {
+      const auto names = split_routines(arg);
+      o.routines.insert(o.routines.end(), names.begin(), names.end());
+      break;
     }
+    case 't':
+      if (!o.routines.empty() || o.statistics) throw failure(kExclusive);
+      o.top = arg == "inf" || arg == "unlimited" || arg == "infinite" ? INT_MAX
+                                                                      : std::atoi(arg.c_str());
+      break;
   }
-  if (argc - optind != 1) {
-    std::cerr << kUsage << "cube_stat: exactly one report expected\n";
-    return 1;
-  }
-  o.file = argv[optind];
-  return -1;
+}
+
+// -h prints the usage on stderr and exits 0; -? and unknown options exit 1.
+Options parse(int argc, char** argv) {
+  OptionTable table{{{'h', Argument::kNone, help(kUsage, Stream::kStderr)},
+                     {'?', Argument::kNone, failure(kUsage)},
+                     {'m', Argument::kRequired},
+                     {'p'},
+                     {'r', Argument::kRequired},
+                     {'t', Argument::kRequired},
+                     {'%'}}};
+  table.unknown = failure(kUsage);
+  table.operands =
+      OperandCount{1, 1, failure(std::string(kUsage) + "cube_stat: exactly one report expected\n")};
+  Options o;
+  o.file = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+             take_option(o, c, arg ? arg : "");
+           }).operands[0];
+  return o;
 }
 
 bool integer_metric(const Metric& m) {
@@ -439,8 +439,7 @@ int run(const Report& report, Options& o) {
 }  // namespace
 
 int stat_main(int argc, char** argv) {
-  Options o;
-  if (const int rc = parse(argc, argv, o); rc >= 0) return rc;
+  Options o = parse(argc, argv);
   const Report report = Report::open(o.file);
   return run(report, o);
 }

@@ -28,31 +28,23 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }  // namespace
 
 int tau2cube_main(int argc, char** argv) {
-  std::vector<std::string> inputs;
   std::string output = "tau_profile";
   TauConversionOptions options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (arg == "--user-events") {
-      options.user_events = true;
-    } else if (arg == "-o") {
-      if (i + 1 == argc) {
-        std::cerr << kUsage << "tau2cube: -o needs a file name\n";
-        return 1;
-      }
-      output = argv[++i];
-    } else {
-      inputs.push_back(arg);
-    }
-  }
-  if (inputs.size() > 1) {
-    std::cerr << kUsage << "tau2cube: one TAU profile (directory or file) expected\n";
-    return 1;
-  }
+  // Word by word, as the original reads them: -h and --help print the usage on stdout and exit
+  // 0; -o takes the next word; every other word is the profile.
+  OptionTable table{{{'h', Argument::kNone, help(kUsage, Stream::kStdout), nullptr, "help"},
+                     {'u', Argument::kNone, std::nullopt, nullptr, "user-events", true},
+                     {'o', Argument::kRequired}}};
+  table.whole_words = true;
+  table.missing_argument = failure(std::string(kUsage) + "tau2cube: -o needs a file name\n");
+  table.operands = OperandCount{
+      0, 1,
+      failure(std::string(kUsage) + "tau2cube: one TAU profile (directory or file) expected\n")};
+  const std::vector<std::string> inputs =
+      parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+        if (c == 'u') options.user_events = true;
+        if (c == 'o') output = arg;
+      }).operands;
   const std::string profile = inputs.empty() ? "." : inputs[0];
   if (!ends_with(output, ".cubex")) output += ".cubex";
   const TauConversion c = convert_tau_profile(profile, output, options);

@@ -2,8 +2,6 @@
 // tool does (tools guide §1.5): options act in the order given (-c copies a part of the call
 // tree, -a / -r / -x cut it down, -e / -s check a metric on it), a summary line per check, and
 // with -v or -o the details. The comparisons are the library's (call_path_checks.hpp).
-#include <getopt.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -21,7 +19,6 @@
 namespace cubekit::tools {
 namespace {
 
-const char* const kOptions = "v:o:c:e:s:a:r:x:h?";
 const char* const kGreen = "\033[32m";
 const char* const kRed = "\033[31m";
 const char* const kYellow = "\033[33m";
@@ -182,55 +179,64 @@ void run_option(Session& s, int option, const std::string& arg) {
   }
 }
 
+// -h prints a line about the tool and the usage, -? and unknown options the usage alone, on
+// stderr, and exit 0. -v and -o act as they are read; the checks once the reports are read.
+OptionTable test_options(const char* self) {
+  const std::string text = usage(self) + "\n";
+  const auto value = Argument::kRequired;
+  OptionTable table{
+      {{'v', value},
+       {'o', value},
+       {'c', value},
+       {'e', value},
+       {'s', value},
+       {'a', value},
+       {'r', value},
+       {'x', value},
+       {'h', Argument::kNone,
+        help("\nCompares two or more experiments according to some specified criteria and "
+             "prints a summary of the outcome of the tests (details with -v or -o).\n\n" +
+                 text,
+             Stream::kStderr)},
+       {'?', Argument::kNone, help(text, Stream::kStderr)}}};
+  table.unknown = help(text, Stream::kStderr);
+  table.operands = OperandCount{2, SIZE_MAX, failure("Please provide exactly two cube files.\n")};
+  return table;
+}
+
+Verbosity verbosity_of(const char* level_text) {
+  static const char* const kSaid[] = {"0 (silent)", "1 (summary)", "2 (errors report)",
+                                      "3 (all tests report)"};
+  const int level = std::strlen(level_text) == 1 ? level_text[0] - '0' : -1;
+  if (level < 0 || level > 3) {
+    std::cerr << " Verbosity level is unknown. Set to 1 (summary)." << std::endl;
+    return kSummary;
+  }
+  std::cout << " Set verbosity level to " << kSaid[level] << '.' << std::endl;
+  return static_cast<Verbosity>(level);
+}
+
 }  // namespace
 
 int test_main(int argc, char** argv) {
   Verbosity verbosity = kSilent;
   std::ofstream details_file;
-  optind = 1;
-  for (int c; (c = getopt(argc, argv, kOptions)) != -1;) {
-    if (c == 'h' || c == '?') {
-      if (c == 'h')
-        std::cerr << "\nCompares two or more experiments according to some specified criteria "
-                     "and prints a summary of the outcome of the tests (details with -v or -o).\n"
-                  << std::endl;
-      std::cerr << usage(argv[0]) << std::endl;
-      return 0;
-    }
-    if (c == 'v') {
-      static const char* const kSaid[] = {"0 (silent)", "1 (summary)", "2 (errors report)",
-                                          "3 (all tests report)"};
-      const int level = std::strlen(optarg) == 1 ? optarg[0] - '0' : -1;
-      if (level >= 0 && level <= 3) {
-        std::cout << " Set verbosity level to " << kSaid[level] << '.' << std::endl;
-        verbosity = static_cast<Verbosity>(level);
-      } else {
-        std::cerr << " Verbosity level is unknown. Set to 1 (summary)." << std::endl;
-        verbosity = kSummary;
-      }
-    }
-    if (c == 'o') {
-      if (verbosity == kSilent) verbosity = kErrors;
-      details_file.close();
-      details_file.open(optarg);
-      if (!details_file) {
-        std::cerr << "cube_test: " << optarg << ": cannot write the details" << std::endl;
-        return 1;
-      }
-    }
-  }
-  if (argc - optind < 2) {
-    std::cerr << "Please provide exactly two cube files." << std::endl;
-    return 1;
-  }
-  const std::vector<Report> reports = open_reports(optind, argc, argv);
+  const CommandLine line =
+      parse_command_line(test_options(argv[0]), argc, argv, [&](char c, const char* arg) {
+        if (c == 'v') verbosity = verbosity_of(arg);
+        if (c != 'o') return;
+        if (verbosity == kSilent) verbosity = kErrors;
+        details_file.close();
+        details_file.open(arg);
+        if (!details_file)
+          throw failure(std::string("cube_test: ") + arg + ": cannot write the details\n");
+      });
+  const std::vector<Report> reports = open_reports(line.operands);
   CallPathChecks checks(report_pointers(reports));
   say_cubelib_merge(reports.size());
   Session session{checks, verbosity, details_file.is_open() ? details_file : std::cout};
-  optind = 1;
-  opterr = 0;  // told already in the first pass
-  for (int c; (c = getopt(argc, argv, kOptions)) != -1;)
-    if (optarg) run_option(session, c, optarg);
+  for (const auto& [c, arg] : line.options)
+    if (arg) run_option(session, c, *arg);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/report_algebra.hpp"
@@ -48,26 +49,17 @@ int export_peri_main(int argc, char** argv);
 int import_peri_main(int argc, char** argv);
 int inclusify_main(int argc, char** argv);
 
-// CubeLib's option convention (options.cpp): getopt over `spec` from the first argument on;
-// -h, -? and unknown options print `usage` (to standard error unless told otherwise) and the
-// tool then exits 0; take(option, argument) gets every other option. False: usage printed.
-bool parse_cubelib_options(int argc, char** argv, const char* spec, const std::string& usage,
-                           const std::function<void(int option, const char* argument)>& take,
-                           std::ostream& usage_out = std::cerr);
 // -o NAME, -c (reduce the system trees) and -C (collapse them; overrides -c), as the algebra
 // and transformation tools take them.
 struct OutputAndSystem {
   std::string output;
   bool reduce = false, collapse = false;
   // Takes -o, -c and -C; other options are left to the caller.
-  void take(int option, const char* argument);
+  void take(char option, const char* argument);
+  // Their rules, for a tool's OptionTable.
+  static std::vector<OptionRule> rules();
   SystemUnification system() const;
 };
-
-// Whether between `min` and `max` operands follow the options; if not, prints `usage` and
-// `error` to standard error (the tool then exits 1).
-bool operands_fit(int argc, size_t min, size_t max, const std::string& usage,
-                  const std::string& error = "\nError: Wrong arguments.\n");
 
 // Shared by the report-writing algebra tools (algebra.cpp).
 // `output`, with ".cubex" appended unless it ends so.
@@ -77,8 +69,8 @@ void say(const std::string& text);
 // The lines CubeLib's tools that compare several reports (cube_test, cube_info) print while
 // they merge them ("INFO::Start operation \"MERGE\" with 0-th cube..." ...).
 void say_cubelib_merge(size_t reports);
-// Opens argv[first], ..., argv[argc - 1] (the tools that compare reports); throws Error.
-std::vector<Report> open_reports(int first, int argc, char** argv);
+// Opens each of `paths` (the tools that compare reports); throws Error.
+std::vector<Report> open_reports(const std::vector<std::string>& paths);
 std::vector<const Report*> report_pointers(const std::vector<Report>& reports);
 // Opens `path`, with CubeLib's "Reading <path> ... done." around it when `announce`.
 Report read_report(const std::string& path, bool announce);

@@ -4,7 +4,6 @@
 // empty lines are skipped, as in the original. When the answers run out the tool stops with
 // exit 1 (the original asks again forever). The result goes to topo.cubex in the current
 // folder, as the original writes it (CubeLib's test 25 reads that file); -o names another.
-#include <getopt.h>
 
 #include <deque>
 #include <iostream>
@@ -188,41 +187,30 @@ int topoassist_main(int argc, char** argv) {
   bool create = false, gen = false, rename = false, remove = false, dims = false;
   std::string output = "topo.cubex";
   std::deque<std::string> answers;
-  optind = 1;
-  opterr = 1;
-  for (int c; (c = getopt(argc, argv, "cgnrdo:a:h")) != -1;) {
-    switch (c) {
-      case 'c':
-        create = true;
-        break;
-      case 'g':
-        gen = true;
-        break;
-      case 'n':
-        rename = true;
-        break;
-      case 'r':
-        remove = true;
-        break;
-      case 'd':
-        dims = true;
-        break;
-      case 'o':
-        output = optarg;
-        break;
-      case 'a':
-        answers.push_back(optarg);
-        break;
-      default:
-        std::cerr << kUsage;
-        return c == 'h' ? 0 : 1;
-    }
-  }
-  if (argc - optind != 1 || !(create || gen || rename || remove || dims)) {
-    std::cerr << kUsage << "cube_topoassist: one report and at least one of -c -g -n -r -d\n";
-    return 1;
-  }
-  const std::string file = argv[optind];
+  // -h prints the usage on stderr and exits 0; unknown options exit 1.
+  OptionTable table{{{'c'},
+                     {'g'},
+                     {'n'},
+                     {'r'},
+                     {'d'},
+                     {'o', Argument::kRequired},
+                     {'a', Argument::kRequired},
+                     {'h', Argument::kNone, help(kUsage, Stream::kStderr)}}};
+  table.unknown = failure(kUsage);
+  const std::vector<std::string> operands =
+      parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+        if (c == 'c') create = true;
+        if (c == 'g') gen = true;
+        if (c == 'n') rename = true;
+        if (c == 'r') remove = true;
+        if (c == 'd') dims = true;
+        if (c == 'o') output = arg;
+        if (c == 'a') answers.push_back(arg);
+      }).operands;
+  if (operands.size() != 1 || !(create || gen || rename || remove || dims))
+    throw failure(std::string(kUsage) +
+                  "cube_topoassist: one report and at least one of -c -g -n -r -d\n");
+  const std::string file = operands[0];
   if (output.size() < 6 || output.compare(output.size() - 6, 6, ".cubex") != 0) output += ".cubex";
   try {
     std::cout << "Reading " << file << " . Please wait... " << std::flush;

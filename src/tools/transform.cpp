@@ -6,7 +6,6 @@
 // each input. Unlike CubeLib,
 // cube_inclusify does not crash on MIN/MAXDOUBLE metrics: they stay EXCLUSIVE
 // (docs/algebra_tools.md).
-#include <getopt.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,6 +19,8 @@
 
 namespace cubekit::tools {
 namespace {
+
+constexpr const char* kWrongArguments = "\nError: Wrong arguments.\n";
 
 // The name without its Cube extension (CubeLib's get_cube4_name).
 std::string cube4_stem(std::string name) {
@@ -52,17 +53,19 @@ int call_flavour_main(int argc, char** argv, MetricKind kind) {
   options.stored_as = kind;
   options.note = [](const std::string& text) { std::cerr << text << std::endl; };
   OutputAndSystem o;
-  if (!parse_cubelib_options(argc, argv, "o:cCh?", usage,
-                             [&](int c, const char* arg) { o.take(c, arg); }))
-    return 0;
-  if (!operands_fit(argc, 1, SIZE_MAX, usage, "Error: At least one file is required.\n\n"))
-    return 1;
+  OptionTable table = cubelib_convention(OutputAndSystem::rules(), usage, true);
+  table.operands =
+      OperandCount{1, SIZE_MAX, failure(usage + "Error: At least one file is required.\n\n")};
+  const std::vector<std::string> inputs =
+      parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+        o.take(c, arg);
+      }).operands;
   options.system = o.system();
-  for (int i = optind; i < argc; ++i) {
-    const std::string input = argv[i];
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& input = inputs[i];
     say("Reading " + input + " ... ");
     std::string name = o.output.empty() ? default_stem(input) : o.output;
-    if (!o.output.empty() && i > optind) name += std::to_string(i - optind);
+    if (!o.output.empty() && i > 0) name += std::to_string(i);
     const Report report = Report::open(input);
     write_call_flavoured(report, options, name + (inclusive ? "_incl.cubex" : "_excl.cubex"));
     say("done.\n");
@@ -88,13 +91,16 @@ int cut_main(int argc, char** argv) {
   const std::string usage = cut_usage(argv[0]);
   CutOptions options;
   OutputAndSystem o{"cut"};
-  if (!parse_cubelib_options(argc, argv, "cCr:p:o:h", usage, [&](int c, const char* arg) {
-        if (c == 'p') options.prunes.push_back(arg);
-        if (c == 'r') options.root = arg;  // CubeLib keeps the last -r
-        o.take(c, arg);
-      }))
-    return 0;
-  if (!operands_fit(argc, 1, 1, usage)) return 1;
+  std::vector<OptionRule> rules = OutputAndSystem::rules();
+  rules.push_back({'r', Argument::kRequired});
+  rules.push_back({'p', Argument::kRequired});
+  OptionTable table = cubelib_convention(std::move(rules), usage, false);
+  table.operands = OperandCount{1, 1, failure(usage + kWrongArguments)};
+  const std::string file = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+                             if (c == 'p') options.prunes.push_back(arg);
+                             if (c == 'r') options.root = arg;  // CubeLib keeps the last -r
+                             o.take(c, arg);
+                           }).operands[0];
   if (options.root.empty() && options.prunes.empty()) {
     std::cerr << "Must specify new root node and/or node(s) to prune" << std::endl;
     return 1;
@@ -108,7 +114,7 @@ int cut_main(int argc, char** argv) {
   options.progress = say;
   options.warning = [](const std::string& text) { std::cerr << "WARNING: " << text << std::endl; };
   try {
-    const Report input = read_report(argv[optind], true);
+    const Report input = read_report(file, true);
     say("++++++++++++ Cut operation begins ++++++++++++++++++++++++++\n");
     write_cut(input, options, report_name(o.output));
   } catch (const LookupError& e) {
@@ -130,13 +136,14 @@ int clean_main(int argc, char** argv) {
                             "  -h     Help; Output a brief help message.\n\n"
                             "Report bugs to <scalasca@fz-juelich.de>\n";
   OutputAndSystem o{"clean"};
-  if (!parse_cubelib_options(argc, argv, "cCo:h?", usage,
-                             [&](int c, const char* arg) { o.take(c, arg); }))
-    return 0;
-  if (!operands_fit(argc, 1, 1, usage)) return 1;
+  OptionTable table = cubelib_convention(OutputAndSystem::rules(), usage, true);
+  table.operands = OperandCount{1, 1, failure(usage + kWrongArguments)};
+  const std::string file = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+                             o.take(c, arg);
+                           }).operands[0];
   say("++++++++++++ Clean operation begins ++++++++++++++++++++++++++\n");
-  say(std::string("Reading ") + argv[optind] + " ... \n");
-  const Report input = Report::open(argv[optind]);
+  say("Reading " + file + " ... \n");
+  const Report input = Report::open(file);
   say("done.\n");
   write_clean(input, o.system(), say, report_name(o.output));
   say("++++++++++++ Clean operation ends successfully ++++++++++++++++\n");
@@ -157,20 +164,21 @@ int part_main(int argc, char** argv) {
                             "Report bugs to <scalasca@fz-juelich.de>\n";
   bool invert = false;
   std::string ranks, output = "part";
-  if (!parse_cubelib_options(argc, argv, "IR:o:h", usage, [&](int c, const char* arg) {
-        if (c == 'I') invert = true;
-        if (c == 'R') ranks = arg;
-        if (c == 'o') output = arg;
-      }))
-    return 0;
-  if (!operands_fit(argc, 1, 1, usage)) return 1;
+  OptionTable table = cubelib_convention(
+      {{'I'}, {'R', Argument::kRequired}, {'o', Argument::kRequired}}, usage, false);
+  table.operands = OperandCount{1, 1, failure(usage + kWrongArguments)};
+  const std::string file = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+                             if (c == 'I') invert = true;
+                             if (c == 'R') ranks = arg;
+                             if (c == 'o') output = arg;
+                           }).operands[0];
   if (ranks.empty()) {
     std::cerr << "Must specify partition criteria" << std::endl;
     return 1;
   }
   const auto to_stderr = [](const std::string& text) { std::cerr << text << std::endl; };
-  say(std::string("Open the cube ") + argv[optind] + "...");
-  const Report input = Report::open(argv[optind]);
+  say("Open the cube " + file + "...");
+  const Report input = Report::open(file);
   say("done.\nCopy the  cube object...done.\n");
   say("++++++++++++ Part operation begins ++++++++++++++++++++++++++\n");
   const size_t groups = input.model().groups.size();
@@ -200,21 +208,23 @@ int canonize_main(int argc, char** argv) {
                             "   -l         Remove line numbers\n\n"
                             "Report bugs to <scalasca@fz-juelich.de>\n";
   CanonizeOptions options;
-  const auto take = [&](int c, const char* arg) {
+  const auto take = [&](char c, const char* arg) {
     if (c == 'c') options.lower_case = true;
     if (c == 'm') options.max_length = static_cast<size_t>(std::max(0, std::atoi(arg)));
     if (c == 'f') options.remove_file_names = true;
     if (c == 'l') options.remove_line_numbers = true;
     if (c == 'p') options.pdt = true;
   };
-  if (!parse_cubelib_options(argc, argv, "m:flhpc?", usage, take, std::cout)) return 0;
-  if (argc - optind != 2) {
-    std::cerr << "Please provide an input and an output cube file!\n" << usage << std::endl;
-    return 2;
-  }
+  OptionTable table = cubelib_convention({{'m', Argument::kRequired}, {'f'}, {'l'}, {'p'}, {'c'}},
+                                         usage, true, Stream::kStdout);
+  table.operands =
+      OperandCount{2, 2,
+                   EarlyExit{Stream::kStderr, 2,
+                             "Please provide an input and an output cube file!\n" + usage + "\n"}};
+  const std::vector<std::string> files = parse_command_line(table, argc, argv, take).operands;
   try {
-    const Report input = Report::open(argv[optind]);
-    write_canonized(input, options, cube4_stem(argv[optind + 1]) + ".cubex");
+    const Report input = Report::open(files[0]);
+    write_canonized(input, options, cube4_stem(files[1]) + ".cubex");
   } catch (const Error& e) {
     std::cerr << "cube_canonize: " << e.what() << std::endl;
     return 255;  // CubeLib returns -1
@@ -228,13 +238,14 @@ int commoncalltree_main(int argc, char** argv) {
                             " [-h] <cube experiment> ...\n"
                             "  -h     Help; Output a brief help message.\n\n"
                             "Report bugs to <scalasca@fz-juelich.de>\n";
-  if (!parse_cubelib_options(argc, argv, "h?", usage, [](int, const char*) {})) return 0;
-  if (!operands_fit(argc, 2, SIZE_MAX, usage, "\nError: Wrong arguments.\n")) return 1;
+  OptionTable table = cubelib_convention({}, usage, true);
+  table.operands = OperandCount{2, SIZE_MAX, failure(usage + kWrongArguments)};
+  const std::vector<std::string> files = parse_command_line(table, argc, argv).operands;
   say("++++++++++++ Minimal common calltree operation begins ++++++++++++++++++++++++++\n");
   std::vector<Report> reports;
-  for (int i = optind; i < argc; ++i) {
-    say(std::string("Reading ") + argv[i] + " ... ");
-    reports.push_back(Report::open(argv[i]));
+  for (const std::string& file : files) {
+    say("Reading " + file + " ... ");
+    reports.push_back(Report::open(file));
     say("done.\n");
   }
   std::vector<const Model*> models;
@@ -245,7 +256,7 @@ int commoncalltree_main(int argc, char** argv) {
   if (std::find(kept[0].begin(), kept[0].end(), true) == kept[0].end())
     throw Error("the reports share no call path (no root with the same region)");
   for (size_t i = 0; i < reports.size(); ++i) {
-    const std::string name = cube4_stem(argv[optind + static_cast<int>(i)]) + "_commoncalltree";
+    const std::string name = cube4_stem(files[i]) + "_commoncalltree";
     say("Writing " + name);
     write_call_tree_subset(reports[i], kept[i], name + ".cubex");
     say("done.\n");

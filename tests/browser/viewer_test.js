@@ -1,34 +1,23 @@
 // Headless Chromium against `cubekit serve` on a real profile: the numbers the viewer shows
 // must be the API's. Usage: node viewer_test.js <cubekit binary> <shared dir> <screenshot dir>
 'use strict';
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const assert = require('assert');
-const { chromium } = require('playwright-core');
+const support = require('./support');
+const { launchBrowser } = support;
+const { valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologies, sunburst, sourceView } = require('./plugins_test');
 
 const [cubekit, shared, shots] = process.argv.slice(2);
 const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
 
-function startServer(root = path.join(shared, 'data', 'real')) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(cubekit, ['serve', '--root', root, '--port', '0']);
-    let out = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
-      if (m) resolve({ proc: p, url: m[0] });
-    });
-    p.on('exit', (code) => reject(new Error(`cubekit serve exited with ${code}`)));
-    setTimeout(() => reject(new Error('cubekit serve did not print its URL')), 10000);
-  });
-}
-
-async function apiValues(url, params) {
-  const res = await fetch(`${url}api/v1/values?${new URLSearchParams(params)}`);
-  return new Map((await res.json()).values);
-}
+// The server over the real profiles, with the example plugin of docs/viewer.md.
+const EXAMPLES = path.join(__dirname, '..', '..', 'web', 'examples');
+const startServer = (root = path.join(shared, 'data', 'real')) =>
+  support.startServer(cubekit, root, ['--plugins', EXAMPLES]);
+const apiValues = support.apiValues;
 
 // Opens the viewer on a generated report of 100,000 call paths and checks what it draws.
 async function openGenerated(browser, root) {
@@ -65,6 +54,13 @@ async function openGenerated(browser, root) {
     assert.strictEqual(rows.find((r) => r.id === target.id).value, excl.get(target.id));
     for (const r of rows) assert.strictEqual(r.value, (r.expanded ? excl : incl).get(r.id));
     await page.screenshot({ path: path.join(shots, '10-100k-call-paths.png') });
+    // The flame graph and the sunburst draw a few thousand boxes at most of the 100,000.
+    await page.click('#tabs button[data-source=flame]');
+    await page.waitForFunction(() => Number(document.getElementById('flame').dataset.rects) > 0);
+    await page.click('#tabs button[data-source=sunburst]');
+    await page.waitForFunction(() => Number(document.getElementById('sunburst').dataset.arcs) > 0);
+    const drawnBoxes = await page.evaluate(() => [Number(document.getElementById('flame').dataset.rects), Number(document.getElementById('sunburst').dataset.arcs)]);
+    assert.ok(drawnBoxes.every((n) => n < 5000), `boxes drawn: ${drawnBoxes}`);
     return { errors };
   } finally {
     server.proc.kill('SIGTERM');
@@ -80,15 +76,7 @@ async function main() {
     path.join(generated, 'big.cubex')]);
   assert.strictEqual(gen.status, 0, String(gen.stderr));
   const server = await startServer();
-  // A fresh profile folder (--user-data-dir), removed at the end.
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    bypassCSP: true, // playwright evaluates its waits as strings; the page itself keeps the policy
-    viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchBrowser(profile);
   try {
     const page = await browser.newPage();
     const errors = [];
@@ -135,14 +123,16 @@ async function main() {
     assert.strictEqual(bool.value, visits.get(leaf.id), 'bool visits');
     await page.screenshot({ path: path.join(shots, '2-visits.png') });
 
-    // Percent mode: the root's inclusive share is 100 %.
-    await page.selectOption('#mode', 'pct');
+    // Own root percent: main's share of the root's inclusive value, to 2 decimals.
+    await page.selectOption('#calls-mode', 'root');
     await page.click('#metrics li >> text=Time');
     await page.waitForTimeout(400);
     await page.click('#calls li >> text=main', { clickCount: 2 }); // collapse main again
     await page.waitForTimeout(300);
     rows = await shown();
-    assert.match(rows.find((r) => r.id === main.id).text, / %$/);
+    const rootId = rows[0].id;
+    assert.strictEqual(rows.find((r) => r.id === main.id).text, (100 * incl.get(main.id) / incl.get(rootId)).toFixed(2));
+    assert.strictEqual(await page.textContent('#calls-unit'), '%');
 
     // main is selected and collapsed: the system pane shows its inclusive value.
     await page.waitForTimeout(300);
@@ -151,11 +141,11 @@ async function main() {
     assert.strictEqual(sysMain[0], mainIncl.get(0), 'system pane follows the collapsed call path');
 
     // Flame graph: drawn, and a click selects a call path.
-    await page.selectOption('#mode', 'abs');
-    await page.click('#tabs button[data-tab=flame]');
+    await page.selectOption('#calls-mode', 'abs');
+    await page.click('#tabs button[data-source=flame]');
     await page.waitForFunction(() => Number(document.getElementById('flame').dataset.rects) > 5);
     await page.screenshot({ path: path.join(shots, '3-flame.png') });
-    await page.click('#tabs button[data-tab=box]');
+    await page.click('#tabs button[data-source=box]');
     await page.waitForFunction(() => document.getElementById('box').dataset.median !== undefined);
     await page.screenshot({ path: path.join(shots, '4-box.png') });
 
@@ -166,26 +156,32 @@ async function main() {
     await page.waitForTimeout(200);
     assert.notStrictEqual(await page.evaluate(() => window.cubekitViewer.state.cnode), before);
 
-    // Diff against another report with the same call tree shape.
+    // Diff (a plugin) against another report with the same call tree shape: the table and the
+    // marks on the call tree rows say 0 everywhere.
+    await page.click('#tabs button[data-source=diff]');
+    await page.waitForSelector('#compare option:nth-child(2)', { state: 'attached' });
     await page.selectOption('#compare', REPORT);
-    await page.waitForFunction(() => document.getElementById('call-caption').textContent.includes('−'));
-    const diffs = (await shown()).map((r) => r.value);
-    assert.ok(diffs.every((d) => d === 0), 'a report minus itself is 0 everywhere');
+    await page.waitForSelector('#diff tr td');
+    const diffs = await page.$$eval('#diff td[data-diff]', (tds) => tds.map((td) => Number(td.dataset.diff)));
+    assert.ok(diffs.length > 0 && diffs.every((d) => d === 0), 'a report minus itself is 0 everywhere');
+    const marks = await page.$$eval('#calls li', (lis) => lis.filter((li) => li.offsetParent).map((li) => li.querySelector('.mark').textContent));
+    assert.ok(marks.length > 0 && marks.every((m) => m.startsWith('Δ 0 (')), marks.join(' | '));
     await page.screenshot({ path: path.join(shots, '5-diff.png') });
-    // A Scalasca summary of many processes: its topology and the box plot over them.
     await page.selectOption('#compare', '');
+    await page.waitForFunction(() => [...document.querySelectorAll('#calls .mark')].every((m) => m.textContent === ''));
+    // A Scalasca summary of many processes: its topology and the box plot over them.
     await page.selectOption('#report', 'cubelib/examples/summary.cubex');
     await page.waitForFunction(() => document.title.includes('summary.cubex'));
-    await page.click('#tabs button[data-tab=topology]');
+    await page.click('#tabs button[data-source=topology]');
     await page.waitForSelector('#topology table, #topology:not(:empty)');
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, '6-summary-topology.png') });
-    await page.click('#tabs button[data-tab=box]');
+    await page.click('#tabs button[data-source=box]');
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shots, '7-summary-box.png') });
     // Flat profile: the 50 regions of largest exclusive time first, as the API gives them, and
     // the other 15 of summary.cubex's 65 on request.
-    await page.click('#tabs button[data-tab=flat]');
+    await page.click('#tabs button[data-source=flat]');
     await page.waitForSelector('#flat tr td');
     const flatApi = await (await fetch(`${server.url}api/v1/flat?${new URLSearchParams({ report: 'cubelib/examples/summary.cubex', metric: 'time', metric_flavour: 'incl' })}`)).json();
     const byExcl = flatApi.regions.filter((x) => x.excl !== 0 || x.subroutines !== 0).sort((a, b) => b.excl - a.excl);
@@ -203,7 +199,7 @@ async function main() {
     assert.deepStrictEqual(flatShown, byExcl.map((x) => x.name));
     await page.screenshot({ path: path.join(shots, '8-summary-flat.png') });
     // POP efficiencies of the roots: the table shows the API's numbers, each to 6 digits.
-    await page.click('#tabs button[data-tab=pop]');
+    await page.click('#tabs button[data-source=pop]');
     await page.waitForSelector('#pop tr td');
     const popShown = await page.$$eval('#pop tr', (trs) => trs.slice(1).map((tr) => [...tr.cells].map((td) => td.textContent)));
     const cnode = await page.evaluate(() => window.cubekitViewer.state.cnode);
@@ -223,6 +219,16 @@ async function main() {
     // its children, not the whole tree — and shows the API's numbers, also after expanding.
     const big = await openGenerated(browser, generated);
     assert.deepStrictEqual(big.errors, []);
+
+    // The plugin interface, value modes, stale answers and report strings (plugins_test.js).
+    const context = { browser, cubekit, shared, shots, url: server.url, examples: EXAMPLES };
+    await examplePlugin(context);
+    await valueModes(context);
+    await staleAnswers(context);
+    await htmlNeverInterpreted(context);
+    await topologies(context);
+    await sunburst(context);
+    await sourceView(context);
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

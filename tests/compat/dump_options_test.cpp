@@ -110,6 +110,22 @@ TEST_F(DumpOptions, ErrorsExitWithOne) {
   EXPECT_EQ(r.exit_code, 1);
 }
 
+// -w takes the next word only when it names a section (CubeLib's cube_dump); otherwise the word
+// is the report. An attached word that names none (-wxyz) is refused: CubeLib re-reads it for
+// ever.
+TEST_F(DumpOptions, StructureOptionTakesOnlyASectionName) {
+  auto r = run_tool("cube_dump", {"-w", report_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(" =============== CUBE MIRRORS"), std::string::npos);
+  EXPECT_NE(r.out.find("FILES"), std::string::npos) << "all sections, not only one";
+  r = dump({"-wmirrors"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind(" =============== CUBE MIRRORS", 0), 0u);
+  r = dump({"-wxyz"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("Error: Wrong arguments."), std::string::npos);
+}
+
 TEST_F(DumpOptions, CubekitDispatchesSubcommands) {
   auto r =
       run_tool("cubekit", {"dump", "-m", "visits", "-c", "3", "-t", "aggr", "-s", "csv2", report_});

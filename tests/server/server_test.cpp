@@ -17,10 +17,12 @@
 #include <sstream>
 #include <thread>
 
+#include "cubekit/error.hpp"
 #include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/server.hpp"
 #include "server/running_server.hpp"
+#include "server/source_files.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -369,6 +371,130 @@ TEST(ServerApi, NothingOutsideTheRootIsServed) {
   ASSERT_TRUE(index);
   EXPECT_EQ(index->status, 200);
   EXPECT_NE(index->body.find("viewer.js"), std::string::npos);
+}
+
+// --plugins DIR: the .js files directly in DIR are listed and served as modules; nothing else
+// of the folder, below it or outside it. The viewer's own modules (web/ and its folders) come
+// from the binary.
+TEST(ServerApi, PluginFolderIsConfined) {
+  TempDir outer("plugins");
+  const fs::path dir = outer.path() / "plugins";
+  fs::create_directories(dir / "sub");
+  const std::string hello =
+      "export default { name: 'Hello', mount(e) { e.textContent = 'hi'; } };\n";
+  outer.write("plugins/hello.js", hello);
+  outer.write("plugins/notes.txt", "not a plugin");
+  outer.write("plugins/.hidden.js", "export default {};");
+  outer.write("plugins/sub/inner.js", "export default {};");
+  outer.write("secret.js", "top secret content");
+  fs::create_symlink(outer.path() / "secret.js", dir / "link_out.js");
+  fs::create_symlink(dir / "hello.js", dir / "link_in.js");
+  cubekit::ServerOptions o = over(outer.path());
+  o.plugins = dir;
+  RunningServer server(o);
+  const json list = server.get("/api/v1/plugins").second;
+  std::vector<std::string> names, urls;
+  for (const auto& p : list["plugins"]) names.push_back(p["name"]), urls.push_back(p["url"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"hello.js", "link_in.js"}));
+  EXPECT_EQ(urls, (std::vector<std::string>{"/user-plugins/hello.js", "/user-plugins/link_in.js"}));
+  auto c = server.client();
+  for (const char* path : {"/user-plugins/hello.js", "/user-plugins/link_in.js"}) {
+    const auto res = c.Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 200) << path;
+    EXPECT_EQ(res->body, hello) << path;
+    EXPECT_EQ(res->get_header_value("Content-Type"), "application/javascript; charset=utf-8");
+  }
+  for (const char* path :
+       {"/user-plugins/notes.txt", "/user-plugins/.hidden.js", "/user-plugins/sub%2Finner.js",
+        "/user-plugins/sub/inner.js", "/user-plugins/..%2Fsecret.js", "/user-plugins/../secret.js",
+        "/user-plugins/%2e%2e%2fsecret.js", "/user-plugins/link_out.js", "/user-plugins/nosuch.js",
+        "/user-plugins/hello.js%00.txt"}) {
+    const auto res = c.Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_TRUE(res->status == 400 || res->status == 403 || res->status == 404)
+        << path << ": " << res->status;
+    EXPECT_EQ(res->body.find("top secret content"), std::string::npos) << path;
+  }
+  EXPECT_EQ(c.Get("/user-plugins/link_out.js")->status, 403);
+  // The viewer's modules below web/ are compiled in and served as JavaScript.
+  const auto core = c.Get("/core/plugins.js");
+  ASSERT_TRUE(core);
+  EXPECT_EQ(core->status, 200);
+  EXPECT_EQ(core->get_header_value("Content-Type"), "application/javascript; charset=utf-8");
+  // Without --plugins: an empty list; a folder that does not exist is refused at the start.
+  RunningServer plain(over(outer.path()));
+  EXPECT_EQ(plain.get("/api/v1/plugins").second["plugins"].size(), 0u);
+  EXPECT_EQ(plain.client().Get("/user-plugins/hello.js")->status, 404);
+  cubekit::ServerOptions missing = over(outer.path());
+  missing.plugins = outer.path() / "nosuch";
+  EXPECT_THROW(cubekit::Server{missing}, cubekit::IoError);
+}
+
+// The source view: a region's file is found by the tails of the path the report names, below
+// the served root or --source-root, and its lines are sent; nothing outside those folders.
+TEST(ServerApi, SourceOfARegion) {
+  REQUIRE_SHARED();
+  TempDir outer("source");
+  const fs::path root = outer.path() / "root", sources = outer.path() / "src";
+  fs::create_directories(root);
+  fs::create_directories(sources / "bench" / "mm");
+  fs::copy_file(
+      shared_dir() / "data" / "real" / "extrap" / "single_parameter" / "mm.x10y1z1.r1.cubex",
+      root / "mm.cubex");
+  std::string text;
+  for (int i = 1; i <= 80; ++i) text += "line " + std::to_string(i) + "\n";
+  outer.write("src/bench/mm/mm.c", text);
+  outer.write("root/mm.c", "a shorter tail of the same path: not the one found\n");
+  // init_mat's region: mod=/home/ss39mozo/bench/mm/mm.c, begin 35, end -1 (cube_dump -w).
+  const auto report = cubekit::Report::open((root / "mm.cubex").string());
+  const cubekit::Model& model = report.model();
+  uint32_t init_mat = 0;
+  for (const auto& c : model.cnodes)
+    if (model.regions[c.region].name == "init_mat") init_mat = c.id;
+  cubekit::ServerOptions o = over(root);
+  o.source_root = sources;
+  RunningServer server(o);
+  const auto [status, body] =
+      server.get("/api/v1/source?report=mm.cubex&cnode=" + std::to_string(init_mat));
+  ASSERT_EQ(status, 200) << body.dump();
+  EXPECT_EQ(body["region"], "init_mat");
+  EXPECT_EQ(body["mod"], "/home/ss39mozo/bench/mm/mm.c");
+  EXPECT_EQ(body["begin"], 35);
+  EXPECT_EQ(body["end"], -1);
+  EXPECT_EQ(body["file"], "bench/mm/mm.c");
+  ASSERT_EQ(body["lines"].size(), 80u);
+  EXPECT_EQ(body["lines"][34], "line 35");
+  // Without --source-root only the root is searched: its shorter tail "mm.c" is found.
+  RunningServer plain(over(root));
+  const json shorter =
+      plain.get("/api/v1/source?report=mm.cubex&cnode=" + std::to_string(init_mat)).second;
+  EXPECT_EQ(shorter["file"], "mm.c");
+  // A region whose file is nowhere below the folders: no text, the reason.
+  fs::remove(root / "mm.c");
+  const json missing =
+      plain.get("/api/v1/source?report=mm.cubex&cnode=" + std::to_string(init_mat)).second;
+  EXPECT_TRUE(missing["file"].is_null());
+  EXPECT_FALSE(missing.contains("lines"));
+  EXPECT_NE(missing["reason"].get<std::string>().find("not found"), std::string::npos);
+  EXPECT_EQ(plain.get("/api/v1/source?report=mm.cubex&cnode=999999").first, 404);
+}
+
+TEST(SourceFiles, NothingOutsideItsFolders) {
+  TempDir outer("sources");
+  const fs::path dir = outer.path() / "src";
+  fs::create_directories(dir);
+  outer.write("secret.c", "secret");
+  fs::create_symlink(outer.path() / "secret.c", dir / "leak.c");
+  outer.write("src/ok.c", "int main() {}");
+  const cubekit::server::SourceFiles files({dir});
+  EXPECT_FALSE(files.find("/a/leak.c"));
+  EXPECT_FALSE(files.find("../secret.c"));
+  EXPECT_FALSE(files.find("/x/../../secret.c"));
+  EXPECT_FALSE(files.find(""));
+  ASSERT_TRUE(files.find("/home/u/ok.c"));
+  EXPECT_EQ(files.find("/home/u/ok.c")->shown, "ok.c");
+  EXPECT_THROW(cubekit::server::SourceFiles({outer.path() / "nosuch"}), cubekit::IoError);
 }
 
 TEST(ServerApi, BrokenReportsAndLimits) {

@@ -1,0 +1,38 @@
+// Difference of the open report and another one per call path (/diff, matched by the path of
+// region names): a table of the call paths that differ most, and a mark on every call tree
+// row, "Δ diff (a − b)" of the inclusive values.
+import { el } from '../core/util.js';
+
+const ROWS = 50;
+let select, table, last = null;
+
+export default {
+  name: 'Diff',
+  help: 'Report A (open) minus report B (chosen here) per call path; the call tree rows show the difference too.',
+  mount(element, api) {
+    select = el('select', { id: 'compare' }, new Option('(none)', ''));
+    table = el('table', { id: 'diff' });
+    select.addEventListener('change', () => { if (last) this.onSelect(last, api); });
+    element.append(el('label', {}, 'Compare with ', select), table);
+    api.get('reports').then(({ reports }) => { for (const r of reports) select.add(new Option(r.path, r.path)); });
+  },
+  onReportOpened(report, api) { api.clearMarks('calls'); if (table) table.replaceChildren(); },
+  async onSelect(sel, api) {
+    last = sel;
+    if (!select.value) { api.clearMarks('calls'); table.replaceChildren(); return; }
+    const r = await api.get('diff', { a: sel.report, b: select.value, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' });
+    const f = api.format;
+    api.clearMarks('calls');
+    for (const row of r.values) {
+      if (row.a_cnode === null) continue;
+      api.mark('calls', row.a_cnode, { text: `Δ ${f(row.diff)} (${f(row.a)} − ${f(row.b)})`,
+        className: row.diff > 0 ? 'diff-pos' : row.diff < 0 ? 'diff-neg' : '', title: `${sel.report} − ${select.value}` });
+    }
+    const rows = [...r.values].sort((x, y) => Math.abs(y.diff) - Math.abs(x.diff)).slice(0, ROWS);
+    table.replaceChildren(
+      el('caption', {}, `${sel.metric} (inclusive): ${sel.report} − ${select.value}`),
+      el('tr', {}, el('th', {}, 'call path'), el('th', {}, 'A'), el('th', {}, 'B'), el('th', {}, 'A − B')),
+      ...rows.map((x) => el('tr', {}, el('td', {}, x.path.join ? x.path.join(' / ') : String(x.path)),
+        el('td', {}, f(x.a)), el('td', {}, f(x.b)), el('td', { dataset: { diff: String(x.diff) } }, f(x.diff)))));
+  },
+};

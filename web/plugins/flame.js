@@ -1,0 +1,79 @@
+// Flame graph of the call tree: inclusive values of the selected metric; a click on a box
+// selects its call path. At most the boxes at least half a pixel wide are drawn.
+import { colour } from '../core/util.js';
+
+const ROW = 17;
+let canvas, tip, rects = [], api0 = null;
+
+function hit(e) {
+  const b = canvas.getBoundingClientRect();
+  const x = e.clientX - b.left, y = e.clientY - b.top;
+  return rects.find((r) => x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + ROW);
+}
+
+function layout(calls, value, width) {
+  const kids = new Map();
+  for (const c of calls) (kids.get(c.parent) || kids.set(c.parent, []).get(c.parent)).push(c);
+  const roots = kids.get(null) || [];
+  const total = roots.reduce((s, c) => s + Math.max(0, value.get(c.id) || 0), 0) || 1;
+  const out = [];
+  const place = (list, x0, depth) => {
+    let x = x0;
+    for (const c of list) {
+      const w = (Math.max(0, value.get(c.id) || 0) / total) * width;
+      if (w >= 0.5) {
+        out.push({ c, x, y: depth * ROW, w, v: value.get(c.id) });
+        if (depth < 60) place(kids.get(c.id) || [], x, depth + 1);
+      }
+      x += w;
+    }
+  };
+  place(roots, 0, 0);
+  return out;
+}
+
+function draw(selected) {
+  const width = canvas.width;
+  const ctx = canvas.getContext('2d');
+  const depth = rects.reduce((d, r) => Math.max(d, r.y / ROW), 0);
+  canvas.height = Math.max(60, (depth + 1) * ROW + 2);
+  ctx.font = '11px system-ui, sans-serif';
+  for (const r of rects) {
+    ctx.fillStyle = r.c.id === selected ? '#6a9fd8' : colour(0.25 + 0.75 * (r.w / width));
+    ctx.fillRect(r.x, r.y, Math.max(r.w - 1, 0.5), ROW - 1);
+    if (r.w > 30) {
+      ctx.fillStyle = '#000';
+      ctx.save(); ctx.beginPath(); ctx.rect(r.x, r.y, r.w - 2, ROW); ctx.clip();
+      ctx.fillText(r.c.name, r.x + 3, r.y + 12); ctx.restore();
+    }
+  }
+  canvas.dataset.rects = String(rects.length);
+}
+
+export default {
+  name: 'Flame graph',
+  help: 'The call tree as boxes as wide as their inclusive value of the selected metric; click a box to select its call path.',
+  mount(element, api) {
+    canvas = document.createElement('canvas');
+    canvas.id = 'flame'; canvas.height = 260;
+    tip = document.createElement('div'); tip.id = 'flame-tip';
+    element.append(canvas, tip);
+    canvas.addEventListener('click', (e) => { const r = hit(e); if (r && api0) api0.selectCallPath(r.c.id); });
+    canvas.addEventListener('mousemove', (e) => {
+      const r = hit(e);
+      if (!r) { tip.style.display = 'none'; return; }
+      tip.style.display = 'block'; tip.style.left = `${e.offsetX + 12}px`; tip.style.top = `${e.offsetY + 12}px`;
+      tip.textContent = `${r.c.name}: ${api.format(r.v)}`;
+    });
+  },
+  onReportOpened() { rects = []; if (canvas) { canvas.dataset.rects = '0'; canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height); } },
+  async onSelect(sel, api) {
+    if (!sel.metric) return;
+    const [calls, incl] = await Promise.all([api.calls(),
+      api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
+    api0 = api;
+    canvas.width = canvas.clientWidth || 800;
+    rects = layout(calls, new Map(incl.values), canvas.width);
+    draw(sel.cnode);
+  },
+};

@@ -1,0 +1,85 @@
+// Sunburst: the flame graph's data as rings. The roots fill the inner ring, each call path's
+// children share its angle by their inclusive values of the selected metric; a click selects a
+// call path. Arcs under a quarter degree are not drawn (a report of 100,000 call paths stays
+// at a few thousand arcs). Angles start at 12 o'clock and go clockwise.
+import { colour } from '../core/util.js';
+
+const SIZE = 520, MIN_ANGLE = Math.PI / 720, MAX_DEPTH = 12;
+let canvas, arcs = [], api0 = null, RING = 20;
+
+function layout(calls, value) {
+  const kids = new Map();
+  for (const c of calls) (kids.get(c.parent) || kids.set(c.parent, []).get(c.parent)).push(c);
+  const roots = kids.get(null) || [];
+  const total = roots.reduce((s, c) => s + Math.max(0, value.get(c.id) || 0), 0) || 1;
+  const out = [];
+  const place = (list, a0, depth) => {
+    let a = a0;
+    for (const c of list) {
+      const span = (Math.max(0, value.get(c.id) || 0) / total) * 2 * Math.PI;
+      if (span >= MIN_ANGLE) {
+        out.push({ c, a0: a, a1: a + span, depth, v: value.get(c.id) });
+        if (depth < MAX_DEPTH) place(kids.get(c.id) || [], a, depth + 1);
+      }
+      a += span;
+    }
+  };
+  place(roots, 0, 0);
+  return out;
+}
+
+function centre() { return [canvas.width / 2, canvas.height / 2]; }
+
+function draw(selected) {
+  const ctx = canvas.getContext('2d');
+  const [x, y] = centre();
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  // The rings share the radius: as wide as the deepest drawn level allows.
+  RING = Math.floor((SIZE / 2 - 2) / (arcs.reduce((d, r) => Math.max(d, r.depth), 0) + 1));
+  for (const r of arcs) {
+    ctx.beginPath();
+    ctx.arc(x, y, (r.depth + 1) * RING, r.a0 - Math.PI / 2, r.a1 - Math.PI / 2);
+    ctx.arc(x, y, r.depth * RING, r.a1 - Math.PI / 2, r.a0 - Math.PI / 2, true);
+    ctx.closePath();
+    ctx.fillStyle = r.c.id === selected ? '#6a9fd8' : colour(0.25 + 0.75 * ((r.a1 - r.a0) / (2 * Math.PI)));
+    ctx.fill();
+    ctx.strokeStyle = '#fff';
+    ctx.stroke();
+  }
+  canvas.dataset.arcs = String(arcs.length);
+  canvas.dataset.ring = String(RING);
+}
+
+function hit(e) {
+  const b = canvas.getBoundingClientRect();
+  const [x, y] = centre();
+  const dx = (e.clientX - b.left) * (canvas.width / b.width) - x, dy = (e.clientY - b.top) * (canvas.height / b.height) - y;
+  const depth = Math.floor(Math.hypot(dx, dy) / RING);
+  let angle = Math.atan2(dx, -dy);  // 0 at 12 o'clock, clockwise
+  if (angle < 0) angle += 2 * Math.PI;
+  return arcs.find((r) => r.depth === depth && angle >= r.a0 && angle < r.a1);
+}
+
+export default {
+  name: 'Sunburst',
+  help: 'The call tree as rings: each call path takes its share of its parent\'s angle by inclusive value; click to select.',
+  mount(element, api) {
+    canvas = document.createElement('canvas');
+    canvas.id = 'sunburst'; canvas.width = SIZE; canvas.height = SIZE;
+    element.append(canvas);
+    canvas.addEventListener('click', (e) => { const r = hit(e); if (r && api0) api0.selectCallPath(r.c.id); });
+    canvas.addEventListener('mousemove', (e) => {
+      const r = hit(e);
+      canvas.title = r ? `${r.c.name}: ${api.format(r.v)}` : '';
+    });
+  },
+  onReportOpened() { arcs = []; if (canvas) { canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height); canvas.dataset.arcs = '0'; } },
+  async onSelect(sel, api) {
+    if (!sel.metric) return;
+    const [calls, incl] = await Promise.all([api.calls(),
+      api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
+    api0 = api;
+    arcs = layout(calls, new Map(incl.values));
+    draw(sel.cnode);
+  },
+};

@@ -2,11 +2,12 @@
 # may include only its own layer and the layers before it in this list; the build has one
 # library target per layer (cubekit_<layer>, linking the one below it), and the tools see only
 # include/. cmake/check_layers.cmake enforces the order (ctest: layers.*).
-set(CUBEKIT_LAYERS core format io calc cubepl algebra query model generator server tools cli)
-# The layers that make up the library (installed; generator, server, tools and cli are not:
+set(CUBEKIT_LAYERS core format io calc cubepl algebra query model generator mpi server tools cli)
+# The layers that make up the library (installed; generator, mpi, server, tools and cli are not:
 # generator is the synthetic profile generator of `cubekit generate`, the tests and bench/, a
-# library of its own, cubekit_generator; server is cubekit_server, because of its HTTP and JSON
-# dependencies; tools and cli are the executable).
+# library of its own, cubekit_generator; mpi and server are cubekit_mpi and cubekit_server,
+# because of their dependencies: MPI, which is optional, and HTTP and JSON; tools and cli are
+# the executable).
 set(CUBEKIT_LIBRARY_LAYERS core format io calc cubepl algebra query model)
 
 # Every public header and the layer that implements it: the one table the checker reads.
@@ -46,6 +47,7 @@ set(CUBEKIT_PUBLIC_HEADERS
   perf_model.hpp=model
   model_output.hpp=model
   generator.hpp=generator
+  mpi.hpp=mpi
   server.hpp=server)
 
 # The internal API of each layer: its private headers (under src/<layer>/) that higher layers

@@ -6,7 +6,8 @@ packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev 
   libgtest-dev libbenchmark-dev time ccache
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pandas python3-setuptools
   python3-pip python3-build python3-venv
-  libcpp-httplib-dev nlohmann-json3-dev chromium)
+  libcpp-httplib-dev nlohmann-json3-dev chromium
+  openmpi-bin libopenmpi-dev)
 # Node.js and npm run the viewer's browser test. A machine may already have them from elsewhere
 # (NodeSource's nodejs bundles npm, and Debian's npm package then cannot be installed beside it:
 # apt reports "held broken packages"), so they are only installed when the commands are missing.

@@ -53,5 +53,9 @@ struct PopResult {
 // without a "time" metric, and for an empty series.
 std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
                                    const PopOptions& options);
+// The results of the reports r with `wanted[r]` only (the first report is measured anyway: the
+// scaling metrics compare with it), in the same order; the MPI layer spreads a series this way.
+std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
+                                   const PopOptions& options, const std::vector<bool>& wanted);
 
 }  // namespace cubekit

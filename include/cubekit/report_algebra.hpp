@@ -97,12 +97,42 @@ enum class Combination {
   kFold,
 };
 
+// Whether write_combination writes values for metric `m` of the definitions (derived metrics
+// stay derived, VOID ones have none).
+bool combination_stores(const Metric& m);
+
+// One row an input adds to a combined metric: the result's call path `to`, and the values over
+// the input's locations, converted to the result metric's type and scaled or negated as the
+// combination asks (the row memory is valid during the call only).
+using CombinationRowVisitor = std::function<void(Index to, const std::byte* row)>;
+
+// Hands the rows that input `input` adds to stored metric `metric` of the definitions to `visit`,
+// in the order write_combination adds them; nothing when the input lacks the metric. `path` is
+// the output's (error messages name it). Throws cubekit::Error.
+void visit_combination_rows(const std::vector<const Report*>& inputs,
+                            const std::vector<InputMapping>& maps, const Model& definitions,
+                            Combination how, Index metric, size_t input, const std::string& path,
+                            const CombinationRowVisitor& visit);
+
+// Where write_combination takes each input's rows from. By default they are read in this process
+// (visit_combination_rows); the MPI layer hands in rows that other ranks read (docs/mpi.md). The
+// sums are formed here, in one order, wherever the rows were read: the result is the same bytes.
+class CombinationRows {
+ public:
+  virtual ~CombinationRows() = default;
+  virtual void begin_metric(Index /*metric*/) {}
+  // The rows of `input` for `metric` (only inputs that have it are asked, in input order).
+  virtual void visit(Index metric, size_t input, const CombinationRowVisitor& visit) = 0;
+  virtual void end_metric(Index /*metric*/) {}
+};
+
 // Writes the combination of `inputs` (already unified into `definitions` with `maps`) to
 // `path`. Derived metrics stay derived (no data). Throws cubekit::Error.
 void write_combination(const std::vector<const Report*>& inputs,
                        const std::vector<InputMapping>& maps,
                        std::shared_ptr<const Model> definitions, Combination how,
-                       const std::string& path, const WriteOptions& options = {});
+                       const std::string& path, const WriteOptions& options = {},
+                       CombinationRows* rows = nullptr);
 
 // ---- cube_exclusify / cube_inclusify -------------------------------------------------------
 

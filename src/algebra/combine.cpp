@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
@@ -123,18 +124,13 @@ void put_row(Accumulator& acc, Index to, const std::byte* x, const InputMapping&
   }
 }
 
-// Streams one input's rows into the accumulator: converted to the result's type, scaled or
-// negated, then set (merge) or ⊕-ed in at the mapped cnode and locations. With `callers_of`
-// (the result's call tree) a row is also ⊕-ed into each caller of that cnode in turn, up to the
-// root: exclusive terms of a metric stored inclusive, added as CubeLib does (running_sums).
-void accumulate(Accumulator& acc, const Term& t, Flavour flavour, bool set, const Model* callers_of,
-                const std::string& what) {
+// Hands one input's rows to `visit` prepared as they are added: converted to the result's type,
+// scaled or negated, the rows of call paths mapped nowhere (or folded) left out.
+void prepare_rows(const Term& t, DataType type, Flavour flavour, const std::string& what,
+                  const CombinationRowVisitor& visit) {
   const Metric& in = t.input->model().metrics[t.metric];
   const size_t n = t.input->model().locations.size();
-  const DataType type = acc.type();
-  const size_t size = type.memory_size();
-  const bool same_columns = identity_mapping(t.map->location, acc.locations());
-  std::vector<uint64_t> buffer((size * n + 7) / 8);
+  std::vector<uint64_t> buffer((type.memory_size() * n + 7) / 8);
   std::byte* tmp = reinterpret_cast<std::byte*>(buffer.data());
   const Model& model = t.input->model();
   visit_flavoured(*t.input, t.metric, flavour, [&](Index c, const std::byte* row) {
@@ -146,12 +142,19 @@ void accumulate(Accumulator& acc, const Term& t, Flavour flavour, bool set, cons
     convert_values(in.dtype, row, type, tmp, n, what);
     if (t.factor != 1) scale_values(type, tmp, n, t.factor, what);
     if (t.negate) negate_row(type, tmp, n, what);
-    put_row(acc, to, tmp, *t.map, same_columns, set);
-    if (!callers_of) return;
-    for (Index at = callers_of->cnodes[to].parent; at != kNoIndex;
-         at = callers_of->cnodes[at].parent)
-      put_row(acc, at, tmp, *t.map, same_columns, set);
+    visit(to, tmp);
   });
+}
+
+// Sets or ⊕-es one prepared row in at its call path. With `callers_of` (the result's call tree)
+// the row is also ⊕-ed into each caller of that call path in turn, up to the root: exclusive
+// terms of a metric stored inclusive, added as CubeLib does (running_sums).
+void fold_row(Accumulator& acc, Index to, const std::byte* row, const InputMapping& map,
+              bool same_columns, bool set, const Model* callers_of) {
+  put_row(acc, to, row, map, same_columns, set);
+  if (!callers_of) return;
+  for (Index at = callers_of->cnodes[to].parent; at != kNoIndex; at = callers_of->cnodes[at].parent)
+    put_row(acc, at, row, map, same_columns, set);
 }
 
 // Whether exclusive terms can be added into an inclusive result as CubeLib adds them: each term
@@ -183,30 +186,70 @@ void make_inclusive(Accumulator& acc, const Model& model) {
   }
 }
 
-std::vector<Term> terms_of(const std::vector<const Report*>& inputs,
-                           const std::vector<InputMapping>& maps, Index metric,
-                           MetricKind metric_kind, Combination how) {
-  std::vector<Term> terms;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    Index from = kNoIndex;
-    for (Index m = 0; m < maps[i].metric.size(); ++m)
-      if (maps[i].metric[m] == metric) from = m;
-    if (from == kNoIndex) continue;
-    Term t{inputs[i], &maps[i], from};
-    if (how == Combination::kMean) t.factor = 1.0 / static_cast<double>(inputs.size());
-    if (how == Combination::kDiff && i == 1) t.negate = true;
-    if (how == Combination::kFold) t.only_unfolded = stored_inclusive(metric_kind);
-    terms.push_back(t);
-  }
-  return terms;
+// Input i's term of result metric `metric`; nothing when the input lacks it.
+std::optional<Term> term_of(const std::vector<const Report*>& inputs,
+                            const std::vector<InputMapping>& maps, size_t i, Index metric,
+                            MetricKind metric_kind, Combination how) {
+  Index from = kNoIndex;
+  for (Index m = 0; m < maps[i].metric.size(); ++m)
+    if (maps[i].metric[m] == metric) from = m;
+  if (from == kNoIndex) return std::nullopt;
+  Term t{inputs[i], &maps[i], from};
+  if (how == Combination::kMean) t.factor = 1.0 / static_cast<double>(inputs.size());
+  if (how == Combination::kDiff && i == 1) t.negate = true;
+  if (how == Combination::kFold) t.only_unfolded = stored_inclusive(metric_kind);
+  return t;
 }
 
+// Mean and sum add call-exclusive values (mean truncates each term for integers); merge and
+// diff take the flavour the metric stores.
+Flavour term_flavour(MetricKind kind, Combination how) {
+  const bool exclusive_terms = how == Combination::kMean || how == Combination::kSum;
+  return stored_inclusive(kind) && !exclusive_terms ? Flavour::kInclusive : Flavour::kExclusive;
+}
+
+std::string metric_what(const std::string& path, const Metric& metric) {
+  return path + ": metric '" + metric.uniq_name + "'";
+}
+
+// The rows read in this process.
+class LocalRows : public CombinationRows {
+ public:
+  LocalRows(const std::vector<const Report*>& inputs, const std::vector<InputMapping>& maps,
+            const Model& out, Combination how, const std::string& path)
+      : inputs_(inputs), maps_(maps), out_(out), how_(how), path_(path) {}
+  void visit(Index metric, size_t input, const CombinationRowVisitor& visit) override {
+    visit_combination_rows(inputs_, maps_, out_, how_, metric, input, path_, visit);
+  }
+
+ private:
+  const std::vector<const Report*>& inputs_;
+  const std::vector<InputMapping>& maps_;
+  const Model& out_;
+  Combination how_;
+  const std::string& path_;
+};
+
 }  // namespace
+
+bool combination_stores(const Metric& m) {
+  return !is_derived(m.kind) && !m.is_void;
+}
+
+void visit_combination_rows(const std::vector<const Report*>& inputs,
+                            const std::vector<InputMapping>& maps, const Model& definitions,
+                            Combination how, Index metric, size_t input, const std::string& path,
+                            const CombinationRowVisitor& visit) {
+  const Metric& m = definitions.metrics.at(metric);
+  const std::optional<Term> t = term_of(inputs, maps, input, metric, m.kind, how);
+  if (t) prepare_rows(*t, m.dtype, term_flavour(m.kind, how), metric_what(path, m), visit);
+}
 
 void write_combination(const std::vector<const Report*>& inputs,
                        const std::vector<InputMapping>& maps,
                        std::shared_ptr<const Model> definitions, Combination how,
-                       const std::string& path, const WriteOptions& options) {
+                       const std::string& path, const WriteOptions& options,
+                       CombinationRows* rows) {
   if (inputs.size() != maps.size()) throw Error(path + ": one mapping per input is needed");
   for (const Report* in : inputs) {
     std::error_code ec;  // an output that does not exist yet is no input
@@ -214,25 +257,31 @@ void write_combination(const std::vector<const Report*>& inputs,
       throw Error(path + ": the output would overwrite the input " + in->path());
   }
   const Model& out = *definitions;
+  LocalRows local(inputs, maps, out, how, path);
+  if (!rows) rows = &local;
   ReportWriter writer(path, definitions, options);
   const bool affordable = running_sums(out);
+  std::vector<bool> same_columns;
+  for (const InputMapping& map : maps)
+    same_columns.push_back(identity_mapping(map.location, out.locations.size()));
   std::vector<uint64_t> words;  // the accumulators' memory, metric after metric
   for (Index m = 0; m < out.metrics.size(); ++m) {
     const Metric& metric = out.metrics[m];
-    if (is_derived(metric.kind) || metric.is_void) continue;
-    const std::string what = path + ": metric '" + metric.uniq_name + "'";
-    // Mean and sum add call-exclusive values (mean truncates each term for integers); merge and
-    // diff take the flavour the metric stores.
+    if (!combination_stores(metric)) continue;
     const bool inclusive = stored_inclusive(metric.kind);
-    const bool exclusive_terms = how == Combination::kMean || how == Combination::kSum;
-    const Flavour flavour =
-        inclusive && !exclusive_terms ? Flavour::kInclusive : Flavour::kExclusive;
+    const Flavour flavour = term_flavour(metric.kind, how);
     const bool set = how == Combination::kMerge || (how == Combination::kFold && inclusive);
     Accumulator acc(metric.dtype, out.cnodes.size(), out.locations.size(), words);
     const bool to_inclusive = inclusive && flavour == Flavour::kExclusive;
     const bool along_callers = to_inclusive && affordable;
-    for (const Term& t : terms_of(inputs, maps, m, metric.kind, how))
-      accumulate(acc, t, flavour, set, along_callers ? &out : nullptr, what);
+    rows->begin_metric(m);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!term_of(inputs, maps, i, m, metric.kind, how)) continue;
+      rows->visit(m, i, [&](Index to, const std::byte* row) {
+        fold_row(acc, to, row, maps[i], same_columns[i], set, along_callers ? &out : nullptr);
+      });
+    }
+    rows->end_metric(m);
     if (to_inclusive && !along_callers) make_inclusive(acc, out);
     writer.begin_metric(m);
     for (Index c : storage_order(out, metric.kind)) writer.write_row(c, acc.row(c));

@@ -7,6 +7,7 @@
 
 #include "command_line.hpp"
 #include "run_guarded.hpp"
+#include "run_in_job.hpp"
 #include "tools.hpp"
 
 namespace {
@@ -37,12 +38,14 @@ void usage() {
 // stdout is not flushed first: the originals' interleaving of the two streams stays.
 int run(const Tool& tool, int argc, char** argv) {
   const std::string name(tool.link_name);
-  return cubekit::cli::run_guarded(name.c_str(), [&] {
-    try {
-      return tool.main(argc, argv);
-    } catch (const cubekit::tools::EarlyExit& exit) {
-      return cubekit::tools::print_stop(exit);
-    }
+  return cubekit::cli::run_in_job(name, argc, argv, [&] {
+    return cubekit::cli::run_guarded(name.c_str(), [&] {
+      try {
+        return tool.main(argc, argv);
+      } catch (const cubekit::tools::EarlyExit& exit) {
+        return cubekit::tools::print_stop(exit);
+      }
+    });
   });
 }
 

@@ -7,6 +7,10 @@
 #include <exception>
 #include <new>
 
+#if CUBEKIT_WITH_MPI
+#include "cubekit/mpi.hpp"
+#endif
+
 namespace cubekit::cli {
 
 template <class Main>
@@ -19,6 +23,10 @@ int run_guarded(const char* tool, Main&& main) {
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
+#if CUBEKIT_WITH_MPI
+  } catch (const mpi::JobFailed&) {
+    throw;  // another rank failed and rank 0 says why (run_in_job)
+#endif
   } catch (...) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s: unexpected error (not a std::exception)\n", tool);

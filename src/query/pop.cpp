@@ -545,18 +545,27 @@ const PopValue* PopResult::find(const std::string& key) const {
 
 std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
                                    const PopOptions& options) {
+  return pop_metrics(series, options, std::vector<bool>(series.size(), true));
+}
+
+std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
+                                   const PopOptions& options, const std::vector<bool>& wanted) {
   if (series.empty()) throw Error("POP metrics need at least one report");
-  std::vector<std::unique_ptr<MetricEngine>> engines;
-  for (const Report* report : series) engines.push_back(std::make_unique<MetricEngine>(*report));
+  const auto measured_here = [&](size_t r) { return r == 0 || wanted.at(r); };
+  std::vector<std::unique_ptr<MetricEngine>> engines(series.size());
+  for (size_t r = 0; r < series.size(); ++r)
+    if (measured_here(r)) engines[r] = std::make_unique<MetricEngine>(*series[r]);
   std::vector<PopResult> results;
   for (const std::vector<std::string>& items : focus_groups(options)) {
-    std::vector<Activities> measured;
-    std::vector<std::vector<Index>> cnodes;
+    std::vector<Activities> measured(series.size());
+    std::vector<std::vector<Index>> cnodes(series.size());
     for (size_t r = 0; r < series.size(); ++r) {
-      cnodes.push_back(resolve(*series[r], items));
-      measured.push_back(measure(*engines[r], cnodes.back()));
+      if (!measured_here(r)) continue;
+      cnodes[r] = resolve(*series[r], items);
+      measured[r] = measure(*engines[r], cnodes[r]);
     }
     for (size_t r = 0; r < series.size(); ++r) {
+      if (!wanted[r]) continue;
       const Model& model = series[r]->model();
       PopResult result;
       result.focus = focus_name(model, cnodes[r]);

@@ -179,8 +179,8 @@ int merge_or_mean(int argc, char** argv, bool mean) {
     say("++++++++++++ " + title + " operation ends successfully +++++++++++++++" +
         (mean ? "+" : "") + "\n");
     say("Writing " + o.output);
-    write_combination(reports, maps, model, mean ? Combination::kMean : Combination::kMerge,
-                      report_name(o.output));
+    write_combination_in_job(reports, maps, model, mean ? Combination::kMean : Combination::kMerge,
+                             report_name(o.output));
     say(mean ? " done. \n" : " done.\n");
   });
 }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -501,8 +502,11 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
 int dump_main(int argc, char** argv) {
   const Options options = parse(argc, argv);
   std::ofstream file;
+  std::ostringstream for_rank_0;  // in an MPI job, rank 0 alone writes the file
   std::ostream* out = &std::cout;
-  if (options.output != "-") {
+  if (options.output != "-" && !job_writes_files()) {
+    out = &for_rank_0;
+  } else if (options.output != "-") {
     file.open(options.output, std::ios::trunc);
     if (!file) {
       std::cerr << "Cannot open " << options.output << " to use as an output device.\n";
@@ -511,16 +515,16 @@ int dump_main(int argc, char** argv) {
     out = &file;
   }
   std::ios::sync_with_stdio(false);
-  int rc = 0;
-  for (const std::string& path : options.files) {
+  const int rc = for_each_file_in_order(options.files, *out, [&](size_t i) {
     try {
-      dump_file(*out, path, options);
+      dump_file(*out, options.files[i], options);
     } catch (const Error& e) {
       out->flush();
       std::cerr << "cube_dump: " << e.what() << "\n";
-      rc = 1;
+      return 1;
     }
-  }
+    return 0;
+  });
   out->flush();
   return rc;
 }

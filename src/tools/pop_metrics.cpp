@@ -205,7 +205,7 @@ int pop_metrics_main(int argc, char** argv) {
     reports.push_back(std::make_unique<Report>(Report::open(path)));
     series.push_back(reports.back().get());
   }
-  const std::vector<PopResult> results = pop_metrics(series, o.pop);
+  const std::vector<PopResult> results = pop_metrics_in_job(series, o.pop);
   if (o.format == "csv")
     print_csv(results, o);
   else if (o.format == "json")

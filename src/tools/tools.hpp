@@ -2,9 +2,14 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <iostream>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "command_line.hpp"
+#include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/report_algebra.hpp"
 
@@ -69,5 +74,24 @@ std::vector<Report> open_reports(const std::vector<std::string>& paths);
 std::vector<const Report*> report_pointers(const std::vector<Report>& reports);
 // Opens `path`, with CubeLib's "Reading <path> ... done." around it when `announce`.
 Report read_report(const std::string& path, bool announce);
+
+// ---- Tools in an MPI job (job.cpp, docs/mpi.md); alone, each does the one-process thing ----
+
+// Whether this process writes the tool's output files (false on the ranks of a job but 0).
+bool job_writes_files();
+// Runs body(i) for every file in order (exit code: the highest of them). In a job the files are
+// spread over the ranks, and what each body writes to std::cout, std::cerr and `out` is written
+// by rank 0 in file order: the same bytes as alone.
+int for_each_file_in_order(const std::vector<std::string>& files, std::ostream& out,
+                           const std::function<int(size_t)>& body);
+// pop_metrics (pop.hpp); in a job every rank measures its share of the series.
+std::vector<PopResult> pop_metrics_in_job(const std::vector<const Report*>& series,
+                                          const PopOptions& options);
+// write_combination (report_algebra.hpp); in a job every rank reads its share of the inputs and
+// rank 0 writes.
+void write_combination_in_job(const std::vector<const Report*>& inputs,
+                              const std::vector<InputMapping>& maps,
+                              std::shared_ptr<const Model> definitions, Combination how,
+                              const std::string& path);
 
 }  // namespace cubekit::tools

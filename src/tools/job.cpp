@@ -1,0 +1,112 @@
+// The tools' side of an MPI job (tools.hpp; docs/mpi.md): without MPI, or started alone, the
+// one-process loop and write; in a job, the MPI layer's spread work.
+#include <sstream>
+
+#include "tools.hpp"
+
+#if CUBEKIT_WITH_MPI
+#include "cubekit/mpi.hpp"
+#endif
+
+namespace cubekit::tools {
+
+bool job_writes_files() {
+#if CUBEKIT_WITH_MPI
+  if (const mpi::Job* job = mpi::Job::current()) return job->root();
+#endif
+  return true;
+}
+
+#if CUBEKIT_WITH_MPI
+namespace {
+
+// Points `stream` at another buffer for the length of a scope.
+class Redirect {
+ public:
+  Redirect(std::ostream& stream, std::streambuf* to) : stream_(stream), saved_(stream.rdbuf(to)) {}
+  ~Redirect() { stream_.rdbuf(saved_); }
+
+ private:
+  std::ostream& stream_;
+  std::streambuf* saved_;
+};
+
+void append_text(std::string& out, const std::string& text) {
+  const uint64_t size = text.size();
+  out.append(reinterpret_cast<const char*>(&size), sizeof size);
+  out += text;
+}
+
+std::string take_text(const std::string& in, size_t& at) {
+  uint64_t size;
+  in.copy(reinterpret_cast<char*>(&size), sizeof size, at);
+  at += sizeof size;
+  std::string text = in.substr(at, size);
+  at += size;
+  return text;
+}
+
+// What body(i) printed, caught on the rank that runs it: exit code, std::cout, std::cerr, `out`
+// (when that is another stream).
+std::string run_caught(const std::function<int(size_t)>& body, size_t i, std::ostream& out) {
+  std::ostringstream to_stdout, to_stderr, to_out;
+  int rc;
+  {
+    Redirect stdout_text(std::cout, to_stdout.rdbuf()), stderr_text(std::cerr, to_stderr.rdbuf());
+    std::streambuf* out_buffer = &out == &std::cout ? to_stdout.rdbuf() : to_out.rdbuf();
+    Redirect out_text(out, out_buffer);
+    rc = body(i);
+  }
+  std::string result(1, static_cast<char>(rc));
+  append_text(result, to_stdout.str());
+  append_text(result, to_stderr.str());
+  append_text(result, to_out.str());
+  return result;
+}
+
+}  // namespace
+#endif
+
+int for_each_file_in_order(const std::vector<std::string>& files,
+                           [[maybe_unused]] std::ostream& out,
+                           const std::function<int(size_t)>& body) {
+  int rc = 0;
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) {
+    mpi::in_item_order(
+        mpi::file_sizes(files), [&](size_t i) { return run_caught(body, i, out); },
+        [&](size_t, std::string&& result) {
+          size_t at = 1;
+          rc = std::max(rc, static_cast<int>(result[0]));
+          std::cout << take_text(result, at) << std::flush;
+          std::cerr << take_text(result, at) << std::flush;
+          out << take_text(result, at);
+        },
+        "reports");
+    return rc;
+  }
+#endif
+  for (size_t i = 0; i < files.size(); ++i) rc = std::max(rc, body(i));
+  return rc;
+}
+
+std::vector<PopResult> pop_metrics_in_job(const std::vector<const Report*>& series,
+                                          const PopOptions& options) {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) return mpi::pop_metrics(series, options);
+#endif
+  return pop_metrics(series, options);
+}
+
+void write_combination_in_job(const std::vector<const Report*>& inputs,
+                              const std::vector<InputMapping>& maps,
+                              std::shared_ptr<const Model> definitions, Combination how,
+                              const std::string& path) {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current())
+    return mpi::write_combination(inputs, maps, std::move(definitions), how, path);
+#endif
+  write_combination(inputs, maps, std::move(definitions), how, path);
+}
+
+}  // namespace cubekit::tools

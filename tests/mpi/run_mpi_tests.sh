@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# The tools under `mpirun --oversubscribe -np 1|2|4` (docs/mpi.md) against the same tools run
+# alone: every byte of standard output and error, and every member of a written report, must be
+# the same (the tar headers' mtime aside: two runs alone differ there too).
+#   run_mpi_tests.sh CASE BIN_DIR MPIEXEC SHARED_DIR
+# CASE: series (hundreds of generated reports), real (../shared/data/real; exit 77 = skipped
+# when absent, failure under CI=true), fault (a rank that cannot read its report).
+set -euo pipefail
+case_name=$1 bin=$2 mpiexec=$3 shared=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+# OpenMPI refuses root unless told (its documented variables); the banner about non-zero exits
+# is mpirun's (-q), not the tool's.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export CUBEKIT_PROGRESS=0
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# The members of two .cubex archives, in order, with names, sizes and contents.
+same_reports() {
+  python3 - "$1" "$2" <<'PY'
+import sys, tarfile
+def members(path):
+    with tarfile.open(path) as t:
+        return [(m.name, m.size, t.extractfile(m).read()) for m in t.getmembers()]
+a, b = members(sys.argv[1]), members(sys.argv[2])
+if a != b:
+    names = [x[0] for x in a if x not in b]
+    sys.exit(f"{sys.argv[1]} and {sys.argv[2]} differ in {names[:5]}")
+PY
+}
+
+# check NAME OUTPUT TOOL ARGS...: the tool alone, then on 1, 2 and 4 ranks (windows of 64 KiB,
+# so that a job takes many collective steps), with the file OUTPUT (a .cubex compared member by
+# member, another file byte by byte, - for none) compared too.
+check() {
+  local name=$1 output=$2
+  shift 2
+  local rc=0
+  "$bin/$1" "${@:2}" >"$name.alone.out" 2>"$name.alone.err" || rc=$?
+  [ "$output" = - ] || mv "$output" "$name.alone.file" || fail "$name alone wrote no $output"
+  for np in 1 2 4; do
+    local rc_np=0
+    CUBEKIT_MPI_WINDOW_BYTES=65536 "$mpiexec" -q --oversubscribe -np $np "$bin/$1" "${@:2}" \
+      >"$name.$np.out" 2>"$name.$np.err" || rc_np=$?
+    [ $rc_np -eq $rc ] || fail "$name on $np ranks: exit $rc_np, alone $rc"
+    cmp -s "$name.alone.out" "$name.$np.out" || fail "$name on $np ranks: standard output differs"
+    cmp -s "$name.alone.err" "$name.$np.err" || fail "$name on $np ranks: standard error differs"
+    if [ "$output" != - ]; then
+      if [[ $output == *.cubex ]]; then
+        same_reports "$name.alone.file" "$output" || fail "$name on $np ranks: the report differs"
+      else
+        cmp -s "$name.alone.file" "$output" || fail "$name on $np ranks: $output differs"
+      fi
+      rm -f "$output"
+    fi
+  done
+  echo "$name: alone (exit $rc) and on 1, 2, 4 ranks the same; $(wc -c <"$name.alone.out") bytes out"
+}
+
+series() {
+  # 240 small reports of different sizes (call paths, ranks, data types), as a scaling series.
+  local inputs=()
+  for i in $(seq 1 240); do
+    local extra=()
+    [ $((i % 4)) -eq 0 ] && extra=(--all-types)
+    "$bin/cubekit" generate -o "r$i.cubex" --seed "$i" --call-paths $((20 + i % 7 * 15)) \
+      --nodes 1 --processes $((1 + i % 3)) --threads 2 "${extra[@]}" >/dev/null
+    inputs+=("r$i.cubex")
+  done
+  check mean_series mean.cubex cube_mean -o mean "${inputs[@]}"
+  grep -q "Mean operation ends successfully" mean_series.alone.out || fail "cube_mean alone failed"
+  # Asked for, rank 0 shows its progress on standard error; standard output stays the same.
+  CUBEKIT_PROGRESS=1 "$mpiexec" -q --oversubscribe -np 2 "$bin/cube_mean" -o mean "${inputs[@]}" \
+    >progress.out 2>progress.err || fail "cube_mean with progress: exit $?"
+  rm -f mean.cubex
+  cmp -s mean_series.alone.out progress.out || fail "cube_mean with progress: output differs"
+  grep -q "reports read 240/240 on 2 ranks" progress.err ||
+    fail "cube_mean with progress: $(tr '\r' '\n' <progress.err | tail -n 1)"
+  # cube_merge needs system trees that fit: the reports with 2 ranks per node.
+  local same_system=()
+  for i in $(seq 1 3 240); do same_system+=("r$i.cubex"); done
+  check merge_series merge.cubex cube_merge -o merge "${same_system[@]}"
+  grep -q "Merge operation ends successfully" merge_series.alone.out || fail "cube_merge alone failed"
+  check dump_series - cube_dump -m all "${inputs[@]:0:120}"
+  check pop_series - cube_pop_metrics -a hybrid-add -s csv "${inputs[@]:0:100}"
+  check pop_series_json - cube_pop_metrics -a bsc -s json -i -c 0,1 "${inputs[@]:0:40}"
+  check dump_series_to_file dumped.csv cube_dump -m time,visits -s csv2 -o dumped.csv "${inputs[@]:0:60}"
+}
+
+real() {
+  local data=$shared/data/real
+  if [ ! -d "$data" ]; then
+    echo "skipped: $data is absent (the real profiles beside the clone)"
+    [ "${CI:-}" = true ] && exit 1
+    exit 77
+  fi
+  mapfile -t all < <(find "$data" -name '*.cubex' | sort)
+  check dump_real - cube_dump -m all "${all[@]}"
+  check dump_real_flat - cube_dump -m all -z incl -t aggr "${all[@]}"
+  mapfile -t mm < <(find "$data/extrap/single_parameter" -name '*.cubex' | sort)
+  check mean_real mean.cubex cube_mean -o mean "${mm[@]}"
+  mapfile -t threaded < <(find "$data/extrap/simple_threaded" -name '*.cubex' | sort)
+  check merge_real merge.cubex cube_merge -o merge "${threaded[@]}"
+  check mean_real_threaded mean.cubex cube_mean -o mean "${threaded[@]}"
+  check pop_real - cube_pop_metrics -a hybrid-mult "${mm[@]}"
+  check pop_real_all - cube_pop_metrics -s csv "${all[@]}"
+}
+
+fault() {
+  for i in 1 2 3 4 5 6; do
+    "$bin/cubekit" generate -o "r$i.cubex" --seed "$i" --call-paths 40 --nodes 1 >/dev/null
+  done
+  # r5's second metric loses half of its data: the anchor reads, the rows do not.
+  python3 - <<'PY'
+import io, tarfile
+with tarfile.open("r5.cubex") as t, tarfile.open("broken.cubex", "w") as out:
+    for m in t.getmembers():
+        data = t.extractfile(m).read()
+        if m.name == "1.data":
+            data = data[: len(data) // 2]
+            m.size = len(data)
+        out.addfile(m, io.BytesIO(data))
+PY
+  # The smallest report goes last in a window: on 2 and 4 ranks it is another rank's.
+  local inputs=(r1.cubex r2.cubex r3.cubex r4.cubex broken.cubex r6.cubex)
+  # The message is the one-process run's, once.
+  "$bin/cube_mean" -o out "${inputs[@]}" >/dev/null 2>alone.err && fail "cube_mean alone: exit 0"
+  grep -q "^cube_mean: broken.cubex:1.data: " alone.err || fail "cube_mean alone: $(cat alone.err)"
+  for np in 1 2 4; do
+    local rc=0
+    "$mpiexec" -q --oversubscribe -np $np "$bin/cube_mean" -o out "${inputs[@]}" \
+      >fault.out 2>fault.err || rc=$?
+    [ $rc -ne 0 ] || fail "fault on $np ranks: exit 0"
+    [ "$(wc -l <fault.err)" -eq 1 ] || fail "fault on $np ranks: not one line: $(cat fault.err)"
+    cmp -s alone.err fault.err || fail "fault on $np ranks: $(cat fault.err)"
+    [ ! -e out.cubex ] || fail "fault on $np ranks: out.cubex was written"
+    [ -z "$(ls -A | grep -v -e '^r[0-9].cubex$' -e '^broken.cubex$' -e '^fault' -e '^alone')" ] ||
+      fail "fault on $np ranks: files left: $(ls)"
+    echo "fault on $np ranks: exit $rc, $(cat fault.err)"
+  done
+  # Two broken reports on 3 ranks: the first in input order (on rank 2, the smallest) is the one
+  # named, as alone, not the one of the lower rank (rank 1 takes the middle-sized one).
+  "$bin/cubekit" generate -o big.cubex --seed 7 --call-paths 1000 --nodes 1 >/dev/null
+  "$bin/cubekit" generate -o mid.cubex --seed 8 --call-paths 200 --nodes 1 >/dev/null
+  python3 - <<'PY'
+import io, tarfile
+for source, target in (("r1.cubex", "first.cubex"), ("mid.cubex", "second.cubex")):
+    with tarfile.open(source) as t, tarfile.open(target, "w") as out:
+        for m in t.getmembers():
+            data = t.extractfile(m).read()
+            if m.name == "1.data":
+                data = data[: len(data) // 2]
+                m.size = len(data)
+            out.addfile(m, io.BytesIO(data))
+PY
+  "$bin/cube_mean" -o out first.cubex big.cubex second.cubex >/dev/null 2>alone.err &&
+    fail "two broken reports alone: exit 0"
+  grep -q "^cube_mean: first.cubex:1.data: " alone.err || fail "two broken alone: $(cat alone.err)"
+  "$mpiexec" -q --oversubscribe -np 3 "$bin/cube_mean" -o out first.cubex big.cubex second.cubex \
+    >fault.out 2>fault.err && fail "two broken reports on 3 ranks: exit 0"
+  cmp -s alone.err fault.err || fail "two broken reports on 3 ranks: $(cat fault.err)"
+  [ ! -e out.cubex ] || fail "two broken reports on 3 ranks: out.cubex was written"
+  echo "two broken reports on 3 ranks: $(cat fault.err)"
+  # A report missing on every rank: one message too.
+  local rc=0
+  "$mpiexec" -q --oversubscribe -np 2 "$bin/cube_merge" -o out r1.cubex missing.cubex \
+    >fault.out 2>fault.err || rc=$?
+  [ $rc -ne 0 ] && [ "$(cat fault.err)" = "cube_merge: missing.cubex: cannot open: No such file or directory" ] ||
+    fail "missing report: exit $rc, $(cat fault.err)"
+}
+
+"$case_name"
+if [ $failures -gt 0 ]; then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi

@@ -4,6 +4,7 @@
 import { $ } from './core/util.js';
 import { get, newGeneration, isStale } from './core/requests.js';
 import { state, status, report, showReport, setUpPanes, reveal, repaint, reloadCalls, activity } from './core/panes.js';
+import { setUpDerived, loadUserMetrics, userMetricItem, removeUserMetric, updateSaveLink } from './core/derived.js';
 import { register, showFirst, reportOpened, loadUserPlugins } from './core/plugins.js';
 import flame from './plugins/flame.js';
 import box from './plugins/box.js';
@@ -28,8 +29,10 @@ async function openReport(path) {
   } catch (e) { report(e); return; }
   if (mine !== state.generation) return;
   state.tree = tree;
+  state.userMetrics = loadUserMetrics(path);
+  updateSaveLink();
   reportOpened();
-  await showReport();
+  await showReport(state.userMetrics.map((u) => ({ m: userMetricItem(u), onRemove: () => removeUserMetric(u) })));
   if (mine === state.generation) document.title = `cubekit: ${path}`;
 }
 
@@ -73,6 +76,7 @@ function setUpHeader(reports) {
 
 async function start() {
   setUpPanes();
+  setUpDerived();
   for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source']])
     register(plugin, id);
   showFirst();

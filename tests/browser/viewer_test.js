@@ -9,6 +9,7 @@ const assert = require('assert');
 const support = require('./support');
 const { launchBrowser } = support;
 const { valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologies, sunburst, sourceView } = require('./plugins_test');
+const { derivedMetrics } = require('./derived_test');
 
 const [cubekit, shared, shots] = process.argv.slice(2);
 const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
@@ -229,6 +230,7 @@ async function main() {
     await topologies(context);
     await sunburst(context);
     await sourceView(context);
+    await derivedMetrics(context);
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

@@ -14,6 +14,7 @@ import pop from './plugins/pop.js';
 import diff from './plugins/diff.js';
 import sunburst from './plugins/sunburst.js';
 import source from './plugins/source.js';
+import callgraph from './plugins/callgraph.js';
 
 async function openReport(path) {
   state.generation = newGeneration();  // every answer still on its way is stale now
@@ -77,7 +78,7 @@ function setUpHeader(reports) {
 async function start() {
   setUpPanes();
   setUpDerived();
-  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source']])
+  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source'], [callgraph, 'callgraph']])
     register(plugin, id);
   showFirst();
   const [{ reports }] = await Promise.all([get('reports'), loadUserPlugins().catch(report)]);

@@ -15,6 +15,7 @@ import diff from './plugins/diff.js';
 import sunburst from './plugins/sunburst.js';
 import source from './plugins/source.js';
 import callgraph from './plugins/callgraph.js';
+import iterations from './plugins/iterations.js';
 
 async function openReport(path) {
   state.generation = newGeneration();  // every answer still on its way is stale now
@@ -78,7 +79,7 @@ function setUpHeader(reports) {
 async function start() {
   setUpPanes();
   setUpDerived();
-  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source'], [callgraph, 'callgraph']])
+  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source'], [callgraph, 'callgraph'], [iterations, 'iterations']])
     register(plugin, id);
   showFirst();
   const [{ reports }] = await Promise.all([get('reports'), loadUserPlugins().catch(report)]);

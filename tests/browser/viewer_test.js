@@ -11,6 +11,7 @@ const { launchBrowser } = support;
 const { valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologies, sunburst, sourceView } = require('./plugins_test');
 const { derivedMetrics } = require('./derived_test');
 const { callGraph } = require('./callgraph_test');
+const { iterations } = require('./iterations_test');
 
 const [cubekit, shared, shots] = process.argv.slice(2);
 const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
@@ -236,6 +237,7 @@ async function main() {
     await sourceView(context);
     await derivedMetrics(context);
     await callGraph(context);
+    await iterations(context);
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

@@ -244,6 +244,26 @@ TEST(ServerApi, ExpressionsAndStatistics) {
               agrees("0.853407", v[3]));  // incl.csv, cnode 0, thread 0
 }
 
+// per_location=1 with a list of call paths: each row is what cnode=ID gives for that one.
+TEST(ServerApi, PerLocationRowsOfSeveralCallPaths) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const std::string q =
+      "report=pycubexr/time.p4.n2000.x1.r0/profile.cubex&metric=time&calltree=incl";
+  const auto [status, rows] = server.get("/api/v1/values?" + q + "&cnodes=2,0,1&per_location=1");
+  ASSERT_EQ(status, 200) << rows.dump();
+  ASSERT_EQ(rows["rows"].size(), 3u);
+  for (const auto& row : rows["rows"]) {
+    const json one =
+        server.get("/api/v1/values?" + q + "&cnode=" + std::to_string(row[0].get<int>())).second;
+    ASSERT_EQ(row[1].size(), one["values"].size());
+    for (size_t l = 0; l < row[1].size(); ++l)
+      EXPECT_EQ(row[1][l].get<double>(), one["values"][l][1].get<double>());
+  }
+  EXPECT_EQ(server.get("/api/v1/values?" + q + "&per_location=1").first, 400);
+  EXPECT_EQ(server.get("/api/v1/values?" + q + "&cnodes=99999&per_location=1").first, 404);
+}
+
 // /api/v1/derived-report: the report with the viewer's derived metrics added (the second
 // naming the first), as a file; a second server over the saved file gives 2 · visits + 1.
 TEST(ServerApi, DerivedReportDownload) {

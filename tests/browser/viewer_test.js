@@ -12,6 +12,7 @@ const { valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologie
 const { derivedMetrics } = require('./derived_test');
 const { callGraph } = require('./callgraph_test');
 const { iterations } = require('./iterations_test');
+const { viewModes } = require('./view_modes_test');
 
 const [cubekit, shared, shots] = process.argv.slice(2);
 const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
@@ -238,6 +239,7 @@ async function main() {
     await derivedMetrics(context);
     await callGraph(context);
     await iterations(context);
+    await viewModes(context);
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

@@ -42,4 +42,5 @@ set(CUBEKIT_PUBLIC_HEADERS
   sanity.hpp=query
   peri_xml.hpp=query
   perf_model.hpp=model
+  model_output.hpp=model
   server.hpp=server)

@@ -45,7 +45,11 @@ struct PerformanceModel {
 // One measurement point of a single-parameter series.
 struct MeasuredPoint {
   double parameter_value = 0;
-  double value = 0;
+  double value = 0;  // the point's measure (SeriesOptions::measure) of its samples
+  // Of the point's samples (model_series: one per location of each repetition with weak
+  // scaling, one per repetition with strong), for plots of the spread.
+  double minimum = 0, median = 0, maximum = 0;
+  std::vector<double> samples{};  // the samples themselves, only with SeriesOptions::keep_samples
 };
 
 // The smallest series a model can be fitted to: two points for the fit, one to validate.
@@ -79,6 +83,8 @@ struct SeriesOptions {
   Scaling scaling = Scaling::kWeak;
   // Every model is fitted on one of these threads (0: default_thread_count()).
   unsigned threads = 0;
+  // Keep every sample in MeasuredPoint::samples (e.g. for an Extra-P experiment file).
+  bool keep_samples = false;
 };
 
 struct CallPathModel {

@@ -36,6 +36,10 @@ enum class MetricTypes {
   kAsWritten,  // the type and its name as the input wrote them
 };
 
+// CubeLib's identity of regions when it copies or unifies call trees: name, module and lines
+// (two regions of one report can be alike, e.g. repeated names of a Cube 3 report).
+bool same_region(const Region& a, const Region& b);
+
 // Where the entities of one input went in the unified definitions (kNoIndex: nowhere).
 struct InputMapping {
   std::vector<Index> metric;    // input metric → unified metric
@@ -51,7 +55,10 @@ class UnifiedDefinitions {
   // Metrics by unique name; a new metric copies its definition, its type as `types` says.
   void add_metrics(const Model& input, InputMapping& map,
                    MetricTypes types = MetricTypes::kCanonical);
-  // Call paths by identity; regions by name, module and lines.
+  // Call paths as CubeLib's cnode_merge unifies them: an input root alike a root already
+  // there (callee region, call site, parameters) is merged into it level by level, each callee
+  // onto every alike callee there (the last one keeps its mapping); any other root is copied
+  // whole, alike siblings kept apart. Regions by same_region.
   void add_call_tree(const Model& input, InputMapping& map);
   // cube_cut: copies of the call trees rooted at every call path of region `root` (empty: the
   // input's roots), with the call paths of regions in `prunes`, and all below them, inlined into

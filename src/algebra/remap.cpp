@@ -12,6 +12,7 @@
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
+#include "cubekit/report_algebra.hpp"
 
 namespace cubekit {
 namespace {
@@ -34,20 +35,25 @@ Index append_metric(Model& model, Metric m, Index parent) {
 }
 
 // The call tree of the input with only the regions it uses, numbered in call-tree pre-order,
-// and CubeLib's default region URLs.
+// and CubeLib's default region URLs. As CubeLib's copy defines them, regions alike (same name,
+// module and lines) become one: the first one's definition (example3.cubex calls MPI_Bcast
+// through two such regions).
 void copy_program(const Model& in, Model& out) {
   out.program_title = in.program_title;
   out.cnodes = in.cnodes;
   std::vector<Index> new_region(in.regions.size(), kNoIndex);
   for (Index c : pre_order(in)) {
+    const Region& callee = in.regions[in.cnodes[c].region];
     Index& r = new_region[in.cnodes[c].region];
-    if (r == kNoIndex) {
-      r = static_cast<Index>(out.regions.size());
-      Region region = in.regions[in.cnodes[c].region];
-      region.id = r;
-      if (region.url.empty() && !region.descr.empty()) region.url = kRegionsUrl + region.descr;
-      out.regions.push_back(std::move(region));
-    }
+    if (r != kNoIndex) continue;
+    const auto alike = std::find_if(out.regions.begin(), out.regions.end(),
+                                    [&](const Region& o) { return same_region(o, callee); });
+    r = static_cast<Index>(alike - out.regions.begin());
+    if (alike != out.regions.end()) continue;
+    Region region = callee;
+    region.id = r;
+    if (region.url.empty() && !region.descr.empty()) region.url = kRegionsUrl + region.descr;
+    out.regions.push_back(std::move(region));
   }
   for (Cnode& c : out.cnodes) c.region = new_region[c.region];
 }

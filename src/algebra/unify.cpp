@@ -1,6 +1,7 @@
 // Unifying the definitions of several reports (report_algebra.hpp: UnifiedDefinitions), with
 // CubeLib 4.6's identities: metrics by unique name; regions by name, module and lines; call
-// paths by region, call-site module and line and parameters along the whole path; system tree
+// paths by region, call-site module and line and parameters along the whole path, merged only
+// where CubeLib's cnode_merge merges them (not alike siblings of one tree); system tree
 // nodes by name and class, process groups by name and rank, locations by rank. New entities
 // get ids in the order they are defined.
 #include <algorithm>
@@ -103,10 +104,6 @@ void merge_metric_tree(Model& out, const Model& in, Index in_metric, Index out_p
 
 // ---- call tree -----------------------------------------------------------------------------
 
-bool same_region(const Region& a, const Region& b) {
-  return a.name == b.name && a.mod == b.mod && a.begin == b.begin && a.end == b.end;
-}
-
 bool same_parameters(const std::vector<Parameter>& a, const std::vector<Parameter>& b) {
   if (a.size() != b.size()) return false;
   for (const Parameter& p : a)
@@ -136,24 +133,70 @@ Index copy_cnode(Model& out, const Model& in, Index in_cnode, Index out_parent) 
   return self;
 }
 
-void merge_cnode_tree(Model& out, const Model& in, Index in_cnode, Index out_parent,
-                      InputMapping& map) {
-  const Cnode& c = in.cnodes[in_cnode];
-  const Region& region = in.regions[c.region];
-  const std::vector<Index> siblings =
-      out_parent == kNoIndex ? out.cnode_roots() : out.cnodes[out_parent].children;
-  Index target = kNoIndex;
-  for (Index s : siblings) {
-    const Cnode& o = out.cnodes[s];
-    if (o.mod == c.mod && o.line == c.line && same_region(out.regions[o.region], region) &&
-        same_parameters(o.parameters, c.parameters)) {
-      target = s;
-      break;
-    }
+// CubeLib's equality of two call paths whose callers are equal (Cnode::operator== then holds
+// when the call paths themselves agree).
+bool same_call(const Model& out, Index o, const Model& in, Index c) {
+  const Cnode& a = out.cnodes[o];
+  const Cnode& b = in.cnodes[c];
+  return a.mod == b.mod && a.line == b.line &&
+         same_region(out.regions[a.region], in.regions[b.region]) &&
+         same_parameters(a.parameters, b.parameters);
+}
+
+// CubeLib's copy_tree: the callees of `in_cnode` copied below `out_cnode`, none merged, even
+// where two of them look alike (repeated region names of Cube 3 reports).
+void copy_callees(Model& out, const Model& in, Index in_cnode, Index out_cnode, InputMapping& map) {
+  for (Index child : in.cnodes[in_cnode].children) {
+    const Index target = copy_cnode(out, in, child, out_cnode);
+    map.cnode[child] = target;
+    copy_callees(out, in, child, target, map);
   }
-  if (target == kNoIndex) target = copy_cnode(out, in, in_cnode, out_parent);
-  map.cnode[in_cnode] = target;
-  for (Index child : c.children) merge_cnode_tree(out, in, child, target, map);
+}
+
+// CubeLib's compare_tree: each callee of `in_cnode` goes onto every equal callee of `out_cnode`
+// there is by then (the last one keeps it), and on into their callees; one without an equal is
+// copied whole. Returns whether nothing was added (CubeLib stops looking along a level below
+// which something was).
+bool merge_callees(Model& out, const Model& in, Index out_cnode, Index in_cnode,
+                   InputMapping& map) {
+  bool nothing_added = true;
+  for (Index child : in.cnodes[in_cnode].children) {
+    bool found = false;
+    for (size_t j = 0; j < out.cnodes[out_cnode].children.size(); ++j) {
+      const Index o = out.cnodes[out_cnode].children[j];
+      if (!same_call(out, o, in, child)) continue;
+      map.cnode[child] = o;
+      found = true;
+      if (!in.cnodes[child].children.empty() && !merge_callees(out, in, o, child, map)) {
+        nothing_added = false;
+        break;
+      }
+    }
+    if (found) continue;
+    map.cnode[child] = copy_cnode(out, in, child, out_cnode);
+    copy_callees(out, in, child, map.cnode[child], map);
+    nothing_added = false;
+  }
+  return nothing_added;
+}
+
+// CubeLib's cnode_merge: an input root equal to a root already there (of an earlier input, or
+// an earlier root of this one) is merged into it; any other is copied with its whole tree.
+void merge_call_tree(Model& out, const Model& in, InputMapping& map) {
+  std::vector<Index> roots = out.cnode_roots();
+  for (Index root : in.cnode_roots()) {
+    bool found = false;
+    for (size_t j = 0; j < roots.size(); ++j) {
+      if (!same_call(out, roots[j], in, root)) continue;
+      map.cnode[root] = roots[j];
+      found = true;
+      if (!merge_callees(out, in, roots[j], root, map)) break;
+    }
+    if (found) continue;
+    map.cnode[root] = copy_cnode(out, in, root, kNoIndex);
+    roots.push_back(map.cnode[root]);
+    copy_callees(out, in, root, map.cnode[root], map);
+  }
 }
 
 bool is_pruned(const std::vector<std::string>& prunes, const std::string& region) {
@@ -340,6 +383,10 @@ void merge_collapsed(Model& out, const Model& in, InputMapping& map) {
 
 }  // namespace
 
+bool same_region(const Region& a, const Region& b) {
+  return a.name == b.name && a.mod == b.mod && a.begin == b.begin && a.end == b.end;
+}
+
 UnifiedDefinitions::UnifiedDefinitions() : model_(std::make_shared<Model>()) {}
 
 void UnifiedDefinitions::add_metrics(const Model& input, InputMapping& map, MetricTypes types) {
@@ -352,7 +399,7 @@ void UnifiedDefinitions::add_metrics(const Model& input, InputMapping& map, Metr
 void UnifiedDefinitions::add_call_tree(const Model& input, InputMapping& map) {
   map.cnode.assign(input.cnodes.size(), kNoIndex);
   if (model_->program_title.empty()) model_->program_title = input.program_title;
-  for (Index root : input.cnode_roots()) merge_cnode_tree(*model_, input, root, kNoIndex, map);
+  merge_call_tree(*model_, input, map);
 }
 
 bool UnifiedDefinitions::add_cut_call_tree(const Model& input, InputMapping& map,

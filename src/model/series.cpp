@@ -185,27 +185,42 @@ ReportValues read_report_values(const std::string& path, Scaling scaling,
   return values;
 }
 
-// The measure of the finite samples; none when there is none.
-std::optional<double> measure_of(std::vector<double> samples, Measure measure) {
+// The median, partly reordering `samples` (not empty).
+double median_of(std::vector<double>& samples) {
+  const size_t h = samples.size() / 2;
+  std::nth_element(samples.begin(), samples.begin() + long(h), samples.end());
+  if (samples.size() % 2) return samples[h];
+  return (*std::max_element(samples.begin(), samples.begin() + long(h)) + samples[h]) / 2;
+}
+
+// The point `p` of the finite samples, their measure its value; none when there is none.
+std::optional<MeasuredPoint> point_of(double p, std::vector<double> samples,
+                                      const SeriesOptions& options) {
   std::erase_if(samples, [](double s) { return !std::isfinite(s); });
   if (samples.empty()) return std::nullopt;
-  switch (measure) {
-    case Measure::kMean: {
-      double sum = 0;
-      for (double s : samples) sum += s;
-      return sum / double(samples.size());
-    }
+  MeasuredPoint point{p, 0};
+  double sum = 0;
+  for (double s : samples) sum += s;
+  if (options.keep_samples) point.samples = samples;
+  const auto [lowest, highest] = std::minmax_element(samples.begin(), samples.end());
+  point.minimum = *lowest;
+  point.maximum = *highest;
+  point.median = median_of(samples);
+  switch (options.measure) {
+    case Measure::kMean:
+      point.value = sum / double(samples.size());
+      break;
     case Measure::kMinimum:
-      return *std::min_element(samples.begin(), samples.end());
+      point.value = point.minimum;
+      break;
     case Measure::kMaximum:
-      return *std::max_element(samples.begin(), samples.end());
-    case Measure::kMedian: {
-      std::sort(samples.begin(), samples.end());
-      const size_t h = samples.size() / 2;
-      return samples.size() % 2 ? samples[h] : (samples[h - 1] + samples[h]) / 2;
-    }
+      point.value = point.maximum;
+      break;
+    case Measure::kMedian:
+      point.value = point.median;
+      break;
   }
-  return 0;
+  return point;
 }
 
 // The reports of the series grouped by point, points in increasing order.
@@ -258,8 +273,8 @@ SeriesModels model_series(const Series& series, const SeriesOptions& options) {
         all.insert(all.end(), samples.begin(), samples.end());
       }
     for (auto& [key, samples] : pooled)
-      if (const std::optional<double> value = measure_of(std::move(samples), options.measure))
-        measured[key].push_back({p, *value});
+      if (std::optional<MeasuredPoint> at = point_of(p, std::move(samples), options))
+        measured[key].push_back(std::move(*at));
   }
   SeriesModels result;
   for (auto& [key, values] : measured) {

@@ -5,11 +5,67 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "cubekit/error.hpp"
 #include "cubekit/report_algebra.hpp"
 
 namespace cubekit {
+
+namespace {
+
+// A number per distinct call path along its whole path (CubeLib's Cnode::operator==: callee
+// region by name, module and lines, call site, parameters, and the same of every caller).
+class CallPathIdentities {
+ public:
+  std::vector<size_t> of(const Model& model) {
+    std::vector<size_t> ids(model.cnodes.size());
+    for (Index c : pre_order(model)) {
+      const Cnode& n = model.cnodes[c];
+      const Region& r = model.regions[n.region];
+      std::vector<std::string> params;
+      for (const Parameter& p : n.parameters)
+        params.push_back(p.type + '\n' + p.key + '\n' + p.value);
+      std::sort(params.begin(), params.end());
+      const size_t caller = n.parent == kNoIndex ? 0 : ids[n.parent] + 1;
+      Key key{caller, r.name, r.mod, r.begin, r.end, n.mod, n.line, params};
+      ids[c] = known_.emplace(std::move(key), known_.size()).first->second;
+    }
+    return ids;
+  }
+
+ private:
+  using Key = std::tuple<size_t, std::string, std::string, int64_t, int64_t, std::string, int64_t,
+                         std::vector<std::string>>;
+  std::map<Key, size_t> known_;
+};
+
+// CubeLib's cube_test maps the unified tree back onto each report by value
+// (createMappingCnode): every call path of the report, in id order, onto the first unified call
+// path equal to it, a later one replacing an earlier. A unified call path equal to an earlier
+// one (alike siblings of a Cube 3 report) gets nothing: no value in any report.
+std::vector<Index> in_id_order(const Model& model) {
+  std::vector<Index> order(model.cnodes.size());
+  for (Index c = 0; c < order.size(); ++c) order[c] = c;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](Index a, Index b) { return model.cnodes[a].id < model.cnodes[b].id; });
+  return order;
+}
+
+std::vector<Index> back_by_identity(const Model& unified, const std::vector<size_t>& unified_ids,
+                                    const Model& report, const std::vector<size_t>& report_ids) {
+  std::map<size_t, Index> first;  // identity → first unified call path (in id order) with it
+  for (Index u : in_id_order(unified)) first.emplace(unified_ids[u], u);
+  std::vector<Index> back(unified.cnodes.size(), kNoIndex);
+  for (Index c : in_id_order(report))
+    if (const auto f = first.find(report_ids[c]); f != first.end()) back[f->second] = c;
+  return back;
+}
+
+}  // namespace
 
 CallPathChecks::CallPathChecks(const std::vector<const Report*>& reports) : reports_(reports) {
   if (reports.size() < 2) throw Error("comparing call paths needs at least two reports");
@@ -17,13 +73,12 @@ CallPathChecks::CallPathChecks(const std::vector<const Report*>& reports) : repo
   std::vector<InputMapping> maps(reports.size());
   for (size_t i = 0; i < reports.size(); ++i) defs.add_call_tree(reports[i]->model(), maps[i]);
   unified_ = defs.model();
+  CallPathIdentities identities;
+  const std::vector<size_t> unified_ids = identities.of(unified_);
   for (size_t i = 0; i < reports.size(); ++i) {
     engines_.push_back(std::make_unique<MetricEngine>(*reports[i]));
-    std::vector<Index> back(unified_.cnodes.size(), kNoIndex);
-    for (Index c = 0; c < maps[i].cnode.size(); ++c)
-      if (maps[i].cnode[c] != kNoIndex && back[maps[i].cnode[c]] == kNoIndex)
-        back[maps[i].cnode[c]] = c;
-    from_unified_.push_back(std::move(back));
+    const Model& model = reports[i]->model();
+    from_unified_.push_back(back_by_identity(unified_, unified_ids, model, identities.of(model)));
   }
   forests_.emplace("all", CallForest::whole(unified_));
 }

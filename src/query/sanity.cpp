@@ -3,6 +3,7 @@
 
 #include <fnmatch.h>
 
+#include <cfloat>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,6 +15,13 @@ namespace cubekit {
 namespace {
 
 constexpr double kNegative = -1e-12;  // the original's threshold
+
+// A MAXDOUBLE value at its identity (−DBL_MAX) says that nothing was measured there, not that a
+// negative value was: CubeLib 4.6 counts it negative (docs/compatibility.md), cubekit does not.
+bool is_negative(DataType type, double value) {
+  if (type.kind() == TypeKind::kMaxDouble && value == -DBL_MAX) return false;
+  return value < kNegative;
+}
 
 using RegionRule = std::function<std::string(const Region&)>;  // "" passes, else why not
 
@@ -87,7 +95,7 @@ void check_negative(MetricEngine& engine, bool inclusive, SanityReporter& report
         const size_t test = ++count;
         const double value = v.scalar(l);
         std::string why;
-        if (value < kNegative)
+        if (is_negative(model.metrics[m].dtype, value))
           why = std::string(inclusive ? "metric: " : "exclusive metric: ") + metric +
                 ", cnode: " + model.regions[model.cnodes[c].region].name +
                 " (id: " + std::to_string(model.cnodes[c].id) +

@@ -4,9 +4,12 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include "cubekit/error.hpp"
+#include "cubekit/model_output.hpp"
+#include "cubekit/perf_model.hpp"
 #include "cubekit/pop.hpp"
 #include "server/http_error.hpp"
 
@@ -18,6 +21,7 @@ namespace {
 
 constexpr size_t kMaxListedIds = 100000;
 constexpr size_t kMaxSearchHits = 200;
+constexpr size_t kMaxSeriesReports = 1000;
 
 const std::string* param(const Params& p, const std::string& key) {
   const auto it = p.find(key);
@@ -510,6 +514,59 @@ std::string Api::pop(const Params& p) {
                    {"call_paths", r.call_paths},
                    {"values", pop_values_json(r.values)}});
   return json{{"model", model_name}, {"results", out}}.dump();
+}
+
+namespace {
+
+// The region names from the root of call path `cnode` (an id) of `report`.
+std::vector<std::string> callpath_names(const Model& m, const std::string& cnode) {
+  std::vector<std::string> names;
+  for (Index c = cnode_index(m, cnode); c != kNoIndex; c = m.cnodes[c].parent)
+    names.push_back(cnode_name(m, c));
+  std::reverse(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+// The models of a series folder below the root (fitted once per state of its reports), for one
+// metric and call-tree flavour, with their measured points; one call path with `cnode` (an id of
+// the series' first report).
+std::string Api::model(const Params& p) {
+  const std::string relative = required(p, "series");
+  const std::filesystem::path folder = confinement_.resolve_folder(relative, "series");
+  const std::string metric = required(p, "metric");
+  const Flavour calltree = flavour(p, "calltree", Flavour::kExclusive);
+  const Series series = read_series_folder(folder.string());
+  if (series.reports.size() > kMaxSeriesReports)
+    throw HttpError(413, relative + ": more than " + std::to_string(kMaxSeriesReports) +
+                             " reports in the series");
+  for (const SeriesReport& r : series.reports) confinement_.require_inside(r.path, r.path);
+  std::optional<std::vector<std::string>> callpath;
+  if (const std::string* cnode = param(p, "cnode")) {
+    const std::string& first = series.reports.front().path;
+    callpath = callpath_names(cache_.get(first, first)->model(), *cnode);
+  }
+  const std::shared_ptr<const SeriesModels> result = models_.get(series);
+  bool metric_found = false;
+  std::string models;
+  for (const CallPathModel& m : result->models) {
+    metric_found = metric_found || m.metric == metric;
+    if (m.metric != metric || m.flavour != calltree || (callpath && m.callpath != *callpath))
+      continue;
+    models += std::string(models.empty() ? "" : ",") + model_json(m, {}, true);
+  }
+  if (!metric_found) throw HttpError(404, relative + ": no model of a metric '" + metric + "'");
+  if (callpath && models.empty())
+    throw HttpError(404,
+                    relative + ": no model of '" + metric + "' at call path " + *param(p, "cnode"));
+  std::string out = json{{"series", relative},
+                         {"parameter", series.parameters.at(0)},
+                         {"metric", metric},
+                         {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"}}
+                        .dump();
+  out.pop_back();  // the closing brace: the models follow, as model_json wrote them
+  return out + ",\"models\":[" + models + "]}";
 }
 
 }  // namespace cubekit::server

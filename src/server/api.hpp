@@ -7,6 +7,7 @@
 #include <string>
 
 #include "server/confinement.hpp"
+#include "server/model_cache.hpp"
 #include "server/report_cache.hpp"
 #include "server/source_files.hpp"
 
@@ -29,6 +30,7 @@ class Api {
   std::string statistics(const Params& p);
   std::string diff(const Params& p);
   std::string pop(const Params& p);
+  std::string model(const Params& p);
 
   // The report with derived metrics added (derived_report.cpp): a file to download.
   struct Download {
@@ -42,6 +44,7 @@ class Api {
   const Confinement& confinement_;
   ReportCache& cache_;
   const SourceFiles& sources_;
+  SeriesModelCache models_;
 };
 
 }  // namespace cubekit::server

@@ -35,22 +35,42 @@ bool Confinement::inside(const fs::path& canonical) const {
   return is_within(canonical, root_);
 }
 
-fs::path Confinement::resolve(std::string_view relative) const {
-  if (relative.empty()) throw HttpError(400, "parameter 'report' is missing");
+fs::path Confinement::canonical_below_root(std::string_view relative,
+                                           const std::string& key) const {
+  if (relative.empty()) throw HttpError(400, "parameter '" + key + "' is missing");
   if (relative.find('\0') != std::string_view::npos || relative.front() == '/' ||
       relative.find('\\') != std::string_view::npos)
-    throw HttpError(403, "report path must be relative to the served folder");
+    throw HttpError(403, key + " path must be relative to the served folder");
   const fs::path asked(relative);
   for (const fs::path& part : asked)
     if (part == ".." || part == ".")
-      throw HttpError(403, "report path must not contain '.' or '..' components");
+      throw HttpError(403, key + " path must not contain '.' or '..' components");
   std::error_code ec;
   const fs::path real = fs::canonical(root_ / asked, ec);
-  if (ec) throw HttpError(404, std::string(relative) + ": no such report");
+  if (ec) throw HttpError(404, std::string(relative) + ": no such " + key);
   if (!inside(real)) throw HttpError(403, std::string(relative) + ": outside the served folder");
+  return real;
+}
+
+fs::path Confinement::resolve(std::string_view relative) const {
+  const fs::path real = canonical_below_root(relative, "report");
+  std::error_code ec;
   if (!fs::is_regular_file(real, ec) || !is_report_name(real.filename().string()))
     throw HttpError(404, std::string(relative) + ": not a report file (.cubex, .cube, .cube.gz)");
   return real;
+}
+
+fs::path Confinement::resolve_folder(std::string_view relative, const std::string& key) const {
+  const fs::path real = canonical_below_root(relative, key);
+  std::error_code ec;
+  if (!fs::is_directory(real, ec)) throw HttpError(404, std::string(relative) + ": not a folder");
+  return real;
+}
+
+void Confinement::require_inside(const fs::path& path, const std::string& shown) const {
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  if (ec || !inside(real)) throw HttpError(403, shown + ": outside the served folder");
 }
 
 std::vector<ReportFile> Confinement::list(size_t limit) const {

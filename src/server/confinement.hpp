@@ -25,6 +25,12 @@ class Confinement {
   // root (absolute, "..", symbolic links out of it, NUL bytes), 404 for anything that is not
   // an existing report file (.cubex, .cube, .cube.gz) below the root.
   std::filesystem::path resolve(std::string_view relative) const;
+  // The folder a request's relative path names, with the same 403s; 404 for anything that is
+  // not an existing folder below the root. `key` names the parameter in messages.
+  std::filesystem::path resolve_folder(std::string_view relative, const std::string& key) const;
+  // HttpError 403 naming `shown` when `path` (e.g. a report found in a resolved folder) leads
+  // out of the root through a symbolic link.
+  void require_inside(const std::filesystem::path& path, const std::string& shown) const;
 
   // The report files below the root (symbolic links followed only while they stay inside),
   // sorted by path; at most `limit` of them, the walk itself bounded too.
@@ -36,6 +42,9 @@ class Confinement {
 
  private:
   bool inside(const std::filesystem::path& canonical) const;
+  // The canonical path of `relative` below the root (403 / 404 as resolve()).
+  std::filesystem::path canonical_below_root(std::string_view relative,
+                                             const std::string& key) const;
   std::filesystem::path root_;  // canonical
 };
 

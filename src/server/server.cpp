@@ -131,6 +131,7 @@ void Server::Impl::routes() {
   route("/api/v1/statistics", &Api::statistics);
   route("/api/v1/diff", &Api::diff);
   route("/api/v1/pop", &Api::pop);
+  route("/api/v1/model", &Api::model);
   download_route();
   plugin_routes();
   asset_routes();

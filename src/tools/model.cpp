@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cubekit/error.hpp"
+#include "cubekit/model_output.hpp"
 #include "cubekit/perf_model.hpp"
 #include "tools.hpp"
 
@@ -43,23 +44,6 @@ std::string number(double v) {
   return std::string(buffer, result.ptr);
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", c);
-      out += escape;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
@@ -78,34 +62,11 @@ const char* flavour_name(Flavour f) {
 }
 
 void print_json(const std::vector<CallPathModel>& models, const std::vector<Prediction>& at) {
+  std::vector<ModelPrediction> points;
+  for (const Prediction& p : at) points.emplace_back(p.parameter, p.value);
   std::string out = "[";
-  for (size_t i = 0; i < models.size(); ++i) {
-    const CallPathModel& m = models[i];
-    std::string path;
-    for (const std::string& name : m.callpath)
-      path += (path.empty() ? "" : ", ") + json_string(name);
-    out += std::string(i ? "," : "") + "\n  {\"callpath\": [" + path +
-           "], \"metric\": " + json_string(m.metric) + ", \"flavour\": \"" +
-           flavour_name(m.flavour) + "\", \"model\": " + json_string(m.model.formula()) +
-           ", \"constant\": " + number(m.model.constant) + ", \"terms\": [";
-    for (size_t t = 0; t < m.model.terms.size(); ++t) {
-      const ModelTerm& term = m.model.terms[t];
-      out += std::string(t ? ", " : "") + "{\"coefficient\": " + number(term.coefficient) +
-             ", \"parameter\": " + json_string(term.parameter) +
-             ", \"exponent\": " + number(term.exponent()) +
-             ", \"log_exponent\": " + number(term.log_exponent) + "}";
-    }
-    out += "], \"rss\": " + number(m.model.rss) + ", \"smape\": " + number(m.model.smape) +
-           ", \"adjusted_r2\": " + number(m.model.adjusted_r2);
-    if (!at.empty()) {
-      out += ", \"predictions\": [";
-      for (size_t p = 0; p < at.size(); ++p)
-        out += std::string(p ? ", " : "") + "{\"point\": {" + json_string(at[p].parameter) + ": " +
-               number(at[p].value) + "}, \"value\": " + number(m.model.evaluate(at[p].value)) + "}";
-      out += "]";
-    }
-    out += "}";
-  }
+  for (size_t i = 0; i < models.size(); ++i)
+    out += std::string(i ? "," : "") + "\n  " + model_json(models[i], points);
   std::printf("%s\n]\n", out.c_str());
 }
 
@@ -171,6 +132,7 @@ int model_main(int argc, char** argv) {
   std::string folder, format = "table", measure = "mean", scaling = "weak";
   std::vector<std::pair<std::string, std::string>> points;
   std::vector<std::string> predict;
+  std::string report_output, experiment_output;
   app.add_option("folder", folder, "folder of experiment folders named like mm.x10y1z1.r1");
   app.add_option("--point", points, "a report at a point: --point x=10 FILE (repeatable)")
       ->allow_extra_args(false);
@@ -185,6 +147,10 @@ int model_main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--predict", predict, "also the model's value at this point, e.g. x=1024")
       ->allow_extra_args(false);
+  app.add_option("-o,--output", report_output,
+                 "also write the models as a Cube report of SCALE_FUNC values (.cubex)");
+  app.add_option("--experiment", experiment_output,
+                 "also write the measurements as Extra-P's JSON input (extrap --json FILE)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -206,6 +172,7 @@ int model_main(int argc, char** argv) {
                       : measure == "minimum" ? Measure::kMinimum
                       : measure == "maximum" ? Measure::kMaximum
                                              : Measure::kMean;
+    options.keep_samples = !experiment_output.empty();
     const SeriesModels result = model_series(series, options);
     if (!result.incomplete.empty())
       std::fprintf(stderr,
@@ -214,6 +181,9 @@ int model_main(int argc, char** argv) {
                    result.incomplete.size(), joined(result.incomplete[0].callpath).c_str(),
                    result.incomplete[0].metric.c_str());
     const std::vector<CallPathModel>& models = result.models;
+    if (!report_output.empty()) write_model_report(report_output, models, series.parameters[0]);
+    if (!experiment_output.empty())
+      write_extrap_experiment(experiment_output, models, series.parameters[0]);
     if (format == "json")
       print_json(models, at);
     else if (format == "csv")

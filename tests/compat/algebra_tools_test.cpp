@@ -535,4 +535,79 @@ TEST(AlgebraRoundTrip, ExclusifyAndInclusifyKeepEveryValue) {
   }
 }
 
+// CubeLib's test19/template.cube (Cube 3): 180 call paths over 180 regions, of which only 85
+// differ in name, module and lines (counted in its XML), and 15 call paths have an alike
+// sibling (e.g. the seven "initialize.f" callees of the first "initialize.f"). CubeLib's
+// cube_exclusify / cube_inclusify copy the call tree with its cnode_merge, which defines each
+// region once by name, module and lines but copies every call path of one tree, alike siblings
+// included (algebra4-internals.cpp: copy_tree); every call path keeps its own values.
+fs::path cube3_with_repeated_names() {
+  return shared_dir() / "data" / "cubelib-test" / "test19" / "template.cube";
+}
+
+// The region names of the call paths in pre-order.
+std::vector<std::string> call_path_names(const cubekit::Model& m) {
+  std::vector<std::string> names;
+  for (cubekit::Index c : cubekit::pre_order(m))
+    names.push_back(m.regions[m.cnodes[c].region].name);
+  return names;
+}
+
+TEST(AlgebraRoundTrip, ExclusifyAndInclusifyKeepAlikeSiblingsOfACube3Report) {
+  CUBEKIT_REQUIRE_SHARED();
+  const fs::path input = cube3_with_repeated_names();
+  const cubekit::Report in = cubekit::Report::open(input.string());
+  ASSERT_EQ(in.model().cnodes.size(), 180u);
+  TempDir tmp("algebra-flavour-cube3");
+  for (const char* tool : {"cube_exclusify", "cube_inclusify"}) {
+    const std::string out = (tmp.path() / "o").string();
+    const RunResult r = run_tool(tool, {"-o", out, input.string()});
+    ASSERT_EQ(r.exit_code, 0) << tool << r.err;
+    const std::string written =
+        out + (std::string(tool) == "cube_exclusify" ? "_excl.cubex" : "_incl.cubex");
+    {
+      const cubekit::Report w = cubekit::Report::open(written);
+      EXPECT_EQ(w.model().cnodes.size(), 180u) << tool;
+      EXPECT_EQ(w.model().regions.size(), 85u) << tool;
+      EXPECT_EQ(call_path_names(w.model()), call_path_names(in.model())) << tool;
+    }
+    // Same call paths in the same order: every value of every call path as in the input.
+    for (const char* flavour : {"incl", "excl"}) {
+      const std::vector<std::string> args = {"-m", "all", "-z", flavour, "-t", "aggr"};
+      std::vector<std::string> a = args, b = args;
+      a.push_back(written);
+      b.push_back(input.string());
+      const std::string ours = run_tool("cube_dump", a).out,
+                        original = run_tool("cube_dump", b).out;
+      // The dumps' call-tree lines name the file; the values must agree.
+      const auto values = [](const std::string& dump) { return dump.substr(dump.find("DATA")); };
+      EXPECT_EQ(values(ours), values(original))
+          << tool << " " << flavour << ": " << first_difference(values(ours), values(original));
+    }
+    fs::remove(written);
+  }
+}
+
+// cube_test unifies its reports with CubeLib's cnode_merge (cube4_merge), worked out by hand on
+// main → {f → x, f → y} compared with itself: the first copy comes whole (5 call paths); of the
+// second, f→x matches the first f (x found there) and then the second f, below which x is added
+// (compare_tree stops at the first f it added to); f→y matches the first f, y is added below
+// it. So 7 call paths are checked: main, f{x, y}, f{y, x}. (CubeLib's test19/template.cube
+// grows the same way, from 180 call paths to 195; cubekit merged its alike siblings: 149.)
+TEST(AlgebraRoundTrip, CubeTestUnifiesAlikeSiblingsAsCubeLibMerges) {
+  using namespace cubekit;
+  TempDir tmp("algebra-test-alike");
+  auto model = std::make_shared<Model>();
+  add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  add_call_tree(*model, {"main", "f", "x", "f", "y"}, {kNoIndex, 0, 1, 0, 3});
+  add_one_machine(*model, {1});
+  const double time[] = {1, 2, 3, 4, 5};
+  const std::string a = (tmp.path() / "a.cubex").string();
+  write_first_metric(a, model, time);
+  const RunResult r = run_tool("cube_test", {"-v", "1", "-e", "time", a, a});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Equality basic@time:incl:*.* ... 7 / 7"), std::string::npos) << r.out;
+  fs::remove(a);
+}
+
 }  // namespace

@@ -170,10 +170,12 @@ void check_round_trip(const fs::path& path, const fs::path& tmp) {
 // ids that are not positions: after the round trip every id names the same call path, with the
 // same region, the same parent and the same value. The import used to number call paths in
 // document order, which gave id 66 of a Score-P profile to another region's call path.
+// The time is in milliseconds, as in CubeLib's scale_test.cubex, whose time used to come back
+// divided by 1000: the unit and the numbers come back as they were.
 TEST(PeriXml, RoundTripKeepsEveryCallPathsId) {
   test::TempDir tmp("peri-ids");
   auto model = std::make_shared<Model>();
-  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive).uom = "ms";
   // main → {recvi_ → brcastr8_, brcastr8_}, main → solve
   test::add_call_tree(*model, {"main", "recvi_", "brcastr8_", "brcastr8_", "solve"},
                       {kNoIndex, 0, 1, 0, 0});
@@ -197,6 +199,7 @@ TEST(PeriXml, RoundTripKeepsEveryCallPathsId) {
   const Model& b = copy.model();
   MetricEngine copy_engine(copy);
   const Index time = *b.metric_by_uniq_name("time");
+  EXPECT_EQ(b.metrics[time].uom, "ms");
   ASSERT_EQ(b.cnodes.size(), cnode_ids.size());
   for (Index c = 0; c < cnode_ids.size(); ++c) {
     const auto in_copy = b.cnode_by_id(cnode_ids[c]);

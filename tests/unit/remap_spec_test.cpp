@@ -7,9 +7,11 @@
 
 #include <fstream>
 
+#include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
 #include "test_support.hpp"
+#include "unit/small_model.hpp"
 
 namespace fs = std::filesystem;
 using cubekit::test::read_file;
@@ -231,6 +233,39 @@ TEST(Remap2Tool, SpecInsideTheReportIsUsedWithoutR) {
             read_file(dir / "remap_scorep.cubex.dump_incl_csv2.out"));
   fs::remove(report);
   fs::remove(with_spec);
+}
+
+// Issue 25: CubeLib's test2 writes example3.cubex with one region per call path, so MPI_Bcast
+// is two alike regions (same name, module and lines). CubeLib's cube_remap2 copies the call
+// tree with cnode_merge, whose def_cnode defines a region once per name, module and lines, in
+// call-tree pre-order: the original's report has zone_setup_ at id 9 of example3, right after
+// env_setup_. The same on a small tree: main → {MPI_Bcast, env_setup → MPI_Bcast, zone_setup}.
+TEST(Remap2Tool, AlikeRegionsBecomeOneInCallTreeOrder) {
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  test::add_call_tree(*model, {"main", "MPI_Bcast", "env_setup", "MPI_Bcast", "zone_setup"},
+                      {kNoIndex, 0, 0, 2, 0});
+  test::add_one_machine(*model, {1});
+  const double time[] = {1, 2, 3, 4, 5};
+  const fs::path input = temp("alike.cubex"), out = temp("alike_remap");
+  test::write_first_metric(input.string(), model, time);
+  const RunResult r = run_tool("cube_remap2", {"-c", "-o", out.string(), input.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path report = out.string() + ".cubex";
+  {
+    const Report w = Report::open(report.string());
+    std::vector<std::string> regions;
+    for (const Region& region : w.model().regions)
+      regions.push_back(std::to_string(region.id) + " " + region.name);
+    EXPECT_EQ(regions,
+              (std::vector<std::string>{"0 main", "1 MPI_Bcast", "2 env_setup", "3 zone_setup"}));
+    ASSERT_EQ(w.model().cnodes.size(), 5u);  // every call path kept, with its value
+    EXPECT_EQ(w.model().cnodes[3].region, w.model().cnodes[1].region);
+    const Values v = MetricEngine(w).aggregated_values(0, Flavour::kExclusive, Flavour::kExclusive);
+    for (Index c = 0; c < 5; ++c) EXPECT_EQ(v.number(c), time[c]) << c;
+  }
+  fs::remove(report);
+  fs::remove(input);
 }
 
 }  // namespace

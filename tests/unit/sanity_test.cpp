@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -144,6 +145,35 @@ TEST_F(Sanity, OptionsTurnChecksOffAndFiltersOn) {
   EXPECT_EQ(checks[1].depth, 1u);
   EXPECT_EQ(checks[1].failures.size(), 2u);  // MPI_Init and solve_TRUNCATED
   for (const Check& c : checks) EXPECT_NE(c.name, "Proper line numbers");
+}
+
+// Issue 25: a MAXDOUBLE value at its identity (−DBL_MAX, e.g. max_time where nothing ran) is
+// "no value", not a negative one; CubeLib 4.6 counts it negative (its get_sev of a row that holds
+// nothing is the type's identity), cubekit does not. A real negative value still fails.
+// main → {idle, broken}: max_time 3, identity, −4.
+TEST(SanityNegative, MaxDoubleIdentityIsNoValueNotANegativeOne) {
+  test::TempDir dir("sanity-maxdouble");
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "max_time", "MAXDOUBLE", MetricKind::kExclusive);
+  test::add_call_tree(*model, {"main", "idle", "broken"}, {kNoIndex, 0, 0});
+  test::add_one_machine(*model, {1});
+  const double max_time[] = {3, -DBL_MAX, -4};
+  const Report report =
+      test::write_first_metric((dir.path() / "m.cubex").string(), model, max_time);
+  MetricEngine engine(report);
+  Recorder r;
+  SanityOptions options;
+  check_sanity(engine, options, r);
+  size_t seen = 0;
+  for (const Check& c : r.checks) {
+    if (c.name != "No negative inclusive metrics" && c.name != "No negative exclusive metrics")
+      continue;
+    ++seen;
+    EXPECT_EQ(c.tests.size(), 3u) << c.name;
+    ASSERT_EQ(c.failures.size(), 1u) << c.name;
+    EXPECT_NE(c.failures[0].find("cnode: broken (id: 2)"), std::string::npos) << c.failures[0];
+  }
+  EXPECT_EQ(seen, 2u);
 }
 
 TEST(SanityFilter, EveryWordIsAPattern) {

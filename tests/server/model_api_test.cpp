@@ -1,0 +1,153 @@
+// /api/v1/model: the models of a series folder below the served root, as `cubekit model -s
+// json` prints them, with the measured points (median, minimum and maximum of the repetitions,
+// checked against the values each report stores); paths leaving the root are refused.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cubekit/perf_model.hpp"
+#include "cubekit/report.hpp"
+#include "cubekit/server.hpp"
+#include "server/running_server.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace cubekit {
+namespace {
+
+// 3 repetitions with 10 % noise at 5 points: time = 1 + 2·p in main/solve.
+void write_noisy_series(const fs::path& folder) {
+  SeriesSpec spec;
+  spec.points = {2, 4, 8, 16, 32};
+  spec.repetitions = 3;
+  spec.noise = 0.1;
+  spec.laws = {{{"main"}, "time", "5"}, {{"main", "solve"}, "time", "1 + 2 * p"}};
+  write_series(folder.string(), spec);
+}
+
+// The exclusive time main/solve stores in the reports of folder exp.p<p>.r*.
+std::vector<double> stored_solve_times(const fs::path& series, int p) {
+  std::vector<double> out;
+  for (int r = 1; r <= 3; ++r) {
+    const Report report = Report::open(
+        (series / ("exp.p" + std::to_string(p) + ".r" + std::to_string(r)) / "profile.cubex")
+            .string());
+    const Model& model = report.model();
+    for (Index c = 0; c < model.cnodes.size(); ++c)
+      if (model.regions[model.cnodes[c].region].name == "solve") {
+        double v = 0;
+        std::memcpy(&v, report.severities(0)->row(c), 8);
+        out.push_back(v);
+      }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+cubekit::ServerOptions over(const fs::path& root) {
+  cubekit::ServerOptions o;
+  o.root = root;
+  return o;
+}
+
+TEST(ServerModelApi, ModelsWithTheirMeasuredPoints) {
+  test::TempDir dir("modelapi");
+  write_noisy_series(dir.path() / "series");
+  test::RunningServer server(over(dir.path()));
+  const auto [status, body] = server.get("/api/v1/model?series=series&metric=time");
+  ASSERT_EQ(status, 200) << body.dump();
+  EXPECT_EQ(body.at("parameter"), "p");
+  EXPECT_EQ(body.at("calltree"), "excl");
+  ASSERT_EQ(body.at("models").size(), 2u);  // main and main/solve, exclusive
+  // The same objects as `cubekit model -s json` prints, plus the points.
+  const test::RunResult tool =
+      test::run_tool("cubekit", {"model", "-s", "json", (dir.path() / "series").string()});
+  ASSERT_EQ(tool.exit_code, 0) << tool.err;
+  const json printed = json::parse(tool.out);
+  const json& solve = body.at("models").at(1);
+  EXPECT_EQ(solve.at("callpath"), json::array({"main", "solve"}));
+  json without_points = solve;
+  without_points.erase("points");
+  EXPECT_NE(std::find(printed.begin(), printed.end(), without_points), printed.end())
+      << solve.dump();
+  const json& points = solve.at("points");
+  ASSERT_EQ(points.size(), 5u);
+  int p = 2;
+  for (const json& point : points) {
+    const std::vector<double> times = stored_solve_times(dir.path() / "series", p);
+    ASSERT_EQ(times.size(), 3u);
+    EXPECT_EQ(point.at("parameter_value").get<double>(), p);
+    EXPECT_EQ(point.at("minimum").get<double>(), times[0]);
+    EXPECT_EQ(point.at("median").get<double>(), times[1]);
+    EXPECT_EQ(point.at("maximum").get<double>(), times[2]);
+    EXPECT_DOUBLE_EQ(point.at("value").get<double>(), (times[0] + times[1] + times[2]) / 3);
+    p *= 2;
+  }
+  // One call path by its id in the series' first report; the inclusive models.
+  const auto [one_status, one] =
+      server.get("/api/v1/model?series=series&metric=time&calltree=incl&cnode=0");
+  ASSERT_EQ(one_status, 200) << one.dump();
+  ASSERT_EQ(one.at("models").size(), 1u);
+  EXPECT_EQ(one.at("models")[0].at("callpath"), json::array({"main"}));
+  EXPECT_EQ(one.at("models")[0].at("flavour"), "incl");
+}
+
+// The models are kept between requests, but a series whose reports were rewritten is fitted
+// again: a viewer sees the new measurements.
+TEST(ServerModelApi, ARewrittenSeriesIsFittedAgain) {
+  test::TempDir dir("modelapi");
+  SeriesSpec spec;
+  spec.points = {2, 4, 8, 16};
+  spec.laws = {{{"main"}, "time", "1 + 2 * p"}};
+  write_series((dir.path() / "series").string(), spec);
+  test::RunningServer server(over(dir.path()));
+  auto slope = [&server] {
+    const auto answer = server.get("/api/v1/model?series=series&metric=time");
+    EXPECT_EQ(answer.first, 200) << answer.second.dump();
+    return answer.second.at("models").at(0).at("terms").at(0).at("coefficient").get<double>();
+  };
+  EXPECT_NEAR(slope(), 2, 1e-9);
+  EXPECT_NEAR(slope(), 2, 1e-9);  // from the cache
+  spec.laws = {{{"main"}, "time", "1 + 3 * p"}};
+  write_series((dir.path() / "series").string(), spec);
+  EXPECT_NEAR(slope(), 3, 1e-9);
+}
+
+TEST(ServerModelApi, BadRequestsAndPathsOutsideTheRoot) {
+  test::TempDir dir("modelapi"), outside("modelapi");
+  write_noisy_series(dir.path() / "series");
+  write_noisy_series(outside.path() / "series");
+  fs::create_symlink(outside.path() / "series", dir.path() / "link");
+  fs::create_directories(dir.path() / "escape");
+  for (const char* experiment : {"exp.p2.r1", "exp.p4.r1", "exp.p8.r1"})
+    fs::create_symlink(outside.path() / "series" / experiment, dir.path() / "escape" / experiment);
+  test::RunningServer server(over(dir.path()));
+  auto status = [&](const std::string& query) {
+    return server.get("/api/v1/model?" + query).first;
+  };
+  EXPECT_EQ(status("metric=time"), 400);                            // no series
+  EXPECT_EQ(status("series=series"), 400);                          // no metric
+  EXPECT_EQ(status("series=series&metric=time&calltree=x"), 400);   // bad flavour
+  EXPECT_EQ(status("series=series&metric=nothing"), 404);           // no such metric
+  EXPECT_EQ(status("series=series&metric=time&cnode=99"), 404);     // no such call path
+  EXPECT_EQ(status("series=nothing&metric=time"), 404);             // no such folder
+  EXPECT_EQ(status("series=..&metric=time"), 403);                  // leaves the root
+  EXPECT_EQ(status("series=%2Ftmp&metric=time"), 403);              // absolute
+  EXPECT_EQ(status("series=link&metric=time"), 403);                // a link out of it
+  EXPECT_EQ(status("series=escape&metric=time"), 403);              // a report out of it
+  EXPECT_EQ(status("series=series%2Fexp.p2.r1&metric=time"), 422);  // not a series: no params
+  const auto [code, body] = server.get("/api/v1/model?series=series%2Fexp.p2.r1&metric=time");
+  EXPECT_EQ(body.at("error").get<std::string>().find(dir.path().string()), std::string::npos)
+      << body.dump();
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -79,11 +79,12 @@ export default {
   onValueMode(modes) { mode = modes.calls; },
   async onSelect(sel, api) {
     if (!sel.metric) return;
+    canvas.dataset.refs = '';  // the tooltip's references are on their way
     const [calls, incl] = await Promise.all([api.calls(),
       api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
     api0 = api;
     mode = sel.modes.calls;
-    refs = null; canvas.dataset.refs = '';
+    refs = null;
     arcs = layout(calls, new Map(incl.values));
     draw(sel.cnode);
     // The tooltip's references of the call pane's value mode, after the paint.

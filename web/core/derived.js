@@ -40,19 +40,19 @@ function offerNames(input) {
 
 // Checks the expression with the server (its total over the call tree roots), then adds it.
 async function add(name, expression) {
+  if (!name || !expression) throw new Error('a derived metric needs a name and an expression');
   const taken = state.tree.metrics.some((m) => m.uniq_name === name || m.disp_name === name) ||
     state.userMetrics.some((u) => u.name === name || u.expression === expression);
-  if (!name || !expression) throw new Error('a derived metric needs a name and an expression');
   if (taken) throw new Error(`'${name}' or its expression is a metric already`);
   await get('children', { report: state.report, metric: expression });
   const u = { name, expression };
   state.userMetrics.push(u);
   storeUserMetrics();
-  addMetricRoot(userMetricItem(u), true, () => remove(u));
+  addMetricRoot(userMetricItem(u), true, () => removeUserMetric(u));
   updateSaveLink();
 }
 
-function remove(u) {
+export function removeUserMetric(u) {
   state.userMetrics = state.userMetrics.filter((x) => x !== u);
   storeUserMetrics();
   removeMetricRoot(u.expression);
@@ -79,4 +79,3 @@ export function setUpDerived() {
   });
 }
 
-export const removeUserMetric = remove;

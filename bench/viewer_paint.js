@@ -1,7 +1,8 @@
 // The viewer's speed on a large report (the README's viewer line): headless Chromium against
 // `cubekit serve` over one report. Measures the first paint (page load until the call tree
 // shows values: anchor open, one metric decoded) and later clicks (expand a call path, select
-// another metric, open the flat profile tab), each until the page shows the answer.
+// another metric, open the flat profile tab, open the call graph tab, select a metric with it
+// shown), each until the page shows the answer.
 //
 //   node bench/viewer_paint.js <cubekit binary> <report.cubex>
 //
@@ -89,6 +90,12 @@ async function main() {
     await timed(page, 'click: flat profile tab', `
       document.querySelector('#tabs button[data-source=flat]').click();`,
     `return document.querySelector('#flat tr td') !== null;`);
+    await timed(page, 'click: call graph tab (regions laid out by dagre)', `
+      document.querySelector('#tabs button[data-source=callgraph]').click();`,
+    `return document.querySelector('#callgraph g.node') !== null;`);
+    await timed(page, 'click: select another metric with the call graph shown (time)', `
+      [...document.querySelectorAll('#metrics li .row')].find((r) => r.querySelector('.name').textContent === 'Time').click();`,
+    `return document.querySelector('#callgraph-caption') === null && (document.querySelector('.callgraph .caption') || {}).textContent.startsWith('time');`);
   } finally {
     await browser.close();
     server.proc.kill('SIGTERM');

@@ -4,6 +4,7 @@
 import { $ } from './core/util.js';
 import { get, newGeneration, isStale } from './core/requests.js';
 import { state, status, report, showReport, setUpPanes, reveal, repaint, reloadCalls, activity } from './core/panes.js';
+import { setUpDerived, loadUserMetrics, userMetricItem, removeUserMetric, updateSaveLink } from './core/derived.js';
 import { register, showFirst, reportOpened, loadUserPlugins } from './core/plugins.js';
 import flame from './plugins/flame.js';
 import box from './plugins/box.js';
@@ -13,6 +14,8 @@ import pop from './plugins/pop.js';
 import diff from './plugins/diff.js';
 import sunburst from './plugins/sunburst.js';
 import source from './plugins/source.js';
+import callgraph from './plugins/callgraph.js';
+import iterations from './plugins/iterations.js';
 
 async function openReport(path) {
   state.generation = newGeneration();  // every answer still on its way is stale now
@@ -28,8 +31,10 @@ async function openReport(path) {
   } catch (e) { report(e); return; }
   if (mine !== state.generation) return;
   state.tree = tree;
+  state.userMetrics = loadUserMetrics(path);
+  updateSaveLink();
   reportOpened();
-  await showReport();
+  await showReport(state.userMetrics.map((u) => ({ m: userMetricItem(u), onRemove: () => removeUserMetric(u) })));
   if (mine === state.generation) document.title = `cubekit: ${path}`;
 }
 
@@ -73,7 +78,8 @@ function setUpHeader(reports) {
 
 async function start() {
   setUpPanes();
-  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source']])
+  setUpDerived();
+  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source'], [callgraph, 'callgraph'], [iterations, 'iterations']])
     register(plugin, id);
   showFirst();
   const [{ reports }] = await Promise.all([get('reports'), loadUserPlugins().catch(report)]);

@@ -99,14 +99,20 @@ json metrics_json(const Model& m) {
   return out;
 }
 
+// A call path's parameters (Score-P's dynamic regions: the iteration) only where it has some.
 json cnodes_json(const Model& m) {
   json out = json::array();
-  for (const Cnode& c : m.cnodes)
+  for (const Cnode& c : m.cnodes) {
     out.push_back({{"id", c.id},
                    {"name", m.regions[c.region].name},
                    {"parent", id_or_null(m.cnodes, c.parent)},
                    {"line", c.line},
                    {"mod", c.mod}});
+    if (c.parameters.empty()) continue;
+    json params = json::array();
+    for (const Parameter& x : c.parameters) params.push_back({x.key, x.value});
+    out.back()["params"] = params;
+  }
   return out;
 }
 
@@ -264,6 +270,24 @@ std::string Api::search(const Params& p) {
   return json{{"hits", hits}, {"truncated", truncated}}.dump();
 }
 
+namespace {
+
+constexpr size_t kMaxPerLocationCells = 4000000;
+
+// One row of per-location values for each call path of `cnodes` (the viewer's iterations).
+std::string per_location_rows(const Params& p, OpenReport& report, const MetricQuery& q) {
+  const Model& m = report.model();
+  const std::vector<Index> cnodes = cnode_list(m, required(p, "cnodes"));
+  if (cnodes.size() * m.locations.size() > kMaxPerLocationCells)
+    throw HttpError(413, "per_location: at most " + std::to_string(kMaxPerLocationCells) +
+                             " values (call paths × locations) per question");
+  json rows = json::array();
+  for (Index c : cnodes) rows.push_back({m.cnodes[c].id, report.per_location(q, c)});
+  return json{{"metric", report.metric_name(q.metric)}, {"rows", rows}}.dump();
+}
+
+}  // namespace
+
 std::string Api::values(const Params& p) {
   const auto report = open(p);
   const Model& m = report->model();
@@ -281,6 +305,8 @@ std::string Api::values(const Params& p) {
   } else {
     if (param(p, "location"))
       throw HttpError(400, "parameter 'location' needs 'cnode' (one call path, one location)");
+    const std::string* per_location = param(p, "per_location");
+    if (per_location && *per_location == "1") return per_location_rows(p, *report, q);
     const auto per_cnode = report->aggregated(q);
     if (const std::string* list = param(p, "cnodes")) {
       for (Index c : cnode_list(m, *list)) values.push_back({m.cnodes[c].id, (*per_cnode)[c]});

@@ -32,6 +32,13 @@ class Api {
   std::string pop(const Params& p);
   std::string model(const Params& p);
 
+  // The report with derived metrics added (derived_report.cpp): a file to download.
+  struct Download {
+    std::string file_name;
+    std::string bytes;
+  };
+  Download derived_report(const Params& p);
+
  private:
   std::shared_ptr<OpenReport> open(const Params& p, const char* key = "report");
   const Confinement& confinement_;

@@ -45,6 +45,7 @@ struct Server::Impl {
   void route(const char* path, std::string (Api::*endpoint)(const Params&));
   void routes();
   void plugin_routes();
+  void download_route();
   void asset_routes();
 
   ServerOptions options;
@@ -81,23 +82,41 @@ void set_page_headers(httplib::Response& res) {
   res.set_header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'");
 }
 
-// Every answer of an endpoint is JSON; errors are {"error": "..."} with their status. Library
-// errors not tied to a file's content (they should not happen) are 500, never a crash.
+// Answers with `fill`'s content; errors are {"error": "..."} with their status. Library errors
+// not tied to a file's content (they should not happen) are 500, never a crash.
+template <typename Fill>
+void answer(const server::Confinement& confinement, httplib::Response& res, Fill fill) {
+  try {
+    fill();
+    res.set_header("Cache-Control", "no-store");
+  } catch (const HttpError& e) {
+    send_error(res, e.status(), confinement.relative_message(e.what()));
+  } catch (const Error& e) {
+    send_error(res, 422, confinement.relative_message(e.what()));
+  } catch (const std::bad_alloc&) {
+    send_error(res, 503, "out of memory while answering; try a smaller question");
+  } catch (const std::exception& e) {
+    send_error(res, 500, confinement.relative_message(e.what()));
+  }
+}
+
+// Every answer of an endpoint is JSON.
 void Server::Impl::route(const char* path, std::string (Api::*endpoint)(const Params&)) {
   http.Get(path, [this, endpoint](const httplib::Request& req, httplib::Response& res) {
-    try {
-      const Params params(req.params.begin(), req.params.end());
-      res.set_content((api.*endpoint)(params), kJson);
-      res.set_header("Cache-Control", "no-store");
-    } catch (const HttpError& e) {
-      send_error(res, e.status(), confinement.relative_message(e.what()));
-    } catch (const Error& e) {
-      send_error(res, 422, confinement.relative_message(e.what()));
-    } catch (const std::bad_alloc&) {
-      send_error(res, 503, "out of memory while answering; try a smaller question");
-    } catch (const std::exception& e) {
-      send_error(res, 500, confinement.relative_message(e.what()));
-    }
+    answer(confinement, res, [&] {
+      res.set_content((api.*endpoint)(Params(req.params.begin(), req.params.end())), kJson);
+    });
+  });
+}
+
+// The report with the viewer's derived metrics, as a file to save.
+void Server::Impl::download_route() {
+  http.Get("/api/v1/derived-report", [this](const httplib::Request& req, httplib::Response& res) {
+    answer(confinement, res, [&] {
+      const Api::Download d = api.derived_report(Params(req.params.begin(), req.params.end()));
+      res.set_content(d.bytes, "application/octet-stream");
+      res.set_header("Content-Disposition", "attachment; filename=\"" + d.file_name + "\"");
+    });
   });
 }
 
@@ -113,6 +132,7 @@ void Server::Impl::routes() {
   route("/api/v1/diff", &Api::diff);
   route("/api/v1/pop", &Api::pop);
   route("/api/v1/model", &Api::model);
+  download_route();
   plugin_routes();
   asset_routes();
   http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {

@@ -9,6 +9,10 @@ const assert = require('assert');
 const support = require('./support');
 const { launchBrowser } = support;
 const { valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologies, sunburst, sourceView } = require('./plugins_test');
+const { derivedMetrics } = require('./derived_test');
+const { callGraph } = require('./callgraph_test');
+const { iterations } = require('./iterations_test');
+const { viewModes } = require('./view_modes_test');
 
 const [cubekit, shared, shots] = process.argv.slice(2);
 const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
@@ -54,12 +58,15 @@ async function openGenerated(browser, root) {
     assert.strictEqual(rows.find((r) => r.id === target.id).value, excl.get(target.id));
     for (const r of rows) assert.strictEqual(r.value, (r.expanded ? excl : incl).get(r.id));
     await page.screenshot({ path: path.join(shots, '10-100k-call-paths.png') });
-    // The flame graph and the sunburst draw a few thousand boxes at most of the 100,000.
+    // The flame graph, the sunburst and the call graph draw a few thousand elements at most.
     await page.click('#tabs button[data-source=flame]');
     await page.waitForFunction(() => Number(document.getElementById('flame').dataset.rects) > 0);
     await page.click('#tabs button[data-source=sunburst]');
     await page.waitForFunction(() => Number(document.getElementById('sunburst').dataset.arcs) > 0);
-    const drawnBoxes = await page.evaluate(() => [Number(document.getElementById('flame').dataset.rects), Number(document.getElementById('sunburst').dataset.arcs)]);
+    await page.click('#tabs button[data-source=callgraph]');
+    await page.waitForFunction(() => document.getElementById('callgraph') && Number(document.getElementById('callgraph').dataset.elements) > 0, null, { timeout: 60000 });
+    const drawnBoxes = await page.evaluate(() => [Number(document.getElementById('flame').dataset.rects), Number(document.getElementById('sunburst').dataset.arcs),
+      Number(document.getElementById('callgraph').dataset.elements)]);
     assert.ok(drawnBoxes.every((n) => n < 5000), `boxes drawn: ${drawnBoxes}`);
     return { errors };
   } finally {
@@ -229,6 +236,10 @@ async function main() {
     await topologies(context);
     await sunburst(context);
     await sourceView(context);
+    await derivedMetrics(context);
+    await callGraph(context);
+    await iterations(context);
+    await viewModes(context);
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

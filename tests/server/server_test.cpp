@@ -244,6 +244,71 @@ TEST(ServerApi, ExpressionsAndStatistics) {
               agrees("0.853407", v[3]));  // incl.csv, cnode 0, thread 0
 }
 
+// per_location=1 with a list of call paths: each row is what cnode=ID gives for that one.
+TEST(ServerApi, PerLocationRowsOfSeveralCallPaths) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const std::string q =
+      "report=pycubexr/time.p4.n2000.x1.r0/profile.cubex&metric=time&calltree=incl";
+  const auto [status, rows] = server.get("/api/v1/values?" + q + "&cnodes=2,0,1&per_location=1");
+  ASSERT_EQ(status, 200) << rows.dump();
+  ASSERT_EQ(rows["rows"].size(), 3u);
+  for (const auto& row : rows["rows"]) {
+    const json one =
+        server.get("/api/v1/values?" + q + "&cnode=" + std::to_string(row[0].get<int>())).second;
+    ASSERT_EQ(row[1].size(), one["values"].size());
+    for (size_t l = 0; l < row[1].size(); ++l)
+      EXPECT_EQ(row[1][l].get<double>(), one["values"][l][1].get<double>());
+  }
+  EXPECT_EQ(server.get("/api/v1/values?" + q + "&per_location=1").first, 400);
+  EXPECT_EQ(server.get("/api/v1/values?" + q + "&cnodes=99999&per_location=1").first, 404);
+}
+
+// /api/v1/derived-report: the report with the viewer's derived metrics added (the second
+// naming the first), as a file; a second server over the saved file gives 2 · visits + 1.
+TEST(ServerApi, DerivedReportDownload) {
+  REQUIRE_SHARED();
+  RunningServer server(over(shared_dir() / "data" / "real"));
+  const std::string r = "report=pycubexr/call_tree_test/call_tree_test.cubex";
+  auto client = server.client();
+  const auto res = client.Get("/api/v1/derived-report?" + r +
+                              "&name=twice&expression=" + enc("metric::visits() * 2") +
+                              "&name=plus_one&expression=" + enc("metric::twice() + 1"));
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200) << res->body;
+  EXPECT_EQ(res->get_header_value("Content-Disposition"),
+            "attachment; filename=\"call_tree_test-derived.cubex\"");
+  TempDir saved("derived");
+  { std::ofstream(saved.path() / "saved.cubex", std::ios::binary) << res->body; }
+  {
+    RunningServer second(over(saved.path()));
+    const json tree = second.get("/api/v1/tree?report=saved.cubex&parts=metrics").second;
+    std::map<std::string, std::string> kinds;
+    for (const auto& m : tree["metrics"]) kinds[m["uniq_name"]] = m["kind"];
+    EXPECT_EQ(kinds["plus_one"], "POSTDERIVED");
+    EXPECT_EQ(kinds["twice"], "POSTDERIVED");
+    const json visits = server.get("/api/v1/values?" + r + "&metric=visits&calltree=incl").second;
+    const json derived =
+        second.get("/api/v1/values?report=saved.cubex&metric=plus_one&calltree=incl").second;
+    ASSERT_EQ(derived["values"].size(), visits["values"].size()) << derived.dump();
+    for (size_t i = 0; i < visits["values"].size(); ++i)
+      EXPECT_EQ(derived["values"][i][1].get<double>(),
+                2 * visits["values"][i][1].get<double>() + 1);
+  }
+  // Errors name the served report, never the scratch file; nothing of it stays behind.
+  const auto taken = server.get("/api/v1/derived-report?" + r + "&name=visits&expression=1");
+  EXPECT_EQ(taken.first, 422);
+  EXPECT_EQ(taken.second["error"],
+            "pycubexr/call_tree_test/call_tree_test.cubex: metric 'visits': a metric named "
+            "'visits' exists already");
+  EXPECT_EQ(server.get("/api/v1/derived-report?" + r + "&name=a").first, 400);
+  EXPECT_EQ(server.get("/api/v1/derived-report?" + r + "&expression=1").first, 400);
+  EXPECT_EQ(server.get("/api/v1/derived-report?" + r + "&name=a&expression=" + enc("1 +")).first,
+            422);
+  for (const auto& entry : fs::directory_iterator(fs::temp_directory_path()))
+    EXPECT_NE(entry.path().filename().string().rfind("cubekit-derive-", 0), 0u) << entry.path();
+}
+
 // /api/v1/pop gives the library's POP metrics: the same numbers as pop_metrics on the file,
 // the hierarchy's identities (GE = PE × CompE, PE = LB × CommE, CommE = SerE × TE on test16's
 // trace analysis, which has Scalasca's wait states), a scaling series of reports, and 400s.

@@ -61,3 +61,34 @@ export function caption({ exponent }, mode, unit) {
   if (isPercent(mode)) return '%';
   return [exponent ? `×10^${exponent}` : '', unit || ''].filter(Boolean).join(' ');
 }
+
+// The references of the call pane's modes for views of the whole call tree (flame graph,
+// sunburst), from its calls and their inclusive values `incl` (Map id → value): each call
+// path's own root's value, the selected metric's total (the roots' sum) and the selected call
+// path's value as the call pane shows it (its exclusive value asked for when it is expanded).
+export async function callModeRefs(calls, incl, sel, api) {
+  let byId = null;  // built at the first tooltip, not on every click
+  const rootOf = (id) => {
+    byId = byId || new Map(calls.map((c) => [c.id, c]));
+    let c = byId.get(id);
+    while (c && c.parent !== null) c = byId.get(c.parent);
+    return c ? c.id : id;
+  };
+  const total = calls.filter((c) => c.parent === null).reduce((s, c) => s + (incl.get(c.id) || 0), 0);
+  let selected = incl.get(sel.cnode);
+  if (sel.cnode !== null && sel.callFlavour === 'excl') {
+    const r = await api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'excl', cnodes: sel.cnode });
+    selected = r.values[0][1];
+  }
+  return { root: (id) => incl.get(rootOf(id)), total, selected };
+}
+
+// A call path's inclusive value `v` as text in the call pane's mode (`refs` of callModeRefs):
+// absolute as `format` prints it, percentages with two decimals. External percent needs the
+// other report's tree: these views show the absolute value then.
+export function callModeText(v, id, mode, refs, format) {
+  const reference = { root: refs && refs.root(id), metric: refs && refs.total, calls: refs && refs.selected }[mode];
+  if (reference === undefined) return format(v);
+  const p = percent(v, reference);
+  return Number.isNaN(p) ? '–' : `${p.toFixed(2)} %`;
+}

@@ -289,7 +289,7 @@ export function paintCalls() {
   const abs = (n) => (n.expanded ? n.c.excl : n.c.incl);
   const m = selectedMetric();
   paintPane('calls', nodes, abs, (n) => (total ? Math.abs(abs(n) / total) : 0), m ? m.uom : '');
-  $('call-caption').textContent = `(${state.metric}, ${metricFlavour()})`;
+  $('call-caption').textContent = `(${m && m.user ? m.disp_name : state.metric}, ${metricFlavour()})`;
 }
 
 export async function reloadCalls() {
@@ -415,10 +415,33 @@ export function paintSystem() {
   paintPane('system', nodes, (n) => systemValue(n), (n) => Math.abs(systemValue(n)) / (n.loc ? max : Math.max(max, Math.abs(total))), m ? m.uom : '');
 }
 
+// A metric of the user's (core/derived.js, `m.uniq_name` its CubePL expression): one more
+// root of the metric pane, with a button that calls `onRemove`; selected if `select`.
+export function addMetricRoot(m, select, onRemove) {
+  const n = metricNode({ ...m, kids: [] }, null);
+  const li = makeItem(n, metricTree);
+  li.classList.add('user-metric');
+  li.firstChild.append(el('button', { className: 'remove', title: 'remove this derived metric', type: 'button',
+    onclick: (e) => { e.stopPropagation(); onRemove(); } }, '×'));
+  $('metrics').append(li);
+  if (select) metricTree.select(n); else paintMetrics();
+  return n;
+}
+
+// Removes the user's metric of that expression from the pane (selecting the first metric
+// instead when it was selected).
+export function removeMetricRoot(expression) {
+  const li = [...$('metrics').children].find((x) => x._node.m.user && x._node.m.uniq_name === expression);
+  if (!li) return;
+  li.remove();
+  if (metricTree.selected === li._node && $('metrics').firstChild) metricTree.select($('metrics').firstChild._node);
+}
+
 // ---- opening a report ------------------------------------------------------------------------
 
-// Builds the metric and system panes of state.tree and selects `time` (or the first metric).
-export async function showReport() {
+// Builds the metric and system panes of state.tree and selects `time` (or the first metric);
+// `userRoots` ([{m, onRemove}]) are the user's derived metrics, roots after the report's.
+export async function showReport(userRoots = []) {
   $('metrics').replaceChildren(); $('calls').replaceChildren();
   metricTree.selected = null; callTree.selected = null;
   const byId = new Map(state.tree.metrics.map((m) => [m.id, { ...m, kids: [] }]));
@@ -429,6 +452,7 @@ export async function showReport() {
   }
   const nodes = roots.map((m) => metricNode(m, null));
   for (const n of nodes) $('metrics').append(makeItem(n, metricTree));
+  for (const u of userRoots) addMetricRoot(u.m, false, u.onRemove);
   buildSystem();
   const first = nodes.find((n) => n.m.uniq_name === 'time') || nodes[0];
   if (!first) return;

@@ -1,8 +1,10 @@
 // Flame graph of the call tree: inclusive values of the selected metric; a click on a box
 // selects its call path. At most the boxes at least half a pixel wide are drawn.
 import { colour } from '../core/util.js';
+import { callModeRefs, callModeText } from '../core/modes.js';
 
 const ROW = 17;
+let mode = 'abs', refs = null;
 let canvas, tip, rects = [], api0 = null;
 
 function hit(e) {
@@ -63,17 +65,24 @@ export default {
       const r = hit(e);
       if (!r) { tip.style.display = 'none'; return; }
       tip.style.display = 'block'; tip.style.left = `${e.offsetX + 12}px`; tip.style.top = `${e.offsetY + 12}px`;
-      tip.textContent = `${r.c.name}: ${api.format(r.v)}`;
+      tip.textContent = `${r.c.name}: ${callModeText(r.v, r.c.id, mode, refs, api.format)}`;
     });
   },
   onReportOpened() { rects = []; if (canvas) { canvas.dataset.rects = '0'; canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height); } },
+  onValueMode(modes) { mode = modes.calls; },
   async onSelect(sel, api) {
     if (!sel.metric) return;
+    canvas.dataset.refs = '';  // the tooltip's references are on their way
     const [calls, incl] = await Promise.all([api.calls(),
       api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
     api0 = api;
+    mode = sel.modes.calls;
+    refs = null;
     canvas.width = canvas.clientWidth || 800;
     rects = layout(calls, new Map(incl.values), canvas.width);
     draw(sel.cnode);
+    // The tooltip's references of the call pane's value mode, after the paint.
+    refs = await callModeRefs(calls, new Map(incl.values), sel, api);
+    canvas.dataset.refs = 'ready';
   },
 };

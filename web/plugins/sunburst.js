@@ -3,8 +3,10 @@
 // call path. Arcs under a quarter degree are not drawn (a report of 100,000 call paths stays
 // at a few thousand arcs). Angles start at 12 o'clock and go clockwise.
 import { colour } from '../core/util.js';
+import { callModeRefs, callModeText } from '../core/modes.js';
 
 const SIZE = 520, MIN_ANGLE = Math.PI / 720, MAX_DEPTH = 12;
+let mode = 'abs', refs = null;
 let canvas, arcs = [], api0 = null, RING = 20;
 
 function layout(calls, value) {
@@ -70,16 +72,23 @@ export default {
     canvas.addEventListener('click', (e) => { const r = hit(e); if (r && api0) api0.selectCallPath(r.c.id); });
     canvas.addEventListener('mousemove', (e) => {
       const r = hit(e);
-      canvas.title = r ? `${r.c.name}: ${api.format(r.v)}` : '';
+      canvas.title = r ? `${r.c.name}: ${callModeText(r.v, r.c.id, mode, refs, api.format)}` : '';
     });
   },
   onReportOpened() { arcs = []; if (canvas) { canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height); canvas.dataset.arcs = '0'; } },
+  onValueMode(modes) { mode = modes.calls; },
   async onSelect(sel, api) {
     if (!sel.metric) return;
+    canvas.dataset.refs = '';  // the tooltip's references are on their way
     const [calls, incl] = await Promise.all([api.calls(),
       api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
     api0 = api;
+    mode = sel.modes.calls;
+    refs = null;
     arcs = layout(calls, new Map(incl.values));
     draw(sel.cnode);
+    // The tooltip's references of the call pane's value mode, after the paint.
+    refs = await callModeRefs(calls, new Map(incl.values), sel, api);
+    canvas.dataset.refs = 'ready';
   },
 };

@@ -71,11 +71,11 @@ struct PerformanceModel {
 struct MeasuredPoint {
   double parameter_value = 0;
   double value = 0;  // the point's measure (SeriesOptions::measure) of its samples
+  std::vector<double> coordinate = {};
   // Of the point's samples (model_series: one per location of each repetition with weak
   // scaling, one per repetition with strong), for plots of the spread.
   double minimum = 0, median = 0, maximum = 0;
   std::vector<double> samples{};  // the samples themselves, only with SeriesOptions::keep_samples
-  std::vector<double> coordinate = {};
 };
 
 // The smallest series a model can be fitted to: two points for the fit, one to validate.

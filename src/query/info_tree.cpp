@@ -203,14 +203,88 @@ bool abridged_away(CallForest& forest, const CallPathValues& values, double thre
   return false;
 }
 
+// A stored metric's column value added up in the order of CubeLib's AggrCube::get_vcsev,
+// which cube_info's columns and abridging rules call (AggregatedMetric::compute), so that its
+// cut-offs, decided by the last bit of a sum, fall where the original's do. The system is
+// summed before the call tree: for every call path the call-exclusive values (per_location)
+// are first added up per system part — each system node of class "machine" (CubeLib's
+// machines, at any depth) for all locations, else the chosen locations — and a call path's
+// inclusive value per part is its own plus each child's (children by id), the parts added last.
+// Within a part, a system node with child nodes adds theirs one by one (its own location groups are
+// not reached), a node without adds all locations of its groups, and a chosen process its
+// locations, each from 0 in order.
+class AggrCubeSum {
+ public:
+  AggrCubeSum(MetricEngine& engine, const InfoColumn& column)
+      : engine_(engine), model_(engine.report().model()), column_(column) {}
+
+  double value(Index cnode) {
+    const std::vector<double> parts = column_.call_flavour == Flavour::kInclusive
+                                          ? inclusive_parts(cnode)
+                                          : exclusive_parts(cnode);
+    double sum = 0;
+    for (double part : parts) sum += part;
+    return sum;
+  }
+
+ private:
+  std::vector<double> exclusive_parts(Index cnode) {
+    const std::vector<double> row =
+        per_location(engine_, column_.metric, cnode, Flavour::kExclusive);
+    std::vector<double> parts;
+    if (!column_.locations.empty()) {
+      parts.push_back(locations_sum(row, column_.locations));
+      return parts;
+    }
+    for (Index node = 0; node < model_.system_nodes.size(); ++node)
+      if (model_.system_nodes[node].class_name == "machine") parts.push_back(node_sum(row, node));
+    return parts;
+  }
+
+  std::vector<double> inclusive_parts(Index cnode) {
+    std::vector<double> parts = exclusive_parts(cnode);
+    for (Index child : in_id_order(model_, model_.cnodes[cnode].children)) {
+      const std::vector<double> below = inclusive_parts(child);
+      for (size_t i = 0; i < parts.size(); ++i) parts[i] += below[i];
+    }
+    return parts;
+  }
+
+  static double locations_sum(const std::vector<double>& row, const std::vector<Index>& where) {
+    double sum = 0;
+    for (Index l : where) sum += row[l];
+    return sum;
+  }
+
+  double node_sum(const std::vector<double>& row, Index node) const {
+    const SystemNode& n = model_.system_nodes[node];
+    double sum = 0;
+    if (!n.children.empty()) {
+      for (Index child : n.children) sum += node_sum(row, child);
+      return sum;
+    }
+    for (Index group : n.groups)
+      for (Index l : model_.groups[group].locations) sum += row[l];
+    return sum;
+  }
+
+  MetricEngine& engine_;
+  const Model& model_;
+  const InfoColumn& column_;
+};
+
 }  // namespace
 
 double info_column_value(MetricEngine& engine, const InfoColumn& column, Index cnode) {
+  const Model& model = engine.report().model();
+  if (column.kind == InfoColumn::Kind::kMetric && column.metric < model.metrics.size() &&
+      !is_derived(model.metrics[column.metric].kind))
+    return AggrCubeSum(engine, column).value(cnode);
   const std::vector<double> row = per_location(engine, column.metric, cnode, column.call_flavour);
   if (column.kind == InfoColumn::Kind::kVisitors)
     return static_cast<double>(
         std::count_if(row.begin(), row.end(), [](double v) { return v > 0; }));
-  double sum = 0;  // in location order, as the original adds them
+  double sum = 0;  // in location order
   if (column.locations.empty())
     for (double v : row) sum += v;
   else

@@ -60,15 +60,17 @@ async function derivedMetrics(ctx) {
     document.querySelector('#call-caption').textContent.startsWith('(time_per_visit'));
   const incl = await expectedRatios(ctx.url, 'incl');
   const excl = await expectedRatios(ctx.url, 'excl');
-  await page.waitForFunction(() => [...document.querySelectorAll('#calls li .value')].every((v) => v.dataset.value !== ''));
+  await page.waitForFunction(() => [...document.querySelectorAll('#calls li .value')].filter((v) => v.offsetParent).every((v) => (v.dataset.value || '') !== ''));
   assert.ok(await checkCallPane(page, incl, excl) >= 2, 'call paths with visits checked');
   // Its total in the metric pane: the sum over the call tree's roots.
   const roots = (await api(ctx.url, 'tree', { report: SUMMARY, parts: 'calls' })).calls.filter((c) => c.parent === null);
   const total = roots.reduce((s, c) => s + incl.get(c.id), 0);
   const row = `#metrics > li.user-metric`;
-  await page.waitForFunction((sel) => document.querySelector(`${sel} .value`).dataset.value !== '', row);
+  // Painted: the row has its value (a row not yet painted has no data-value at all).
+  await page.waitForFunction((sel) => (document.querySelector(`${sel} .value`).dataset.value || '') !== '', row);
   assert.strictEqual(await page.textContent(`${row} .name`), NAME);
-  assert.ok(close(Number(await page.$eval(`${row} .value`, (v) => v.dataset.value)), total), 'metric pane total');
+  const shown = Number(await page.$eval(`${row} .value`, (v) => v.dataset.value));
+  assert.ok(close(shown, total), `metric pane total: ${shown} shown, ${total} over the roots`);
   await page.screenshot({ path: path.join(ctx.shots, '20-derived.png') });
 
   // Kept in the browser: after a reload it is there again.

@@ -15,10 +15,6 @@ Job& current_job() {
   return *job;
 }
 
-std::string ranks_text(const Job& job) {
-  return " on " + std::to_string(job.size()) + (job.size() == 1 ? " rank" : " ranks");
-}
-
 }  // namespace
 
 void in_item_order(const std::vector<uint64_t>& sizes,

@@ -74,9 +74,12 @@ series() {
   done
   check mean_series mean.cubex cube_mean -o mean "${inputs[@]}"
   grep -q "Mean operation ends successfully" mean_series.alone.out || fail "cube_mean alone failed"
-  # Asked for, rank 0 shows its progress on standard error; standard output stays the same.
-  CUBEKIT_PROGRESS=1 "$mpiexec" -q --oversubscribe -np 2 "$bin/cube_mean" -o mean "${inputs[@]}" \
-    >progress.out 2>progress.err || fail "cube_mean with progress: exit $?"
+  # Asked for, rank 0 shows its progress and the times of the parts (bench/mpi_scaling.sh) on
+  # standard error; standard output stays the same.
+  CUBEKIT_PROGRESS=1 CUBEKIT_MPI_TIMES=1 "$mpiexec" -q --oversubscribe -np 2 "$bin/cube_mean" \
+    -o mean "${inputs[@]}" >progress.out 2>progress.err || fail "cube_mean with progress: exit $?"
+  grep -Eq '^MPI times: rows read and gathered [0-9]+\.[0-9]{3} s, added and written on rank 0 [0-9]+\.[0-9]{3} s$' \
+    progress.err || fail "cube_mean with CUBEKIT_MPI_TIMES=1: $(tr '\r' '\n' <progress.err | tail -n 1)"
   rm -f mean.cubex
   cmp -s mean_series.alone.out progress.out || fail "cube_mean with progress: output differs"
   grep -q "reports read 240/240 on 2 ranks" progress.err ||

@@ -125,6 +125,14 @@ model_series() {
     --noise 0.1 --seed 4 --law "main/solve:time=p^2" --law "main/exchange:time=3*log2(p)" >/dev/null
   check model_line model.cubex cubekit model -o model.cubex --predict p=1024 line
   check model_line_experiment line.json cubekit model -s csv --experiment line.json line
+  # Rank 0's progress: the reports read, then the models fitted; standard output the same.
+  CUBEKIT_PROGRESS=1 "$mpiexec" -q --oversubscribe -np 2 "$bin/cubekit" model -s csv line \
+    >progress.out 2>progress.err || fail "cubekit model with progress: exit $?"
+  cmp -s model_line_experiment.alone.out progress.out || fail "cubekit model with progress: output differs"
+  tr '\r' '\n' <progress.err | grep -q "^reports read 60/60 on 2 ranks$" ||
+    fail "cubekit model progress: $(tr '\r' '\n' <progress.err)"
+  tr '\r' '\n' <progress.err | grep -Eq "^models fitted [0-9]+ on 2 ranks$" ||
+    fail "cubekit model progress: $(tr '\r' '\n' <progress.err)"
   rm -rf grid line
 }
 

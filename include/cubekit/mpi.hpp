@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cubekit/perf_model.hpp"
 #include "cubekit/pop.hpp"
 #include "cubekit/report_algebra.hpp"
 
@@ -88,5 +89,10 @@ void write_combination(const std::vector<const Report*>& inputs,
 // the first); the results, on every rank, in the one-process order. Collective.
 std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
                                    const PopOptions& options);
+
+// model_series (perf_model.hpp) in a job: each rank reads its share of the reports (every rank
+// pools all samples in report order) and fits its share of the models; the models, on every
+// rank, are those of one process. Collective.
+SeriesModels model_series(const Series& series, const SeriesOptions& options);
 
 }  // namespace cubekit::mpi

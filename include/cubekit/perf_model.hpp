@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -141,6 +142,42 @@ struct SeriesModels {
   std::vector<CallPathModel> incomplete;
 };
 
+// One report's samples of a series, per call path × stored single-number metric × flavour: a
+// sample per location (weak scaling, per location) or their aggregate (strong), NaN where a
+// value is no sample; ordered by call path names, metric and flavour. model_series reads them
+// (read_report_samples); in an MPI job other ranks do and send them (docs/mpi.md).
+struct ReportSamples {
+  struct Entry {
+    std::vector<std::string> callpath;  // region names from the root
+    std::string metric;                 // unique name
+    Flavour flavour = Flavour::kExclusive;
+    std::vector<double> samples;
+  };
+  std::vector<Entry> entries;
+};
+
+// Error naming the report when it cannot be read.
+ReportSamples read_report_samples(const std::string& path, const SeriesOptions& options);
+
+// A model of one call path's points: fit_single_parameter with one parameter, else
+// fit_multi_parameter.
+PerformanceModel fit_points(std::span<const MeasuredPoint> points,
+                            const std::vector<std::string>& parameters);
+
+// Where model_series does its two costly parts: by default here, on options.threads threads;
+// the MPI layer spreads them over the ranks of a job. Wherever they run, the samples are pooled
+// in report order and every model is fitted by fit_points: the models are the same.
+class SeriesWork {
+ public:
+  virtual ~SeriesWork() = default;
+  // read_report_samples of each path, handed to `take` in path order.
+  virtual void read(const std::vector<std::string>& paths, const SeriesOptions& options,
+                    const std::function<void(size_t path, ReportSamples&& samples)>& take);
+  // m.model = fit_points(m.points, parameters) for every model.
+  virtual void fit(std::vector<CallPathModel>& models, const std::vector<std::string>& parameters,
+                   const SeriesOptions& options);
+};
+
 // Reads every report of a series and fits a model for each call path (matched by region names
 // from the root) × stored metric (by unique name) × flavour (× location with per_location)
 // measured at every point: fit_single_parameter for one parameter, fit_multi_parameter for
@@ -148,7 +185,8 @@ struct SeriesModels {
 // where a location never ran the call path) is no sample. Ordered by call path names, then
 // metric name, inclusive before exclusive, then location. Error naming the report when one
 // cannot be read, or when a parameter has fewer than kMinModelPoints values.
-SeriesModels model_series(const Series& series, const SeriesOptions& options = {});
+SeriesModels model_series(const Series& series, const SeriesOptions& options = {},
+                          SeriesWork* work = nullptr);
 
 // A law of a generated series: the exclusive value of `metric` at `callpath` (region names from
 // the root) as an expression of the parameters: numbers, the parameters' names, + - * / ^,

@@ -15,8 +15,8 @@
 namespace cubekit::cli {
 
 // The tools whose work is spread over the ranks of a job (src/tools/job.cpp).
-constexpr std::string_view kJobTools[] = {"cube_dump", "cube_mean", "cube_merge",
-                                          "cube_pop_metrics"};
+constexpr std::string_view kJobTools[] = {"cube_dump", "cube_mean",        "cube_merge",
+                                          "cube_stat", "cube_pop_metrics", "cube_model"};
 
 template <class Main>
 int run_in_job([[maybe_unused]] const std::string& tool, [[maybe_unused]] int& argc,

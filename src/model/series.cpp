@@ -4,7 +4,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
@@ -113,9 +112,6 @@ struct ModelKey {
   auto operator<=>(const ModelKey&) const = default;
 };
 
-// The values one report has for one key: a sample per location (weak) or their sum (strong).
-using ReportValues = std::map<ModelKey, std::vector<double>>;
-
 std::vector<std::string> names_from_root(const Model& model, Index cnode) {
   std::vector<std::string> names;
   for (Index c = cnode; c != kNoIndex; c = model.cnodes[c].parent)
@@ -152,20 +148,18 @@ void add_samples(std::vector<double>& samples, const Values& per_location, const
 
 // Every stored single-number metric of the report, per call path and flavour. Call paths with
 // the same names from the root are one (their values added).
-ReportValues read_report_values(const std::string& path, Scaling scaling,
-                                std::map<std::string, std::vector<std::string>>& callpaths,
-                                std::mutex& callpaths_lock) {
+ReportSamples read_samples(const std::string& path, Scaling scaling) {
   const Report report = Report::open(path);
   const Model& model = report.model();
   MetricEngine engine(report);
   std::vector<std::string> keys(model.cnodes.size());
+  std::map<std::string, std::vector<std::string>> callpaths;
   for (Index c : pre_order(model)) {
     std::vector<std::string> names = names_from_root(model, c);
     keys[c] = join(names);
-    std::lock_guard<std::mutex> guard(callpaths_lock);
     callpaths.emplace(keys[c], std::move(names));
   }
-  ReportValues values;
+  std::map<ModelKey, std::vector<double>> values;
   for (Index m = 0; m < model.metrics.size(); ++m) {
     const Metric& metric = model.metrics[m];
     if (!report.has_data(m) || !metric.dtype.is_single_number()) continue;
@@ -184,7 +178,11 @@ ReportValues read_report_values(const std::string& path, Scaling scaling,
     }
     engine.forget_values();
   }
-  return values;
+  ReportSamples samples;
+  for (auto& [key, of_key] : values)
+    samples.entries.push_back(
+        {callpaths.at(key.callpath), key.metric, key.flavour, std::move(of_key)});
+  return samples;
 }
 
 // The median, partly reordering `samples` (not empty).
@@ -249,73 +247,115 @@ std::map<std::vector<double>, std::vector<std::string>> reports_by_point(const S
   return points;
 }
 
-// Reads the reports of one point and pools their samples per key: all locations of all
-// reports, or (per location) each location's values over the reports.
-std::map<ModelKey, std::vector<double>> read_point(
-    const std::vector<std::string>& paths, const SeriesOptions& options,
-    std::map<std::string, std::vector<std::string>>& callpaths, std::mutex& callpaths_lock) {
-  const Scaling scaling = options.per_location ? Scaling::kWeak : options.scaling;
-  std::vector<ReportValues> per_report(paths.size());
-  parallel_for(
-      paths.size(),
-      [&](size_t r) {
-        try {
-          per_report[r] = read_report_values(paths[r], scaling, callpaths, callpaths_lock);
-        } catch (const Error& e) {  // e.g. a derived metric that does not compile
-          const std::string what = e.what();
-          if (what.starts_with(paths[r])) throw;
-          throw Error(paths[r] + ": " + what);
-        }
-      },
-      options.threads);
-  std::map<ModelKey, std::vector<double>> pooled;
-  for (ReportValues& values : per_report)
-    for (auto& [key, samples] : values) {
-      if (!options.per_location) {
-        std::vector<double>& all = pooled[key];
-        all.insert(all.end(), samples.begin(), samples.end());
+// Takes the reports' samples in report order, pooling them per key point by point (the reports
+// of a point are consecutive): all locations of all its reports, or (per location) each
+// location's values over its reports; at the end of a point its measured points are made.
+class Pooling {
+ public:
+  Pooling(const std::vector<std::vector<double>>& coordinates, const std::vector<size_t>& ends,
+          const SeriesOptions& options)
+      : coordinates_(coordinates), ends_(ends), options_(options) {}
+  void take(size_t report, ReportSamples&& samples) {
+    for (ReportSamples::Entry& entry : samples.entries) {
+      ModelKey key{join(entry.callpath), entry.metric, entry.flavour};
+      callpaths.emplace(key.callpath, std::move(entry.callpath));
+      if (!options_.per_location) {
+        std::vector<double>& all = pooled_[key];
+        all.insert(all.end(), entry.samples.begin(), entry.samples.end());
         continue;
       }
-      ModelKey at = key;
-      for (size_t l = 0; l < samples.size(); ++l) {
-        at.location = l;
-        pooled[at].push_back(samples[l]);
+      for (size_t l = 0; l < entry.samples.size(); ++l) {
+        key.location = l;
+        pooled_[key].push_back(entry.samples[l]);
       }
     }
-  return pooled;
-}
+    if (report + 1 == ends_[point_]) end_point();
+  }
+  std::map<std::string, std::vector<std::string>> callpaths;
+  std::map<ModelKey, std::vector<MeasuredPoint>> measured;
+
+ private:
+  void end_point() {
+    for (auto& [key, samples] : pooled_)
+      if (std::optional<MeasuredPoint> at =
+              point_of(coordinates_[point_], std::move(samples), options_))
+        measured[key].push_back(std::move(*at));
+    pooled_.clear();
+    ++point_;
+  }
+  const std::vector<std::vector<double>>& coordinates_;
+  const std::vector<size_t>& ends_;  // of each point's reports
+  const SeriesOptions& options_;
+  std::map<ModelKey, std::vector<double>> pooled_;
+  size_t point_ = 0;
+};
 
 }  // namespace
 
-SeriesModels model_series(const Series& series, const SeriesOptions& options) {
-  const auto points = reports_by_point(series);
-  std::map<std::string, std::vector<std::string>> callpaths;
-  std::mutex callpaths_lock;
-  std::map<ModelKey, std::vector<MeasuredPoint>> measured;
-  for (const auto& [coordinate, paths] : points)
-    for (auto& [key, samples] : read_point(paths, options, callpaths, callpaths_lock))
-      if (std::optional<MeasuredPoint> at = point_of(coordinate, std::move(samples), options))
-        measured[key].push_back(std::move(*at));
+ReportSamples read_report_samples(const std::string& path, const SeriesOptions& options) {
+  try {
+    return read_samples(path, options.per_location ? Scaling::kWeak : options.scaling);
+  } catch (const Error& e) {  // e.g. a derived metric that does not compile
+    const std::string what = e.what();
+    if (what.starts_with(path)) throw;
+    throw Error(path + ": " + what);
+  }
+}
+
+PerformanceModel fit_points(std::span<const MeasuredPoint> points,
+                            const std::vector<std::string>& parameters) {
+  return parameters.size() == 1 ? fit_single_parameter(points, parameters[0])
+                                : fit_multi_parameter(points, parameters);
+}
+
+// In windows of reports, each window's reports read in parallel: at most a window's samples
+// are held before they are pooled.
+void SeriesWork::read(const std::vector<std::string>& paths, const SeriesOptions& options,
+                      const std::function<void(size_t, ReportSamples&&)>& take) {
+  const size_t window = 2 * size_t(options.threads ? options.threads : default_thread_count());
+  std::vector<ReportSamples> samples(window);
+  for (size_t begin = 0; begin < paths.size(); begin += window) {
+    const size_t count = std::min(window, paths.size() - begin);
+    parallel_for(
+        count, [&](size_t i) { samples[i] = read_report_samples(paths[begin + i], options); },
+        options.threads);
+    for (size_t i = 0; i < count; ++i) take(begin + i, std::move(samples[i]));
+  }
+}
+
+void SeriesWork::fit(std::vector<CallPathModel>& models, const std::vector<std::string>& parameters,
+                     const SeriesOptions& options) {
+  parallel_for(
+      models.size(), [&](size_t i) { models[i].model = fit_points(models[i].points, parameters); },
+      options.threads);
+}
+
+SeriesModels model_series(const Series& series, const SeriesOptions& options, SeriesWork* work) {
+  SeriesWork here;
+  if (!work) work = &here;
+  std::vector<std::string> paths;
+  std::vector<std::vector<double>> coordinates;
+  std::vector<size_t> ends;
+  for (const auto& [coordinate, of_point] : reports_by_point(series)) {
+    paths.insert(paths.end(), of_point.begin(), of_point.end());
+    coordinates.push_back(coordinate);
+    ends.push_back(paths.size());
+  }
+  Pooling pooling(coordinates, ends, options);
+  work->read(paths, options,
+             [&](size_t r, ReportSamples&& samples) { pooling.take(r, std::move(samples)); });
   SeriesModels result;
-  for (auto& [key, values] : measured) {
-    auto& into = values.size() == points.size() ? result.models : result.incomplete;
+  for (auto& [key, values] : pooling.measured) {
+    auto& into = values.size() == coordinates.size() ? result.models : result.incomplete;
     into.push_back(
-        {callpaths.at(key.callpath),
+        {pooling.callpaths.at(key.callpath),
          key.metric,
          key.flavour,
          std::move(values),
          {},
          key.location == kAllLocations ? std::nullopt : std::optional<size_t>(key.location)});
   }
-  parallel_for(
-      result.models.size(),
-      [&](size_t i) {
-        CallPathModel& m = result.models[i];
-        m.model = series.parameters.size() == 1
-                      ? fit_single_parameter(m.points, series.parameters[0])
-                      : fit_multi_parameter(m.points, series.parameters);
-      },
-      options.threads);
+  work->fit(result.models, series.parameters, options);
   return result;
 }
 

@@ -11,6 +11,8 @@
 #include <new>
 #include <numeric>
 
+#include "cubekit/error.hpp"
+
 namespace cubekit::mpi {
 namespace {
 
@@ -130,6 +132,16 @@ void broadcast(std::vector<uint64_t>& values, int from) {
   MPI_Ibcast(values.data(), static_cast<int>(values.size()), MPI_UINT64_T, from, MPI_COMM_WORLD,
              &request);
   wait_gently(request);
+}
+
+std::string ranks_text(const Job& job) {
+  return " on " + std::to_string(job.size()) + (job.size() == 1 ? " rank" : " ranks");
+}
+
+void ByteReader::raw(void* data, size_t size) {
+  if (size > in_.size() - at_) throw Error("MPI: gathered results are cut short");
+  std::memcpy(data, in_.data() + at_, size);
+  at_ += size;
 }
 
 void append_record(std::string& records, uint64_t item, std::string_view bytes) {

@@ -23,6 +23,43 @@ FirstRank first_by_key(int key);
 void broadcast(std::string& text, int from);
 void broadcast(std::vector<uint64_t>& values, int from);
 
+// Results as bytes that travel (the same binary on every rank: numbers as their bytes).
+class ByteWriter {
+ public:
+  void raw(const void* data, size_t size) { out.append(static_cast<const char*>(data), size); }
+  void word(uint64_t w) { raw(&w, sizeof w); }
+  void text(const std::string& s) {
+    word(s.size());
+    out += s;
+  }
+  std::string out;
+};
+
+// Reads what a ByteWriter wrote; Error when the bytes end early.
+class ByteReader {
+ public:
+  explicit ByteReader(std::string_view in) : in_(in) {}
+  void raw(void* data, size_t size);
+  uint64_t word() {
+    uint64_t w;
+    raw(&w, sizeof w);
+    return w;
+  }
+  std::string text() {
+    std::string s(word(), '\0');
+    raw(s.data(), s.size());
+    return s;
+  }
+  bool done() const { return at_ == in_.size(); }
+
+ private:
+  std::string_view in_;
+  size_t at_ = 0;
+};
+
+// " on 4 ranks" (" on 1 rank"), for the progress lines.
+std::string ranks_text(const Job& job);
+
 // Records of a step: (item, bytes) after one another.
 void append_record(std::string& records, uint64_t item, std::string_view bytes);
 

@@ -2,7 +2,6 @@
 // (and the first, which the scaling metrics compare with), rank 0 puts the results in the
 // one-process order. The values travel bit for bit, so the printed numbers are the same.
 #include <algorithm>
-#include <cstring>
 
 #include "cubekit/error.hpp"
 #include "cubekit/mpi.hpp"
@@ -11,43 +10,7 @@
 namespace cubekit::mpi {
 namespace {
 
-class Writer {
- public:
-  void raw(const void* data, size_t size) { out.append(static_cast<const char*>(data), size); }
-  void word(uint64_t w) { raw(&w, sizeof w); }
-  void text(const std::string& s) {
-    word(s.size());
-    out += s;
-  }
-  std::string out;
-};
-
-class Reader {
- public:
-  explicit Reader(std::string_view in) : in_(in) {}
-  void raw(void* data, size_t size) {
-    if (size > in_.size() - at_) throw Error("MPI: a gathered POP result is cut short");
-    std::memcpy(data, in_.data() + at_, size);
-    at_ += size;
-  }
-  uint64_t word() {
-    uint64_t w;
-    raw(&w, sizeof w);
-    return w;
-  }
-  std::string text() {
-    std::string s(word(), '\0');
-    raw(s.data(), s.size());
-    return s;
-  }
-  bool done() const { return at_ == in_.size(); }
-
- private:
-  std::string_view in_;
-  size_t at_ = 0;
-};
-
-void write_result(Writer& w, const PopResult& r) {
+void write_result(ByteWriter& w, const PopResult& r) {
   w.text(r.focus);
   w.word(r.call_paths.size());
   w.raw(r.call_paths.data(), r.call_paths.size() * sizeof(uint32_t));
@@ -64,7 +27,7 @@ void write_result(Writer& w, const PopResult& r) {
   }
 }
 
-PopResult read_result(Reader& in) {
+PopResult read_result(ByteReader& in) {
   PopResult r;
   r.focus = in.text();
   r.call_paths.resize(in.word());
@@ -103,26 +66,26 @@ std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
       // not say which of them failed; a failure of the series' first is the same on all ranks).
       item = static_cast<size_t>(std::find(mine.begin(), mine.end(), true) - mine.begin());
       if (item == mine.size()) return;
-      std::vector<Writer> of_report(series.size());
+      std::vector<ByteWriter> of_report(series.size());
       for (const PopResult& result : cubekit::pop_metrics(series, options, mine))
         write_result(of_report[result.report], result);
       for (size_t r = begin; r < end; ++r)
         if (mine[r]) append_record(records, r, of_report[r].out);
     });
     for (size_t r = begin; r < end && job->root(); ++r) {
-      Reader in(g.by_item.at(r));
+      ByteReader in(g.by_item.at(r));
       while (!in.done()) by_report[r].push_back(read_result(in));
     }
     job->show_progress("reports " + std::to_string(end) + "/" + std::to_string(series.size()));
     begin = end;
   }
   job->end_progress();
-  Writer all;  // focus-major, as alone; to every rank, so that each prints the same (elsewhere)
+  ByteWriter all;  // focus-major, as alone; to every rank, so that each prints the same (elsewhere)
   for (size_t focus = 0; job->root() && !series.empty() && focus < by_report[0].size(); ++focus)
     for (const std::vector<PopResult>& of_report : by_report) write_result(all, of_report[focus]);
   broadcast(all.out, 0);
   std::vector<PopResult> results;
-  for (Reader in(all.out); !in.done();) results.push_back(read_result(in));
+  for (ByteReader in(all.out); !in.done();) results.push_back(read_result(in));
   return results;
 }
 

@@ -1,5 +1,8 @@
 // Work spread over the ranks of a job (mpi.hpp): independent items in item order, and the rows of
 // a combination read where the plan says and added on rank 0 in the one-process order.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "cubekit/error.hpp"
@@ -15,8 +18,8 @@ Job& current_job() {
   return *job;
 }
 
-std::string ranks_text(const Job& job) {
-  return " on " + std::to_string(job.size()) + (job.size() == 1 ? " rank" : " ranks");
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -93,15 +96,20 @@ class GatheredRows : public CombinationRows {
     while (next_window_ < plan_.window_ends.size()) gather_next_window();
   }
 
+  // Seconds rank 0 waited for the ranks to read, prepare and send rows (on 1 rank: read them).
+  double gather_seconds = 0;
+
  private:
   size_t gathered_end() const { return next_window_ ? plan_.window_ends[next_window_ - 1] : 0; }
   void gather_next_window() {
+    const auto start = std::chrono::steady_clock::now();
     const size_t begin = gathered_end(), end = plan_.window_ends[next_window_];
     window_ = gather_step(job_, [&](std::string& records, size_t& item) {
       for (item = begin; item < end; ++item)
         if (plan_.owner[item] == job_.rank()) append_record(records, item, read_(metric_, item));
     });
     ++next_window_;
+    gather_seconds += seconds_since(start);
     job_.show_progress("metric " + std::to_string(metric_number_) + "/" +
                        std::to_string(stored_metrics_) + ", reports read " + std::to_string(end) +
                        "/" + std::to_string(locations_.size()) + ranks_text(job_));
@@ -146,9 +154,15 @@ void write_combination(const std::vector<const Report*>& inputs,
     }
     return;
   }
+  const auto start = std::chrono::steady_clock::now();
   GatheredRows rows(job, plan, read, out, inputs);
   cubekit::write_combination(inputs, maps, std::move(definitions), how, path, options, &rows);
   job.end_progress();
+  // The measured parts of bench/mpi_scaling.sh's model of the time on P nodes (docs/mpi.md).
+  if (const char* asked = std::getenv("CUBEKIT_MPI_TIMES"); asked && std::string(asked) == "1")
+    std::fprintf(stderr,
+                 "MPI times: rows read and gathered %.3f s, added and written on rank 0 %.3f s\n",
+                 rows.gather_seconds, seconds_since(start) - rows.gather_seconds);
 }
 
 }  // namespace cubekit::mpi

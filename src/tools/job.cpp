@@ -98,6 +98,13 @@ std::vector<PopResult> pop_metrics_in_job(const std::vector<const Report*>& seri
   return pop_metrics(series, options);
 }
 
+SeriesModels model_series_in_job(const Series& series, const SeriesOptions& options) {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) return mpi::model_series(series, options);
+#endif
+  return model_series(series, options);
+}
+
 void write_combination_in_job(const std::vector<const Report*>& inputs,
                               const std::vector<InputMapping>& maps,
                               std::shared_ptr<const Model> definitions, Combination how,

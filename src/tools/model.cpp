@@ -221,7 +221,7 @@ int model_main(int argc, char** argv) {
                       : measure == "maximum" ? Measure::kMaximum
                                              : Measure::kMean;
     options.keep_samples = !experiment_output.empty();
-    const SeriesModels result = model_series(series, options);
+    const SeriesModels result = model_series_in_job(series, options);
     if (!result.incomplete.empty())
       std::fprintf(stderr,
                    "cubekit model: %zu call path × metric × flavour without a value at every "
@@ -229,8 +229,9 @@ int model_main(int argc, char** argv) {
                    result.incomplete.size(), joined(result.incomplete[0].callpath).c_str(),
                    result.incomplete[0].metric.c_str());
     const std::vector<CallPathModel>& models = result.models;
-    if (!report_output.empty()) write_model_report(report_output, models, series.parameters);
-    if (!experiment_output.empty())
+    if (!report_output.empty() && job_writes_files())
+      write_model_report(report_output, models, series.parameters);
+    if (!experiment_output.empty() && job_writes_files())
       write_extrap_experiment(experiment_output, models, series.parameters);
     if (format == "json")
       print_json(models, at);

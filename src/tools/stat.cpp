@@ -2,6 +2,8 @@
 // CubeLib 4.6's tool (tools guide §1.5): values of a routine and its callees (-m, -r), with
 // statistics over the locations (-%), or the top N regions by exclusive time (-t); CSV or,
 // with -p, aligned columns. Numbers are formatted as the original's stream state leaves them.
+// Several reports (cubekit's extension): each one's output in turn, after a "==> FILE <==" line;
+// in an MPI job the reports are spread over the ranks (docs/mpi.md).
 
 #include <algorithm>
 #include <climits>
@@ -22,8 +24,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: cube_stat [-h] [-p] [-m <metric>[,<metric>...]] [-%] [-r <routine>[,<routine>...]]\n"
-    "                 <report>\n"
-    "       cube_stat [-h] [-p] [-m <metric>[,...]] -t <N>|inf|unlimited|infinite <report>\n"
+    "                 <report>...\n"
+    "       cube_stat [-h] [-p] [-m <metric>[,...]] -t <N>|inf|unlimited|infinite <report>...\n"
     "  -p  aligned columns instead of CSV\n"
     "  -m  metrics by unique name (default: time, else the metric with id 0)\n"
     "  -r  routines by region name or mangled name (default: every call-tree root); each is\n"
@@ -32,13 +34,16 @@ constexpr const char* kUsage =
     "  -%  statistics over the locations (count, sum, mean, variance, minimum, quartiles,\n"
     "      median, maximum)\n"
     "  -t  flat profile of the N regions with the most exclusive time (visits, exclusive and\n"
-    "      inclusive time, then the -m metrics)\n";
+    "      inclusive time, then the -m metrics)\n"
+    "  several reports: each one's output after a line \"==> <report> <==\"; any report that\n"
+    "  cannot be summarised ends the run (exit 1) before anything is printed\n";
 
 struct Options {
   bool pretty = false, statistics = false;
   int top = 0;
   std::vector<std::string> metrics, routines;
-  std::string file;
+  std::vector<std::string> files;
+  std::string file;  // the one being summarised
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -109,11 +114,11 @@ Options parse(int argc, char** argv) {
                      {'%'}}};
   table.unknown = failure(kUsage);
   table.operands =
-      OperandCount{1, 1, failure(std::string(kUsage) + "cube_stat: exactly one report expected\n")};
+      OperandCount{1, SIZE_MAX, failure(std::string(kUsage) + "cube_stat: no report given\n")};
   Options o;
-  o.file = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
-             take_option(o, c, arg ? arg : "");
-           }).operands[0];
+  o.files = parse_command_line(table, argc, argv, [&](char c, const char* arg) {
+              take_option(o, c, arg ? arg : "");
+            }).operands;
   return o;
 }
 
@@ -393,55 +398,58 @@ void apply_defaults(const Model& model, Options& o) {
       o.routines.push_back(model.regions[model.cnodes[root].region].mangled_name);
 }
 
-int run(const Report& report, Options& o) {
+// The summary of one report; Error naming the file for a metric or routine it lacks.
+std::string summary(const Report& report, Options& o) {
   const Model& model = report.model();
   MetricEngine engine(report);
   apply_defaults(model, o);
   Run run{engine, model, o, {}, {}, {}};
   for (const std::string& name : o.metrics) {
     const auto m = model.metric_by_uniq_name(name);
-    if (!m) {
-      std::cerr << "cube_stat: " << o.file << ": no metric '" << name << "'\n";
-      return 1;
-    }
+    if (!m) throw Error(o.file + ": no metric '" + name + "'");
     run.metrics.push_back(*m);
   }
   if (o.top) {
     const auto visits = metric_named(model, "visits", "Visits");
     const auto time = metric_named(model, "time", "Time");
-    if (!time || !visits) {
-      std::cerr << "cube_stat: " << o.file << ": no metric '" << (time ? "visits" : "time")
-                << "' (nor one whose unique name ends in '" << (time ? "Visits" : "Time")
-                << "'), which -t needs\n";
-      return 1;
-    }
+    if (!time || !visits)
+      throw Error(o.file + ": no metric '" + (time ? "visits" : "time") +
+                  "' (nor one whose unique name ends in '" + (time ? "Visits" : "Time") +
+                  "'), which -t needs");
     run.top_n(*visits, *time);
-  } else {
-    for (const std::string& name : o.routines) {
-      const std::vector<Index> found = cnodes_of_region(model, name);
-      if (found.empty()) {
-        std::cerr << "cube_stat: " << o.file << ": no call path of a region named '" << name
-                  << "'\n";
-        return 1;
-      }
-      run.cnodes.insert(run.cnodes.end(), found.begin(), found.end());
-    }
-    if (run.metrics.empty()) {
-      std::cerr << "cube_stat: " << o.file << ": the report has no metrics\n";
-      return 1;
-    }
-    o.statistics ? run.statistics() : run.plain();
+    return run.out.str();
   }
-  std::cout << run.out.str();
-  return 0;
+  for (const std::string& name : o.routines) {
+    const std::vector<Index> found = cnodes_of_region(model, name);
+    if (found.empty()) throw Error(o.file + ": no call path of a region named '" + name + "'");
+    run.cnodes.insert(run.cnodes.end(), found.begin(), found.end());
+  }
+  if (run.metrics.empty()) throw Error(o.file + ": the report has no metrics");
+  o.statistics ? run.statistics() : run.plain();
+  return run.out.str();
+}
+
+// The options are copied for each report: the defaults (-m, -r) depend on the report.
+std::string summary_of(const std::string& file, Options o) {
+  o.file = file;
+  const Report report = Report::open(file);
+  return summary(report, o);
 }
 
 }  // namespace
 
 int stat_main(int argc, char** argv) {
-  Options o = parse(argc, argv);
-  const Report report = Report::open(o.file);
-  return run(report, o);
+  const Options o = parse(argc, argv);
+  // Kept until every report is summarised, so that a failure (an Error naming its report, the
+  // first in report order; in a job on any rank) prints no part of the output.
+  std::ostringstream text;
+  for_each_file_in_order(o.files, text, [&](size_t i) {
+    if (o.files.size() > 1) text << "==> " << o.files[i] << " <==\n";
+    text << summary_of(o.files[i], o);
+    return 0;
+  });
+  std::cout << text.str();
+  return 0;
 }
 
 }  // namespace cubekit::tools

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command_line.hpp"
+#include "cubekit/perf_model.hpp"
 #include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/report_algebra.hpp"
@@ -87,6 +88,9 @@ int for_each_file_in_order(const std::vector<std::string>& files, std::ostream& 
 // pop_metrics (pop.hpp); in a job every rank measures its share of the series.
 std::vector<PopResult> pop_metrics_in_job(const std::vector<const Report*>& series,
                                           const PopOptions& options);
+// model_series (perf_model.hpp); in a job every rank reads its share of the reports and fits its
+// share of the models, and every rank gets all models.
+SeriesModels model_series_in_job(const Series& series, const SeriesOptions& options);
 // write_combination (report_algebra.hpp); in a job every rank reads its share of the inputs and
 // rank 0 writes.
 void write_combination_in_job(const std::vector<const Report*>& inputs,

@@ -623,6 +623,37 @@ TEST(CubeStat, RoutineNamesWithCommasInsideBrackets) {
                        "),4123\n\nINCL(MPI_Init()),959558\nEXCL(MPI_Init()),959558\n\n");
 }
 
+// Several reports (cubekit's extension, spread over the ranks under mpirun): each report's
+// output of the one-report run after a "==> FILE <==" line, the defaults (-m, -r: the roots)
+// taken from each report; a report that fails ends the run before anything is printed.
+TEST(CubeStat, SeveralReportsInTurnAndNothingWhenOneFails) {
+  REQUIRE_SHARED();
+  const std::string mm = small_profile().string();
+  const std::string threaded =
+      (shared_dir() / "data/real/extrap/simple_threaded/cube-example1.cubex").string();
+  for (const std::vector<std::string>& options :
+       {std::vector<std::string>{}, {"-%"}, {"-p", "-t", "3"}}) {
+    std::string expected;
+    for (const std::string& report : {mm, threaded, mm}) {
+      std::vector<std::string> one = options;
+      one.push_back(report);
+      const auto alone = run_tool("cube_stat", one);
+      ASSERT_EQ(alone.exit_code, 0) << alone.err;
+      expected += "==> " + report + " <==\n" + alone.out;
+    }
+    std::vector<std::string> all = options;
+    all.insert(all.end(), {mm, threaded, mm});
+    const auto r = run_tool("cube_stat", all);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, expected);
+  }
+  const auto r = run_tool("cube_stat", {"-m", "time", mm, "/nonexistent/r.cubex", threaded});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("cube_stat: /nonexistent/r.cubex: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 TEST(CubeStat, BadArgumentsAndNames) {
   REQUIRE_SHARED();
   EXPECT_EQ(run_tool("cube_stat", {"-t", "5", "-r", "main", small_profile()}).exit_code, 1);

@@ -74,9 +74,12 @@ series() {
   done
   check mean_series mean.cubex cube_mean -o mean "${inputs[@]}"
   grep -q "Mean operation ends successfully" mean_series.alone.out || fail "cube_mean alone failed"
-  # Asked for, rank 0 shows its progress on standard error; standard output stays the same.
-  CUBEKIT_PROGRESS=1 "$mpiexec" -q --oversubscribe -np 2 "$bin/cube_mean" -o mean "${inputs[@]}" \
-    >progress.out 2>progress.err || fail "cube_mean with progress: exit $?"
+  # Asked for, rank 0 shows its progress and the times of the parts (bench/mpi_scaling.sh) on
+  # standard error; standard output stays the same.
+  CUBEKIT_PROGRESS=1 CUBEKIT_MPI_TIMES=1 "$mpiexec" -q --oversubscribe -np 2 "$bin/cube_mean" \
+    -o mean "${inputs[@]}" >progress.out 2>progress.err || fail "cube_mean with progress: exit $?"
+  grep -Eq '^MPI times: rows read and gathered [0-9]+\.[0-9]{3} s, added and written on rank 0 [0-9]+\.[0-9]{3} s$' \
+    progress.err || fail "cube_mean with CUBEKIT_MPI_TIMES=1: $(tr '\r' '\n' <progress.err | tail -n 1)"
   rm -f mean.cubex
   cmp -s mean_series.alone.out progress.out || fail "cube_mean with progress: output differs"
   grep -q "reports read 240/240 on 2 ranks" progress.err ||
@@ -90,6 +93,47 @@ series() {
   check pop_series - cube_pop_metrics -a hybrid-add -s csv "${inputs[@]:0:100}"
   check pop_series_json - cube_pop_metrics -a bsc -s json -i -c 0,1 "${inputs[@]:0:40}"
   check dump_series_to_file dumped.csv cube_dump -m time,visits -s csv2 -o dumped.csv "${inputs[@]:0:60}"
+  stat_series "${inputs[@]:0:120}"
+  model_series
+}
+
+# cube_stat over many reports: alone, each report's own output (the one-report tool's, which the
+# oracle tests check) after a "==> FILE <==" line; on 1, 2, 4 ranks the same bytes.
+stat_series() {
+  local options
+  for options in "-%" "-p -t 5"; do
+    : >stat_expected.out
+    for f in "$@"; do
+      echo "==> $f <==" >>stat_expected.out
+      "$bin/cube_stat" $options "$f" >>stat_expected.out
+    done
+    check stat_series - cube_stat $options "$@"
+    cmp -s stat_expected.out stat_series.alone.out ||
+      fail "cube_stat $options over $# reports alone: not each report's output in turn"
+  done
+}
+
+# cubekit model over generated series (known laws, noise): 100 reports on a 5 × 5 grid of two
+# parameters, and 60 of one parameter; models, the model report (-o) and Extra-P's input
+# (--experiment) the same as alone.
+model_series() {
+  "$bin/cubekit" generate --series grid --points x=2,4,8,16,32 --points y=1,2,3,4,5 \
+    --repetitions 4 --noise 0.05 --seed 3 --law "main/solve:time=2*x^1.5*y+3" \
+    --law "main/io:time=0.5*log2(x)+y" --law "main:visits=x" >/dev/null
+  check model_grid - cubekit model -s json grid
+  "$bin/cubekit" generate --series line --points p=4,8,16,32,64,128 --repetitions 10 \
+    --noise 0.1 --seed 4 --law "main/solve:time=p^2" --law "main/exchange:time=3*log2(p)" >/dev/null
+  check model_line model.cubex cubekit model -o model.cubex --predict p=1024 line
+  check model_line_experiment line.json cubekit model -s csv --experiment line.json line
+  # Rank 0's progress: the reports read, then the models fitted; standard output the same.
+  CUBEKIT_PROGRESS=1 "$mpiexec" -q --oversubscribe -np 2 "$bin/cubekit" model -s csv line \
+    >progress.out 2>progress.err || fail "cubekit model with progress: exit $?"
+  cmp -s model_line_experiment.alone.out progress.out || fail "cubekit model with progress: output differs"
+  tr '\r' '\n' <progress.err | grep -q "^reports read 60/60 on 2 ranks$" ||
+    fail "cubekit model progress: $(tr '\r' '\n' <progress.err)"
+  tr '\r' '\n' <progress.err | grep -Eq "^models fitted [0-9]+ on 2 ranks$" ||
+    fail "cubekit model progress: $(tr '\r' '\n' <progress.err)"
+  rm -rf grid line
 }
 
 real() {
@@ -109,6 +153,36 @@ real() {
   check mean_real_threaded mean.cubex cube_mean -o mean "${threaded[@]}"
   check pop_real - cube_pop_metrics -a hybrid-mult "${mm[@]}"
   check pop_real_all - cube_pop_metrics -s csv "${all[@]}"
+  check stat_real - cube_stat -% "${all[@]}"
+  local points=() f
+  for f in "${mm[@]}"; do
+    [[ $(basename "$f") =~ ^mm\.x([0-9]+)y ]] && points+=(--point "x=${BASH_REMATCH[1]}" "$f")
+  done
+  check model_real - cubekit model -s csv "${points[@]}"
+  check model_real_per_location - cubekit model --per-location "${points[@]}"
+}
+
+# failing MESSAGE OUTPUT TOOL ARGS...: alone and on 1, 2, 4 ranks the tool fails with exit 1 and
+# one line starting with MESSAGE (the same line on every rank count), prints on standard output
+# what it prints alone and leaves no OUTPUT (- for none) nor any other file behind.
+failing() {
+  local message=$1 output=$2 rc=0
+  shift 2
+  "$bin/$1" "${@:2}" >alone.out 2>alone.err || rc=$?
+  [ $rc -eq 1 ] || fail "$1 alone: exit $rc"
+  grep -q "^$message" alone.err || fail "$1 alone: $(cat alone.err)"
+  for np in 1 2 4; do
+    rc=0
+    "$mpiexec" -q --oversubscribe -np $np "$bin/$1" "${@:2}" >fault.out 2>fault.err || rc=$?
+    [ $rc -ne 0 ] || fail "$1 fault on $np ranks: exit 0"
+    [ "$(wc -l <fault.err)" -eq 1 ] || fail "$1 fault on $np ranks: not one line: $(cat fault.err)"
+    cmp -s alone.err fault.err || fail "$1 fault on $np ranks: $(cat fault.err)"
+    cmp -s alone.out fault.out || fail "$1 fault on $np ranks: standard output differs"
+    [ "$output" = - ] || [ ! -e "$output" ] || fail "$1 fault on $np ranks: $output was written"
+    [ -z "$(ls -A | grep -v -e '^r[0-9].cubex$' -e '^broken.cubex$' -e '^fault' -e '^alone')" ] ||
+      fail "$1 fault on $np ranks: files left: $(ls)"
+    echo "$1 fault on $np ranks: exit $rc, $(cat fault.err)"
+  done
 }
 
 fault() {
@@ -129,20 +203,13 @@ PY
   # The smallest report goes last in a window: on 2 and 4 ranks it is another rank's.
   local inputs=(r1.cubex r2.cubex r3.cubex r4.cubex broken.cubex r6.cubex)
   # The message is the one-process run's, once.
-  "$bin/cube_mean" -o out "${inputs[@]}" >/dev/null 2>alone.err && fail "cube_mean alone: exit 0"
-  grep -q "^cube_mean: broken.cubex:1.data: " alone.err || fail "cube_mean alone: $(cat alone.err)"
-  for np in 1 2 4; do
-    local rc=0
-    "$mpiexec" -q --oversubscribe -np $np "$bin/cube_mean" -o out "${inputs[@]}" \
-      >fault.out 2>fault.err || rc=$?
-    [ $rc -ne 0 ] || fail "fault on $np ranks: exit 0"
-    [ "$(wc -l <fault.err)" -eq 1 ] || fail "fault on $np ranks: not one line: $(cat fault.err)"
-    cmp -s alone.err fault.err || fail "fault on $np ranks: $(cat fault.err)"
-    [ ! -e out.cubex ] || fail "fault on $np ranks: out.cubex was written"
-    [ -z "$(ls -A | grep -v -e '^r[0-9].cubex$' -e '^broken.cubex$' -e '^fault' -e '^alone')" ] ||
-      fail "fault on $np ranks: files left: $(ls)"
-    echo "fault on $np ranks: exit $rc, $(cat fault.err)"
-  done
+  failing "cube_mean: broken.cubex:1.data: " out.cubex cube_mean -o out "${inputs[@]}"
+  failing "cube_stat: broken.cubex:1.data: " - cube_stat -% "${inputs[@]}"
+  [ ! -s alone.out ] || fail "cube_stat printed part of its output before the broken report"
+  local points=() i=1 f
+  for f in "${inputs[@]}"; do points+=(--point "x=$((i++))" "$f"); done
+  failing "cubekit model: broken.cubex:1.data: " model.cubex cubekit model -o model.cubex "${points[@]}"
+  [ ! -s alone.out ] || fail "cubekit model printed models despite the broken report"
   # Two broken reports on 3 ranks: the first in input order (on rank 2, the smallest) is the one
   # named, as alone, not the one of the lower rank (rank 1 takes the middle-sized one).
   "$bin/cubekit" generate -o big.cubex --seed 7 --call-paths 1000 --nodes 1 >/dev/null

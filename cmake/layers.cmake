@@ -62,6 +62,7 @@ set(CUBEKIT_INTERNAL_HEADERS
   format/byte_order.hpp
   format/compression.hpp
   format/cube3.hpp
+  format/cube3_writer.hpp
   format/cubex_source.hpp
   format/mapped_file.hpp
   format/metric_data.hpp

@@ -73,3 +73,17 @@ set(CUBEKIT_INTERNAL_HEADERS
   io/metric_definition.hpp
   calc/kernels.hpp
   cubepl/regex.hpp)
+
+# Tests and bench/ stand above every layer and use the library as a higher layer may: public
+# headers, the internal API above, and these private headers besides, the units that white-box
+# tests and fuzzers drive directly (each with its test). They are not internal API: no other
+# layer may include them. The checker enforces it for tests/ and bench/ (ctest: layers.*).
+set(CUBEKIT_TEST_HEADERS
+  format/chunked_file_writer.hpp  # tests/unit/chunked_file_writer_test.cpp
+  format/xml_pull.hpp             # tests/unit/xml_stream_test.cpp
+  io/peri_reader.hpp              # tests/fuzz/fuzz_peri.cpp, tests/roundtrip/peri_xml_test.cpp
+  model/least_squares.hpp         # tests/unit/multi_parameter_test.cpp
+  mpi/collectives.hpp             # tests/mpi/plan_test.cpp
+  server/report_cache.hpp         # tests/server/concurrency_test.cpp
+  server/source_files.hpp         # tests/server/server_test.cpp
+  cli/run_guarded.hpp)            # tests/unit/hostile_input_test.cpp

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "calc/kernels.hpp"
 #include "cubekit/cube3_writer.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/writer.hpp"
 #include "test_support.hpp"
@@ -165,7 +165,8 @@ std::string expected_cube3_text() {
 double exclusive_time_at_main(const std::string& path) {
   const cubekit::Report r = cubekit::Report::open(path);
   const Index time = *r.model().metric_by_uniq_name("time");
-  const auto v = cubekit::location_values(r, time, 0, Flavour::kInclusive, Flavour::kExclusive);
+  const auto v =
+      cubekit::MetricEngine(r).location_values(time, 0, Flavour::kInclusive, Flavour::kExclusive);
   double first;
   std::memcpy(&first, v.at(0), sizeof first);
   return first;
@@ -259,7 +260,8 @@ TEST(Cube3Layout, MaxDoubleValuesHaveTwelveDigitsAndTheirIdentityReadsBack) {
             std::string::npos)
       << read_file(cube);
   const cubekit::Report back = cubekit::Report::open(cube);
-  const auto v = cubekit::location_values(back, 0, 1, Flavour::kInclusive, Flavour::kExclusive);
+  const auto v =
+      cubekit::MetricEngine(back).location_values(0, 1, Flavour::kInclusive, Flavour::kExclusive);
   double first;
   std::memcpy(&first, v.at(0), sizeof first);
   EXPECT_EQ(first, lowest);

@@ -11,36 +11,11 @@
 #include "cubekit/report.hpp"
 #include "format/cube3_writer.hpp"
 #include "test_support.hpp"
+#include "unit/cube3_system_tree.hpp"
 #include "unit/small_model.hpp"
 
 namespace cubekit {
 namespace {
-
-// machine → node → one process → two threads: the only system tree Cube 3 holds.
-void add_node_with_two_threads(Model& model) {
-  SystemNode machine, node;
-  machine.name = "m";
-  machine.class_name = "machine";
-  machine.children = {1};
-  node.id = 1;
-  node.name = "n";
-  node.class_name = "node";
-  node.parent = 0;
-  node.groups = {0};
-  model.system_nodes = {machine, node};
-  LocationGroup process;
-  process.name = "p0";
-  process.node = 1;
-  process.locations = {0, 1};
-  model.groups = {process};
-  for (uint32_t t = 0; t < 2; ++t) {
-    Location thread;
-    thread.id = t;
-    thread.name = "t" + std::to_string(t);
-    thread.group = 0;
-    model.locations.push_back(thread);
-  }
-}
 
 // The value handed in for (call path c, thread l): exact in binary, distinct everywhere.
 double planted(Index c, size_t l) {
@@ -54,7 +29,7 @@ TEST(Cube3Rows, TheDocumentHoldsTheRowsHandedIn) {
   test::add_metric(model, "time", "DOUBLE", MetricKind::kExclusive);
   test::add_metric(model, "visits", "UINT64", MetricKind::kExclusive);
   test::add_call_tree(model, {"main", "foo", "bar"}, {kNoIndex, 0, 0});
-  add_node_with_two_threads(model);
+  test::add_two_processes(model);  // the system tree Cube 3 holds
   model.finalize(path);
 
   std::vector<double> row(2);

@@ -24,7 +24,6 @@
 #include <sstream>
 #include <string>
 
-#include "calc/kernels.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/generator.hpp"
 #include "cubekit/remap.hpp"
@@ -84,8 +83,8 @@ void BM_PrederivedRatio(benchmark::State& state) {
     cubekit::MetricEngine engine(r.report());
     const cubekit::Values all = engine.aggregated_values(ratio, cubekit::Flavour::kInclusive, ex);
     for (Index c = 0; c < model.cnodes.size(); ++c) {
-      const cubekit::Values t = cubekit::location_values(r.report(), time, c, ex, ex);
-      const cubekit::Values v = cubekit::location_values(r.report(), visits, c, ex, ex);
+      const cubekit::Values t = engine.location_values(time, c, ex, ex);
+      const cubekit::Values v = engine.location_values(visits, c, ex, ex);
       double expect = 0;
       for (size_t l = 0; l < model.locations.size(); ++l)
         // CubePL's x / 0 is ±DBL_MAX (cubepl.md §5), so sums may overflow to ±inf.

@@ -1,8 +1,9 @@
 # Fails when a file includes something of a higher layer (order and public-header table in
 # layers.cmake), when a tool includes a library source header instead of a public one, when a
 # layer includes a private header of a lower layer that is not in that layer's internal API
-# (CUBEKIT_INTERNAL_HEADERS), when a public header names a `detail` namespace, or when a public
-# header is missing from the table.
+# (CUBEKIT_INTERNAL_HEADERS; an entry HEADER=LAYER,... is for those layers only), when a public header names a `detail` namespace, or when a public
+# header is missing from the table, or when test or bench code (tests/, bench/) includes a
+# private header that is neither a layer's internal API nor a white-box header of the tests.
 #   cmake -DSOURCE_DIR=<tree with src/ and include/> -P cmake/check_layers.cmake
 cmake_minimum_required(VERSION 3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/layers.cmake)
@@ -17,6 +18,24 @@ foreach(entry IN LISTS CUBEKIT_PUBLIC_HEADERS)
   list(GET pair 0 header)
   list(GET pair 1 layer)
   set("public_${header}" ${layer})
+endforeach()
+
+# internal_for_<layer>: the internal API a layer may include (unrestricted entries, and those
+# naming it); internal_for_tests: the unrestricted ones.
+foreach(layer IN LISTS CUBEKIT_LAYERS ITEMS tests)
+  set(internal_for_${layer} "")
+endforeach()
+foreach(entry IN LISTS CUBEKIT_INTERNAL_HEADERS)
+  if(entry MATCHES "^([^=]+)=(.+)$")
+    string(REPLACE "," ";" consumers "${CMAKE_MATCH_2}")
+    foreach(layer IN LISTS consumers)
+      list(APPEND internal_for_${layer} ${CMAKE_MATCH_1})
+    endforeach()
+  else()
+    foreach(layer IN LISTS CUBEKIT_LAYERS ITEMS tests)
+      list(APPEND internal_for_${layer} ${entry})
+    endforeach()
+  endif()
 endforeach()
 
 set(violations "")
@@ -56,16 +75,24 @@ function(included_layer file name out_layer out_private)
   set(${out_private} ${private} PARENT_SCOPE)
 endfunction()
 
+# The names `file` includes, as written ("io/reader.hpp", "vector").
+function(included_names file out_names)
+  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+  set(names "")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]")
+      list(APPEND names "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  set(${out_names} "${names}" PARENT_SCOPE)
+endfunction()
+
 function(check_file file layer)
   file(RELATIVE_PATH rel "${SOURCE_DIR}" "${file}")
   list(FIND CUBEKIT_LAYERS ${layer} own_rank)
-  file(STRINGS "${file}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+  included_names("${file}" names)
   set(found "")
-  foreach(line IN LISTS lines)
-    if(NOT line MATCHES "#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]")
-      continue()
-    endif()
-    set(name ${CMAKE_MATCH_1})
+  foreach(name IN LISTS names)
     included_layer("${file}" "${name}" target private)
     get_filename_component(header_name "${name}" NAME)
     if(target STREQUAL "")
@@ -79,7 +106,7 @@ function(check_file file layer)
       list(APPEND found "${rel} includes \"${name}\" (layer ${target}, above ${layer})")
     elseif(private AND layer IN_LIST tool_layers AND NOT target IN_LIST tool_layers)
       list(APPEND found "${rel} includes \"${name}\": tools use public headers only (include/cubekit)")
-    elseif(private AND NOT target STREQUAL layer AND NOT "${target}/${header_name}" IN_LIST CUBEKIT_INTERNAL_HEADERS)
+    elseif(private AND NOT target STREQUAL layer AND NOT "${target}/${header_name}" IN_LIST internal_for_${layer})
       list(APPEND found "${rel} includes \"${name}\": not in the internal API of ${target} (CUBEKIT_INTERNAL_HEADERS in cmake/layers.cmake)")
     endif()
   endforeach()
@@ -116,6 +143,45 @@ foreach(file IN LISTS headers)
   if(detail_lines)
     violation("include/cubekit/${header} names a detail namespace: internals stay under src/")
   endif()
+  math(EXPR checked "${checked} + 1")
+endforeach()
+
+# Tests and benchmarks (tests/ and bench/, but not tests/layers/: the fixture trees of this
+# checker) stand above every layer, as the tools do, and use the library as a higher layer may:
+# public headers, their own files (beside them, or under tests/ or bench/), each layer's
+# internal API (CUBEKIT_INTERNAL_HEADERS), and the private headers of CUBEKIT_TEST_HEADERS, the
+# units the tests and fuzzers drive directly (white-box tests). Any other private header is its
+# layer's alone.
+function(check_test_file file)
+  file(RELATIVE_PATH rel "${SOURCE_DIR}" "${file}")
+  get_filename_component(dir "${file}" DIRECTORY)
+  included_names("${file}" names)
+  set(found "")
+  foreach(name IN LISTS names)
+    if(name MATCHES "^cubekit/([^/]+)$")
+      if(NOT DEFINED "public_${CMAKE_MATCH_1}")
+        list(APPEND found "${rel} includes \"${name}\": a public header missing from the table in cmake/layers.cmake")
+      endif()
+    elseif(EXISTS "${dir}/${name}" OR EXISTS "${SOURCE_DIR}/tests/${name}" OR EXISTS "${SOURCE_DIR}/bench/${name}")
+      continue()  # the tests' and benchmarks' own files
+    elseif(name MATCHES "^([^/]+)/" AND CMAKE_MATCH_1 IN_LIST CUBEKIT_LAYERS)
+      if(NOT name IN_LIST internal_for_tests AND NOT name IN_LIST CUBEKIT_TEST_HEADERS)
+        list(APPEND found "${rel} includes \"${name}\": tests and bench use public headers, the internal API and CUBEKIT_TEST_HEADERS only")
+      endif()
+    endif()
+  endforeach()
+  set(file_violations "${found}" PARENT_SCOPE)
+endfunction()
+
+file(GLOB_RECURSE test_files "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tests/*.hpp"
+     "${SOURCE_DIR}/bench/*.cpp" "${SOURCE_DIR}/bench/*.hpp")
+foreach(file IN LISTS test_files)
+  file(RELATIVE_PATH rel "${SOURCE_DIR}" "${file}")
+  if(rel MATCHES "^tests/layers/")
+    continue()
+  endif()
+  check_test_file("${file}")
+  list(APPEND violations ${file_violations})
   math(EXPR checked "${checked} + 1")
 endforeach()
 

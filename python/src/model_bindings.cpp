@@ -10,6 +10,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/model_output.hpp"
 #include "cubekit/perf_model.hpp"
 
 namespace cubekit::python {
@@ -57,55 +58,6 @@ T option(const std::vector<std::pair<const char*, T>>& names, const std::string&
   throw Error(std::string("cubekit.model: ") + what + " '" + given + "': one of " + allowed);
 }
 
-py::dict factor_dict(const TermFactor& f) {
-  py::dict d;
-  d["parameter"] = text(f.parameter);
-  d["exponent"] = f.exponent();
-  d["log_exponent"] = f.log_exponent;
-  return d;
-}
-
-py::dict model_dict(const CallPathModel& m, const std::vector<std::string>& parameters,
-                    const std::vector<std::vector<double>>& predict) {
-  py::dict d;
-  py::list callpath;
-  for (const std::string& name : m.callpath) callpath.append(text(name));
-  d["callpath"] = callpath;
-  d["metric"] = text(m.metric);
-  d["flavour"] = m.flavour == Flavour::kInclusive ? "incl" : "excl";
-  if (m.location) d["location"] = *m.location;
-  d["model"] = m.model.formula();
-  d["constant"] = m.model.constant;
-  py::list terms;
-  for (const ModelTerm& t : m.model.terms) {
-    const std::vector<TermFactor> factors = t.factors();
-    py::dict term = factor_dict(factors[0]);
-    term["coefficient"] = t.coefficient;
-    if (factors.size() > 1) {
-      py::list all;
-      for (const TermFactor& f : factors) all.append(factor_dict(f));
-      term["factors"] = all;
-    }
-    terms.append(term);
-  }
-  d["terms"] = terms;
-  d["rss"] = m.model.rss;
-  d["smape"] = m.model.smape;
-  d["adjusted_r2"] = m.model.adjusted_r2;
-  if (!predict.empty()) {
-    py::list predictions;
-    for (const std::vector<double>& values : predict) {
-      py::dict point, prediction;
-      for (size_t i = 0; i < parameters.size(); ++i) point[text(parameters[i]).ptr()] = values[i];
-      prediction["point"] = point;
-      prediction["value"] = m.model.evaluate(parameters, values);
-      predictions.append(prediction);
-    }
-    d["predictions"] = predictions;
-  }
-  return d;
-}
-
 py::list model(const std::optional<std::string>& folder,
                const std::vector<std::pair<Point, std::string>>& points, const std::string& measure,
                const std::string& scaling, bool per_location, const std::vector<Point>& predict,
@@ -132,8 +84,13 @@ py::list model(const std::optional<std::string>& folder,
       at.push_back(values_in_order(p, series.parameters, "cubekit.model: a point of predict"));
     result = model_series(series, options);
   }
+  // The dicts are the library's JSON of each model (model_json), as `cubekit model -s json`
+  // prints it: one text for both, a number that is not finite None as it is null there.
+  std::vector<ModelPrediction> predictions;
+  for (const std::vector<double>& values : at) predictions.push_back({series.parameters, values});
+  const py::object loads = py::module_::import("json").attr("loads");
   py::list models;
-  for (const CallPathModel& m : result.models) models.append(model_dict(m, series.parameters, at));
+  for (const CallPathModel& m : result.models) models.append(loads(model_json(m, predictions)));
   return models;
 }
 

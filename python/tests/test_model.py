@@ -1,7 +1,10 @@
 """cubekit.model: performance models of a series, planted laws of two parameters coming back
 (the laws are the test's own, written into reports with ReportBuilder)."""
 
+import json
 import math
+import os
+import subprocess
 
 import pytest
 
@@ -67,6 +70,20 @@ def test_a_grid_gives_its_planted_law_per_location_and_pooled(workdir):
     assert [m["model"] for m in listed] == [m["model"] for m in pooled]
     strong = cubekit.model([(p, str(f)) for p, f in files], scaling="strong", measure="median")
     expect_law(strong[1], 3, 1.5)  # the sum of the two locations
+
+
+def test_the_dicts_are_what_cubekit_model_prints_as_json(workdir):
+    """One text for both: the library's model JSON, as `cubekit model -s json` prints it."""
+    tool = os.environ.get("CUBEKIT_TOOL")
+    if not tool:
+        pytest.skip("CUBEKIT_TOOL (the cubekit executable) is not set; ctest sets it")
+    write_grid(workdir)
+    for options, kwargs in [([], {}), (["--per-location"], {"per_location": True}),
+                            (["--predict", "x=100,y=2", "--predict", "y=1,x=3"],
+                             {"predict": [{"x": 100, "y": 2}, {"y": 1, "x": 3}]})]:
+        printed = subprocess.run([tool, "model", "-s", "json", *options, str(workdir)],
+                                 check=True, capture_output=True, text=True).stdout
+        assert cubekit.model(workdir, **kwargs) == json.loads(printed), options
 
 
 def test_bad_requests_raise_cubekit_errors(workdir):

@@ -8,6 +8,7 @@
 #include "cubekit/error.hpp"
 #include "cubekit/model_output.hpp"
 #include "cubekit/writer.hpp"
+#include "model/report_shape.hpp"
 
 namespace cubekit {
 namespace {
@@ -57,43 +58,7 @@ std::vector<std::byte> slot_of(const std::vector<SlotTerm>& terms) {
   return slot;
 }
 
-struct ModelShape {
-  std::shared_ptr<Model> model = std::make_shared<Model>();
-  std::map<std::vector<std::string>, Index> cnode_of;  // region names from the root → cnode
-  std::map<std::string, Index> metric_of;
-};
-
-Index region_named(Model& model, std::map<std::string, Index>& regions, const std::string& name) {
-  const auto [it, added] = regions.emplace(name, Index(model.regions.size()));
-  if (added) {
-    Region region;
-    region.id = uint32_t(model.regions.size());
-    region.name = region.mangled_name = name;
-    model.regions.push_back(region);
-  }
-  return it->second;
-}
-
-void add_call_path(ModelShape& shape, std::map<std::string, Index>& regions,
-                   const std::vector<std::string>& callpath) {
-  Model& model = *shape.model;
-  Index parent = kNoIndex;
-  for (size_t depth = 1; depth <= callpath.size(); ++depth) {
-    const std::vector<std::string> prefix(callpath.begin(), callpath.begin() + long(depth));
-    const auto [it, added] = shape.cnode_of.emplace(prefix, Index(model.cnodes.size()));
-    if (added) {
-      Cnode cnode;
-      cnode.id = uint32_t(model.cnodes.size());
-      cnode.region = region_named(model, regions, prefix.back());
-      cnode.parent = parent;
-      model.cnodes.push_back(cnode);
-      if (parent != kNoIndex) model.cnodes[parent].children.push_back(cnode.id);
-    }
-    parent = it->second;
-  }
-}
-
-void add_metric(ModelShape& shape, const std::string& name, const std::string& parameter) {
+void add_metric(ReportShape& shape, const std::string& name, const std::string& parameter) {
   Model& model = *shape.model;
   if (!shape.metric_of.emplace(name, Index(model.metrics.size())).second) return;
   Metric metric;
@@ -103,23 +68,6 @@ void add_metric(ModelShape& shape, const std::string& name, const std::string& p
   metric.dtype = DataType::parse("SCALE_FUNC");
   metric.descr = "Extra-P model of the exclusive " + name + " in " + parameter + " (x)";
   model.metrics.push_back(metric);
-}
-
-// One system node, process and thread: a model is a value of the series, not of a location.
-void add_single_location(Model& model) {
-  SystemNode node;
-  node.name = node.class_name = "model";
-  node.groups.push_back(0);
-  model.system_nodes.push_back(node);
-  LocationGroup group;
-  group.name = "model";
-  group.node = 0;
-  group.locations.push_back(0);
-  model.groups.push_back(group);
-  Location location;
-  location.name = "model";
-  location.group = 0;
-  model.locations.push_back(location);
 }
 
 }  // namespace
@@ -135,16 +83,16 @@ void write_model_report(const std::string& path, const std::vector<CallPathModel
                 ": a Cube report of models holds one model per call path and metric; "
                 "model without per-location");
   const std::string& parameter = parameters.front();
-  ModelShape shape;
-  std::map<std::string, Index> regions;
+  ReportShape shape;
   for (const CallPathModel& m : models) {
-    add_call_path(shape, regions, m.callpath);
+    add_call_path(shape, m.callpath, true);
     add_metric(shape, m.metric, parameter);
   }
   Model& model = *shape.model;
   model.attrs.emplace_back("ScaleFuncPresent", "1");
   model.attrs.emplace_back("Extra-P parameter", parameter);
-  add_single_location(model);
+  // One location: a model is a value of the series, not of a location.
+  add_one_location(model, "model", "model", "model");
   // slots[metric][cnode]; call paths without a model of an exclusive value stay empty.
   std::vector<std::vector<std::vector<std::byte>>> slots(
       model.metrics.size(), std::vector<std::vector<std::byte>>(model.cnodes.size()));

@@ -12,6 +12,7 @@
 #include "cubekit/error.hpp"
 #include "cubekit/perf_model.hpp"
 #include "cubekit/writer.hpp"
+#include "model/report_shape.hpp"
 
 namespace cubekit {
 namespace {
@@ -120,42 +121,13 @@ double uniform_minus_one_to_one(uint64_t& state) {
   return double(z >> 11) * 0x1.0p-53 * 2 - 1;
 }
 
-struct SeriesShape {
-  std::shared_ptr<Model> model = std::make_shared<Model>();
-  std::map<std::vector<std::string>, Index> cnode_of;  // call path → cnode
-  std::map<std::string, Index> metric_of;
-};
-
-Index add_call_path(SeriesShape& shape, const std::vector<std::string>& path) {
-  Index parent = kNoIndex;
-  Model& model = *shape.model;
-  for (size_t depth = 1; depth <= path.size(); ++depth) {
-    const std::vector<std::string> prefix(path.begin(), path.begin() + long(depth));
-    const auto [it, added] = shape.cnode_of.emplace(prefix, Index(model.cnodes.size()));
-    if (added) {
-      Region region;
-      region.id = uint32_t(model.regions.size());
-      region.name = region.mangled_name = prefix.back();
-      model.regions.push_back(region);
-      Cnode cnode;
-      cnode.id = uint32_t(model.cnodes.size());
-      cnode.region = region.id;
-      cnode.parent = parent;
-      model.cnodes.push_back(cnode);
-      if (parent != kNoIndex) model.cnodes[parent].children.push_back(cnode.id);
-    }
-    parent = it->second;
-  }
-  return parent;
-}
-
-SeriesShape series_shape(const SeriesSpec& spec) {
-  SeriesShape shape;
+ReportShape series_shape(const SeriesSpec& spec) {
+  ReportShape shape;
   Model& model = *shape.model;
   for (const SeriesLaw& law : spec.laws) {
     if (law.callpath.empty() || law.metric.empty())
       throw Error("law '" + law.expression + "': needs a call path and a metric");
-    add_call_path(shape, law.callpath);
+    add_call_path(shape, law.callpath, false);
     if (shape.metric_of.emplace(law.metric, Index(model.metrics.size())).second) {
       Metric metric;
       metric.id = uint32_t(model.metrics.size());
@@ -165,19 +137,7 @@ SeriesShape series_shape(const SeriesSpec& spec) {
       model.metrics.push_back(metric);
     }
   }
-  SystemNode node;
-  node.name = node.class_name = "machine";
-  node.groups.push_back(0);
-  model.system_nodes.push_back(node);
-  LocationGroup group;
-  group.name = "rank 0";
-  group.node = 0;
-  group.locations.push_back(0);
-  model.groups.push_back(group);
-  Location location;
-  location.name = "thread 0";
-  location.group = 0;
-  model.locations.push_back(location);
+  add_one_location(model, "machine", "rank 0", "thread 0");
   return shape;
 }
 
@@ -260,7 +220,7 @@ void write_series(const std::string& folder, const SeriesSpec& spec) {
   const std::vector<SeriesParameter> parameters = checked_parameters(spec);
   std::vector<std::string> names;
   for (const SeriesParameter& p : parameters) names.push_back(p.name);
-  const SeriesShape shape = series_shape(spec);
+  const ReportShape shape = series_shape(spec);
   const Model& model = *shape.model;
   uint64_t state = spec.seed;
   for (const std::vector<double>& point : grid_of(parameters)) {

@@ -19,6 +19,13 @@
 // repeated option each time (the last one wins where the tool keeps one value), and an option
 // after an EarlyExit is never read: `-z bad -h` fails on -z, `-h -z bad` prints the help.
 //
+// cubekit's own tools (generate, model, serve) read GNU-style long options instead
+// (OptionTable::long_options): "--name VALUE", "--name=VALUE", "-o VALUE", "-oVALUE", options
+// and operands in any order, "--" ends the options. There the table also carries each option's
+// help (value_name, description: options_help() prints them), its allowed values (choices) and
+// how many words its argument takes (--point x=10 FILE). An unknown option, a missing argument or
+// a value outside the choices is an error naming the option, before the tool does anything.
+//
 // The one error path: an EarlyExit thrown anywhere in a tool (by the parser, by `take`, by a later
 // check of the operands) is printed whole and ends the tool with its status, in src/cli/main.cpp's
 // run(). Errors print their text on stderr and end with status 1 (`failure`); the
@@ -30,6 +37,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cubekit::tools {
@@ -64,6 +72,11 @@ struct OptionRule {
   // (the letter then only tells `take` which option it is).
   const char* long_name = nullptr;
   bool long_only = false;
+  // Long-option tables only (OptionTable::long_options):
+  const char* value_name = nullptr;   // the argument in the help ("FILE"); nullptr: "VALUE"
+  const char* description = nullptr;  // the option's line in the help
+  std::vector<std::string_view> choices = {};  // the argument's allowed values (empty: any)
+  unsigned words = 1;  // words of the argument: 2 for "--point x=10 FILE" (see argument_words)
 };
 
 struct OperandCount {
@@ -82,9 +95,15 @@ struct OptionTable {
   // lacks one. Unknown options are operands.
   bool whole_words = false;
   std::optional<EarlyExit> missing_argument = std::nullopt;
+  // GNU-style long options instead of getopt (cubekit's own tools; see the top of this file).
+  // `program` names the tool in the errors ("cubekit model: unknown option '--x'").
+  bool long_options = false;
+  std::string program = {};
 };
 
-// One option as given: its letter and argument (absent for options without one).
+// One option as given: its letter and argument (absent for options without one). An argument of
+// several words (OptionRule::words) holds them joined by '\0', which no command-line word
+// contains; argument_words() splits them, and `take` sees only the first.
 struct GivenOption {
   char letter = 0;
   std::optional<std::string> argument;
@@ -94,6 +113,29 @@ struct CommandLine {
   std::vector<GivenOption> options;  // in command-line order; repeated ones repeated
   std::vector<std::string> operands;
 };
+
+// The words of an option's argument (OptionRule::words of them; one for most options).
+std::vector<std::string> argument_words(const GivenOption& option);
+
+// The rows of a long-option table: "--name VALUE" (an argument named `value_name`, of `words`
+// words, one of `choices` when given) or, with value_name nullptr, the flag "--name". `key` is
+// the letter `take` sees; "-<key>" is an option too only when `letter_too`.
+OptionRule long_option(char key, const char* name, const char* value_name, const char* description,
+                       std::vector<std::string_view> choices = {}, unsigned words = 1,
+                       bool letter_too = false);
+// Adds -h and --help to a long-option table: `head` and options_help() on stdout, exit 0.
+void add_long_help(OptionTable& table, const std::string& head);
+
+// The help of a long-option table: a line per option with its value name and description.
+std::string options_help(const OptionTable& table);
+
+// An option's argument as a number (long-option tools): a whole number in [min, max] or any
+// finite real number; otherwise failure("PROGRAM: OPTION 'TEXT': expected ...").
+uint64_t whole_number_argument(const OptionTable& table, const std::string& option,
+                               const std::string& text, uint64_t min = 0,
+                               uint64_t max = UINT64_MAX);
+double number_argument(const OptionTable& table, const std::string& option,
+                       const std::string& text);
 
 // The convention most of CubeLib's tools share: -h (and -? when `question_mark`) and unknown
 // options, after glibc's line, print `usage` and a newline on `stream` and exit 0.

@@ -1,7 +1,5 @@
 // cubekit generate: writes a deterministic, realistic synthetic profile of any size (see
 // cubekit/generator.hpp) and prints one line about it.
-#include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -113,73 +111,117 @@ int generate_series(const std::string& folder, const std::vector<std::string>& l
   return 0;
 }
 
+// The options, as data (command_line.hpp); -h/--help prints them.
+OptionTable generate_options() {
+  OptionTable table{{
+      long_option('o', "output", "FILE", "report to write (.cubex)", {}, 1, true),
+      long_option('S', "series", "DIR", "instead of -o: write a series with known laws here"),
+      long_option('l', "law", "[CALL/PATH:]METRIC=EXPRESSION",
+                  "a law of the series' values (repeatable)"),
+      long_option('x', "points", "NAME=V1,V2,...",
+                  "a parameter's points, e.g. p=2,4,8,16,32 (repeatable: the grid of several)"),
+      long_option('R', "repetitions", "N", "reports per point (1)"),
+      long_option('n', "noise", "X", "relative noise of the series' values (0)"),
+      long_option('s', "seed", "N", "seed of every random choice (1)"),
+      long_option('c', "call-paths", "N", "call paths (5000)"),
+      long_option('d', "depth", "N", "most call-tree levels (12)"),
+      long_option('f', "fanout", "N", "most children per call path (8)"),
+      long_option('m', "machines", "N", "machines (1)"),
+      long_option('N', "nodes", "N", "nodes per machine (2)"),
+      long_option('p', "processes", "N", "MPI ranks per node (4)"),
+      long_option('t', "threads", "N", "threads per rank (4)"),
+      long_option('g', "gpus", "N", "GPU streams per rank (0)"),
+      long_option('y', "sparsity", "X",
+                  "share of communicating MPI call paths without bytes (0.25)"),
+      long_option('a', "all-types", nullptr, "one more metric of every other data type"),
+      long_option('P', "papi", nullptr, "PAPI_TOT_INS and PAPI_FP_OPS"),
+      long_option('z', "compress", nullptr, "ZCUBEX (deflated rows)"),
+      long_option('D', "definitions-only", nullptr,
+                  "no values at all: only the trees (to time opening huge anchors)"),
+      long_option('Z', "size", "SIZE",
+                  "about this much metric data (e.g. 5GB, 200MiB): picks call paths, then ranks "
+                  "per node"),
+  }};
+  table.long_options = true;
+  table.program = "cubekit generate";
+  add_long_help(table,
+                "usage: cubekit generate [options] -o FILE | --series DIR --law ... --points ...\n"
+                "Writes a deterministic synthetic Score-P-like profile.\n");
+  table.operands =
+      OperandCount{0, 0, failure("cubekit generate: takes no operands (see --help)\n")};
+  return table;
+}
+
+// What the command line asks for.
+struct GenerateRequest {
+  GeneratorOptions o;
+  bool call_paths_given = false;
+  std::string output, size, series;
+  std::vector<std::string> points, laws;
+  unsigned repetitions = 1;
+  double noise = 0;
+};
+
+GenerateRequest read_generate_options(int argc, char** argv) {
+  const OptionTable table = generate_options();
+  GenerateRequest r;
+  const auto whole = [&table](const char* option, const char* value, uint64_t max = SIZE_MAX) {
+    return whole_number_argument(table, option, value, 0, max);
+  };
+  parse_command_line(table, argc, argv, [&](char key, const char* value) {
+    if (key == 'o') r.output = value;
+    if (key == 'S') r.series = value;
+    if (key == 'l') r.laws.push_back(value);
+    if (key == 'x') r.points.push_back(value);
+    if (key == 'R') r.repetitions = unsigned(whole("--repetitions", value, UINT32_MAX));
+    if (key == 'n') r.noise = number_argument(table, "--noise", value);
+    if (key == 's') r.o.seed = whole("--seed", value, UINT64_MAX);
+    if (key == 'c') r.o.call_paths = whole("--call-paths", value);
+    if (key == 'c') r.call_paths_given = true;
+    if (key == 'd') r.o.depth = whole("--depth", value);
+    if (key == 'f') r.o.fanout = whole("--fanout", value);
+    if (key == 'm') r.o.machines = whole("--machines", value);
+    if (key == 'N') r.o.nodes_per_machine = whole("--nodes", value);
+    if (key == 'p') r.o.processes_per_node = whole("--processes", value);
+    if (key == 't') r.o.threads_per_process = whole("--threads", value);
+    if (key == 'g') r.o.gpu_streams_per_process = whole("--gpus", value);
+    if (key == 'y') r.o.sparsity = number_argument(table, "--sparsity", value);
+    if (key == 'a') r.o.all_types = true;
+    if (key == 'P') r.o.papi = true;
+    if (key == 'z') r.o.compress = true;
+    if (key == 'D') r.o.definitions_only = true;
+    if (key == 'Z') r.size = value;
+  });
+  return r;
+}
+
 }  // namespace
 
 int generate_main(int argc, char** argv) {
-  CLI::App app{"Writes a deterministic synthetic Score-P-like profile.", "cubekit generate"};
-  GeneratorOptions o;
-  std::string output, size;
-  app.add_option("-o,--output", output, "report to write (.cubex)");
-  std::string series;
-  std::vector<std::string> points;
-  std::vector<std::string> laws;
-  unsigned repetitions = 1;
-  double noise = 0;
-  app.add_option("--series", series, "instead of -o: write a series with known laws here");
-  app.add_option("--law", laws, "[CALL/PATH:]METRIC=EXPRESSION of the parameter (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("--points", points,
-                 "a parameter's points, e.g. p=2,4,8,16,32 (repeatable: the grid of several)")
-      ->allow_extra_args(false);
-  app.add_option("--repetitions", repetitions, "reports per point")->capture_default_str();
-  app.add_option("--noise", noise, "relative noise of the series' values")->capture_default_str();
-  app.add_option("--seed", o.seed, "seed of every random choice")->capture_default_str();
-  app.add_option("--call-paths", o.call_paths, "call paths (cnodes)")->capture_default_str();
-  app.add_option("--depth", o.depth, "most call-tree levels")->capture_default_str();
-  app.add_option("--fanout", o.fanout, "most children per call path")->capture_default_str();
-  app.add_option("--machines", o.machines, "machines")->capture_default_str();
-  app.add_option("--nodes", o.nodes_per_machine, "nodes per machine")->capture_default_str();
-  app.add_option("--processes", o.processes_per_node, "MPI ranks per node")->capture_default_str();
-  app.add_option("--threads", o.threads_per_process, "threads per rank")->capture_default_str();
-  app.add_option("--gpus", o.gpu_streams_per_process, "GPU streams per rank")
-      ->capture_default_str();
-  app.add_option("--sparsity", o.sparsity, "share of communicating MPI call paths without bytes")
-      ->capture_default_str();
-  app.add_flag("--all-types", o.all_types, "one more metric of every other data type");
-  app.add_flag("--papi", o.papi, "PAPI_TOT_INS and PAPI_FP_OPS");
-  app.add_flag("--compress", o.compress, "ZCUBEX (deflated rows)");
-  app.add_flag("--definitions-only", o.definitions_only,
-               "no values at all: only the trees (to time opening huge anchors)");
-  app.add_option("--size", size,
-                 "about this much metric data (e.g. 5GB, 200MiB): picks call paths, then ranks "
-                 "per node");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 1;
-  }
-  if (series.empty() == output.empty()) {
+  GenerateRequest q = read_generate_options(argc, argv);
+  if (q.series.empty() == q.output.empty()) {
     std::fprintf(stderr, "cubekit generate: give -o FILE or --series DIR (one of them)\n");
     return 1;
   }
-  if (!series.empty()) return generate_series(series, laws, points, repetitions, noise, o.seed);
-  if (!size.empty()) {
-    const std::optional<uint64_t> bytes = parse_size(size);
+  if (!q.series.empty())
+    return generate_series(q.series, q.laws, q.points, q.repetitions, q.noise, q.o.seed);
+  if (!q.size.empty()) {
+    const std::optional<uint64_t> bytes = parse_size(q.size);
     if (!bytes) {
       std::fprintf(stderr, "cubekit generate: --size '%s': expected a size such as 5GB\n",
-                   size.c_str());
+                   q.size.c_str());
       return 1;
     }
-    o = fit_to_size(o, *bytes, app.count("--call-paths") > 0);
+    q.o = fit_to_size(q.o, *bytes, q.call_paths_given);
   }
   try {
     const auto start = std::chrono::steady_clock::now();
-    const GeneratedReport r = generate_report(output, o);
+    const GeneratedReport r = generate_report(q.output, q.o);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf(
         "%s: %zu call paths, %zu locations, %zu metrics, %llu bytes in %.2f s (%.1f MB/s)\n",
-        output.c_str(), r.call_paths, r.locations, r.metrics,
+        q.output.c_str(), r.call_paths, r.locations, r.metrics,
         static_cast<unsigned long long>(r.file_bytes), seconds,
         static_cast<double>(r.file_bytes) / 1e6 / std::max(seconds, 1e-9));
   } catch (const Error& e) {

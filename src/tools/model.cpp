@@ -1,7 +1,5 @@
 // cubekit model: performance models of a series of reports, as Extra-P fits them (see
 // cubekit/perf_model.hpp and docs/models.md), printed as a table, JSON or CSV.
-#include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -167,60 +165,96 @@ Series explicit_series(const std::vector<std::pair<std::string, std::string>>& p
   return series;
 }
 
-}  // namespace
+// The options, as data (command_line.hpp); -h/--help prints them.
+OptionTable model_options() {
+  OptionRule format{'s', Argument::kRequired};
+  format.value_name = "FORMAT";
+  format.description = "output: table, json or csv (table)";
+  format.choices = {"table", "json", "csv"};
+  OptionTable table{{
+      long_option('p', "point", "NAME=VALUE[,...] FILE",
+                  "a report at a point: --point x=10 FILE, --point x=10,y=2 FILE (repeatable)", {},
+                  2),
+      long_option('m', "measure", "MEASURE",
+                  "value of a point: mean, median, minimum or maximum (mean)",
+                  {"mean", "median", "minimum", "maximum"}),
+      long_option('S', "scaling", "SCALING",
+                  "weak: locations are samples; strong: their sum (weak)", {"weak", "strong"}),
+      format,
+      long_option('P', "predict", "NAME=VALUE[,...]",
+                  "also the model's value at this point, e.g. x=1024,y=8 (repeatable)"),
+      long_option('o', "output", "FILE",
+                  "also write the models as a Cube report of SCALE_FUNC values (.cubex)", {}, 1,
+                  true),
+      long_option('e', "experiment", "FILE",
+                  "also write the measurements as Extra-P's JSON input (extrap --json FILE)"),
+      long_option('l', "per-location", nullptr,
+                  "a model per location (its index in each report) instead of all pooled"),
+  }};
+  table.long_options = true;
+  table.program = "cubekit model";
+  add_long_help(
+      table,
+      "usage: cubekit model [options] (FOLDER | --point NAME=VALUE FILE ...)\n"
+      "Fits Extra-P's performance models to a series of reports; FOLDER holds experiment\n"
+      "folders named like mm.x10y1z1.r1.\n");
+  table.operands = OperandCount{
+      0, 1, failure("cubekit model: one folder of experiments at most (see --help)\n")};
+  return table;
+}
 
-int model_main(int argc, char** argv) {
-  CLI::App app{"Fits Extra-P's performance models to a series of reports.", "cubekit model"};
+// What the command line asks for.
+struct ModelRequest {
   std::string folder, format = "table", measure = "mean", scaling = "weak";
   std::vector<std::pair<std::string, std::string>> points;
   std::vector<std::string> predict;
   std::string report_output, experiment_output;
-  app.add_option("folder", folder, "folder of experiment folders named like mm.x10y1z1.r1");
-  app.add_option("--point", points,
-                 "a report at a point: --point x=10 FILE, --point x=10,y=2 FILE (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("--measure", measure, "value of a point: mean, median, minimum or maximum")
-      ->check(CLI::IsMember({"mean", "median", "minimum", "maximum"}))
-      ->capture_default_str();
-  app.add_option("--scaling", scaling, "weak: locations are samples; strong: their sum")
-      ->check(CLI::IsMember({"weak", "strong"}))
-      ->capture_default_str();
-  app.add_option("-s", format, "output: table, json or csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
-      ->capture_default_str();
-  app.add_option("--predict", predict, "also the model's value at this point, e.g. x=1024,y=8")
-      ->allow_extra_args(false);
-  app.add_option("-o,--output", report_output,
-                 "also write the models as a Cube report of SCALE_FUNC values (.cubex)");
-  app.add_option("--experiment", experiment_output,
-                 "also write the measurements as Extra-P's JSON input (extrap --json FILE)");
   bool per_location = false;
-  app.add_flag("--per-location", per_location,
-               "a model per location (its index in each report) instead of all pooled");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 1;
+};
+
+ModelRequest read_model_options(int argc, char** argv) {
+  ModelRequest r;
+  const CommandLine line = parse_command_line(model_options(), argc, argv);
+  for (const GivenOption& given : line.options) {
+    const std::string value = given.argument.value_or("");
+    const char key = given.letter;
+    if (key == 'p') r.points.emplace_back(argument_words(given)[0], argument_words(given)[1]);
+    if (key == 'm') r.measure = value;
+    if (key == 'S') r.scaling = value;
+    if (key == 's') r.format = value;
+    if (key == 'P') r.predict.push_back(value);
+    if (key == 'o') r.report_output = value;
+    if (key == 'e') r.experiment_output = value;
+    if (key == 'l') r.per_location = true;
   }
+  if (!line.operands.empty()) r.folder = line.operands[0];
+  return r;
+}
+
+}  // namespace
+
+int model_main(int argc, char** argv) {
+  const ModelRequest q = read_model_options(argc, argv);
   try {
-    if (folder.empty() == points.empty())
+    if (q.folder.empty() == q.points.empty())
       throw Error("give a folder of experiments or --point NAME=VALUE FILE ..., not both");
-    const Series series = folder.empty() ? explicit_series(points) : read_series_folder(folder);
+    const Series series =
+        q.folder.empty() ? explicit_series(q.points) : read_series_folder(q.folder);
     std::vector<Prediction> at;
-    for (const std::string& text : predict)
+    for (const std::string& text : q.predict)
       at.push_back({text, series.parameters,
                     values_in_order(parse_assignment(text, "--predict"), series.parameters,
                                     "--predict " + text)});
-    if (per_location && scaling == "strong")
+    if (q.per_location && q.scaling == "strong")
       throw Error("--per-location models each location: --scaling strong does not apply");
     SeriesOptions options;
-    options.scaling = scaling == "strong" ? Scaling::kStrong : Scaling::kWeak;
-    options.per_location = per_location;
-    options.measure = measure == "median"    ? Measure::kMedian
-                      : measure == "minimum" ? Measure::kMinimum
-                      : measure == "maximum" ? Measure::kMaximum
-                                             : Measure::kMean;
-    options.keep_samples = !experiment_output.empty();
+    options.scaling = q.scaling == "strong" ? Scaling::kStrong : Scaling::kWeak;
+    options.per_location = q.per_location;
+    options.measure = q.measure == "median"    ? Measure::kMedian
+                      : q.measure == "minimum" ? Measure::kMinimum
+                      : q.measure == "maximum" ? Measure::kMaximum
+                                               : Measure::kMean;
+    options.keep_samples = !q.experiment_output.empty();
     const SeriesModels result = model_series_in_job(series, options);
     if (!result.incomplete.empty())
       std::fprintf(stderr,
@@ -229,13 +263,13 @@ int model_main(int argc, char** argv) {
                    result.incomplete.size(), joined(result.incomplete[0].callpath).c_str(),
                    result.incomplete[0].metric.c_str());
     const std::vector<CallPathModel>& models = result.models;
-    if (!report_output.empty() && job_writes_files())
-      write_model_report(report_output, models, series.parameters);
-    if (!experiment_output.empty() && job_writes_files())
-      write_extrap_experiment(experiment_output, models, series.parameters);
-    if (format == "json")
+    if (!q.report_output.empty() && job_writes_files())
+      write_model_report(q.report_output, models, series.parameters);
+    if (!q.experiment_output.empty() && job_writes_files())
+      write_extrap_experiment(q.experiment_output, models, series.parameters);
+    if (q.format == "json")
       print_json(models, at);
-    else if (format == "csv")
+    else if (q.format == "csv")
       print_csv(models, at);
     else
       print_table(models, at);

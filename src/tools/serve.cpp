@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
-#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <string>
@@ -26,31 +25,45 @@ void open_browser(const std::string& url) {
     std::fprintf(stderr, "cubekit serve: cannot start xdg-open; open %s yourself\n", url.c_str());
 }
 
+// The options, as data (command_line.hpp); -h/--help prints them.
+OptionTable serve_options() {
+  OptionTable table{{
+      long_option('r', "root", "DIR", "folder whose reports are served (default: .)"),
+      long_option('p', "port", "N", "TCP port, 0: any free one (default: 8080)"),
+      long_option('b', "bind", "ADDR", "address to listen on (default: 127.0.0.1)"),
+      long_option('t', "threads", "N", "requests answered at once, 1 to 256 (default: 16)"),
+      long_option('s', "source-root", "DIR",
+                  "folder of the measured program's sources (besides --root), for the source "
+                  "view"),
+      long_option('P', "plugins", "DIR",
+                  "folder of viewer plugins (its .js files, docs/viewer.md)"),
+      long_option('O', "open", nullptr, "open the viewer in the desktop's browser"),
+  }};
+  table.long_options = true;
+  table.program = "cubekit serve";
+  add_long_help(
+      table,
+      "usage: cubekit serve [options]\n"
+      "Serves the reports below a folder: JSON API under /api/v1 and a browser viewer.\n");
+  table.operands = OperandCount{0, 0, failure("cubekit serve: takes no operands (see --help)\n")};
+  return table;
+}
+
 }  // namespace
 
 int serve_main(int argc, char** argv) {
-  CLI::App app{"Serves the reports below a folder: JSON API under /api/v1 and a browser viewer.",
-               "cubekit serve"};
   ServerOptions o;
-  std::string root = ".";
   bool open = false;
-  app.add_option("--root", root, "folder whose reports are served")->capture_default_str();
-  app.add_option("--port", o.port, "TCP port (0: any free one)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 65535));
-  app.add_option("--bind", o.bind, "address to listen on")->capture_default_str();
-  app.add_option("--threads", o.threads, "requests answered at once")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
-  std::string plugins, source_root;
-  app.add_option("--source-root", source_root,
-                 "folder of the measured program's sources (besides --root), for the source view");
-  app.add_option("--plugins", plugins, "folder of viewer plugins (its .js files, docs/viewer.md)");
-  app.add_flag("--open", open, "open the viewer in the desktop's browser");
-  CLI11_PARSE(app, argc, argv);
-  o.root = root;
-  o.plugins = plugins;
-  o.source_root = source_root;
+  const OptionTable table = serve_options();
+  parse_command_line(table, argc, argv, [&](char key, const char* value) {
+    if (key == 'r') o.root = value;
+    if (key == 'p') o.port = int(whole_number_argument(table, "--port", value, 0, 65535));
+    if (key == 'b') o.bind = value;
+    if (key == 't') o.threads = int(whole_number_argument(table, "--threads", value, 1, 256));
+    if (key == 's') o.source_root = value;
+    if (key == 'P') o.plugins = value;
+    if (key == 'O') open = true;
+  });
 
   // Signals are taken by this thread only (sigwait below), never by the server's threads.
   sigset_t stop_signals;
@@ -62,7 +75,8 @@ int serve_main(int argc, char** argv) {
     Server server(o);
     const int port = server.listen();
     const std::string url = "http://" + o.bind + ":" + std::to_string(port) + "/";
-    std::printf("cubekit serve: %s (reports below %s; Ctrl-C stops)\n", url.c_str(), root.c_str());
+    std::printf("cubekit serve: %s (reports below %s; Ctrl-C stops)\n", url.c_str(),
+                o.root.c_str());
     std::fflush(stdout);
     std::thread runner([&server] { server.run(); });
     if (open) open_browser(url);

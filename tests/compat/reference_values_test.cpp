@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "calc/kernels.hpp"
 #include "cubekit/algebra.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"
 
@@ -44,6 +44,7 @@ CsvTable read_csv(const fs::path& p) {
 // printed precision.
 void check_against_csv(const fs::path& report_path, const fs::path& csv, Flavour call) {
   const Report report = Report::open(report_path.string());
+  MetricEngine engine(report);
   const Model& model = report.model();
   const CsvTable table = read_csv(csv);
   size_t checked = 0;
@@ -54,7 +55,7 @@ void check_against_csv(const fs::path& report_path, const fs::path& csv, Flavour
       const auto cnode = model.cnode_by_id(std::stoul(row[0]));
       ASSERT_TRUE(cnode) << row[0];
       const size_t location = std::stoul(row[1]);
-      const Values v = location_values(report, *metric, *cnode, Flavour::kInclusive, call);
+      const Values v = engine.location_values(*metric, *cnode, Flavour::kInclusive, call);
       const double expected = std::stod(row[2 + col]);
       const double actual = v.scalar(location);
       EXPECT_NEAR(actual, expected, 1e-5 * std::max(1.0, std::fabs(expected)))
@@ -92,6 +93,7 @@ TEST(WorkedExample, CallTreeTest) {
   CUBEKIT_REQUIRE_SHARED();
   const Report report = Report::open(
       (shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex").string());
+  MetricEngine engine(report);
   const Model& m = report.model();
   ASSERT_EQ(m.cnodes.size(), 18u);
   ASSERT_EQ(m.locations.size(), 1u);
@@ -100,7 +102,7 @@ TEST(WorkedExample, CallTreeTest) {
   const Index bytes_put = *m.metric_by_uniq_name("bytes_put");
   EXPECT_FALSE(report.has_data(bytes_put));  // declared, no members: all zero
   auto value = [&](Index metric, uint32_t cnode_id, Flavour call) {
-    return location_values(report, metric, *m.cnode_by_id(cnode_id), Flavour::kInclusive, call)
+    return engine.location_values(metric, *m.cnode_by_id(cnode_id), Flavour::kInclusive, call)
         .scalar(0);
   };
   // Row 3 of the INCLUSIVE metric belongs to cnode 6 (children-first order), §12.4.
@@ -115,7 +117,7 @@ TEST(WorkedExample, CallTreeTest) {
   EXPECT_EQ(value(visits, 17, Flavour::kExclusive), 12);
   EXPECT_EQ(value(bytes_put, 0, Flavour::kInclusive), 0);
   // All locations aggregated: one location, so the same numbers.
-  const Values all = aggregated_values(report, visits, Flavour::kInclusive, Flavour::kInclusive);
+  const Values all = engine.aggregated_values(visits, Flavour::kInclusive, Flavour::kInclusive);
   EXPECT_EQ(all.scalar(*m.cnode_by_id(0)), 72);
 }
 
@@ -154,6 +156,7 @@ TEST(SystemAggregation, NodesAndGroupsSumTheirLocations) {
   CUBEKIT_REQUIRE_SHARED();
   const fs::path dir = shared_dir() / "data/real/pycubexr/blast.p64.r1";
   const Report report = Report::open((dir / "profile.cubex").string());
+  MetricEngine engine(report);
   const Model& m = report.model();
   const CsvTable csv = read_csv(dir / "incl.csv");
   const size_t time_col =
@@ -161,8 +164,8 @@ TEST(SystemAggregation, NodesAndGroupsSumTheirLocations) {
   std::vector<double> per_location(m.locations.size(), 0.0);
   for (const auto& row : csv.rows)
     if (row[0] == "0") per_location[std::stoul(row[1])] = std::stod(row[2 + time_col]);
-  const Values root_row = location_values(report, *m.metric_by_uniq_name("time"), *m.cnode_by_id(0),
-                                          Flavour::kInclusive, Flavour::kInclusive);
+  const Values root_row = engine.location_values(*m.metric_by_uniq_name("time"), *m.cnode_by_id(0),
+                                                 Flavour::kInclusive, Flavour::kInclusive);
   const SystemValues sys = system_values(report, root_row);
   for (Index g = 0; g < m.groups.size(); ++g) {
     double expected = 0;
@@ -194,9 +197,10 @@ TEST(FlatProfile, RegionSumsItsCallPaths) {
   CUBEKIT_REQUIRE_SHARED();
   const Report report = Report::open(
       (shared_dir() / "data/real/pycubexr/call_tree_test/call_tree_test.cubex").string());
+  MetricEngine engine(report);
   const Model& m = report.model();
-  const Values regions = region_values(report, *m.metric_by_uniq_name("visits"),
-                                       Flavour::kInclusive, Flavour::kExclusive);
+  const Values regions = engine.region_values(*m.metric_by_uniq_name("visits"), Flavour::kInclusive,
+                                              Flavour::kExclusive);
   EXPECT_EQ(regions.scalar(m.cnodes[*m.cnode_by_id(17)].region), 12);
   EXPECT_EQ(regions.scalar(m.cnodes[*m.cnode_by_id(0)].region), 1);
   double total = 0;

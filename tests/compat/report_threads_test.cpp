@@ -4,7 +4,7 @@
 #include <cstring>
 #include <thread>
 
-#include "calc/kernels.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"
 
@@ -18,17 +18,20 @@ TEST(ReportThreads, ConcurrentQueriesAgreeWithSerialOnes) {
   const std::string path = (shared_dir() / "data/real/cubelib/examples/summary.cubex").string();
   const Report serial = Report::open(path);
   const Report shared = Report::open(path);
+  MetricEngine serial_engine(serial), shared_engine(shared);
   const size_t metrics = serial.model().metrics.size();
   std::vector<Values> expected;
   for (Index m = 0; m < metrics; ++m)
-    expected.push_back(aggregated_values(serial, m, Flavour::kExclusive, Flavour::kExclusive));
+    expected.push_back(
+        serial_engine.aggregated_values(m, Flavour::kExclusive, Flavour::kExclusive));
   std::vector<std::thread> threads;
   std::vector<int> mismatches(4, 0);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       for (int round = 0; round < 3; ++round) {
         for (Index m = 0; m < metrics; ++m) {
-          const Values v = aggregated_values(shared, m, Flavour::kExclusive, Flavour::kExclusive);
+          const Values v =
+              shared_engine.aggregated_values(m, Flavour::kExclusive, Flavour::kExclusive);
           if (std::memcmp(v.data(), expected[m].data(), v.size() * v.stride()) != 0)
             ++mismatches[t];
           if ((m + t) % 3 == 0) shared.drop(m);  // drops race with loads on purpose

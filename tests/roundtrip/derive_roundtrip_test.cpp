@@ -6,7 +6,6 @@
 #include <cmath>
 #include <filesystem>
 
-#include "calc/kernels.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/remap.hpp"
 #include "test_support.hpp"
@@ -64,8 +63,8 @@ TEST(DeriveRoundTrip, DerivedMetricsKeepExpressionsAndValues) {
       for (size_t l = 0; l < x.size(); ++l) EXPECT_EQ(x.scalar(l), y.scalar(l)) << c;
     }
     // By hand: 1000 × inclusive time where more than one exclusive visit and below 1 s.
-    const Values t = location_values(back, time, c, Flavour::kInclusive, Flavour::kInclusive);
-    const Values v = location_values(back, visits, c, Flavour::kInclusive, Flavour::kExclusive);
+    const Values t = after.location_values(time, c, Flavour::kInclusive, Flavour::kInclusive);
+    const Values v = after.location_values(visits, c, Flavour::kInclusive, Flavour::kExclusive);
     const Values got = after.location_values(added, c, Flavour::kInclusive, Flavour::kInclusive);
     for (size_t l = 0; l < got.size(); ++l) {
       const double want = v.scalar(l) > 1 && t.scalar(l) < 1 ? t.scalar(l) * 1000 : 0;
@@ -89,11 +88,11 @@ TEST(DeriveRoundTrip, ComputedMetricEqualsTheDerivedOne) {
   EXPECT_EQ(rs.model().metrics[s].kind, MetricKind::kExclusive);
   EXPECT_TRUE(rs.model().metrics[s].expression.empty());
   EXPECT_TRUE(rs.has_data(s));
-  MetricEngine engine(rd);
+  MetricEngine engine(rd), stored_engine(rs), input_engine(input);
   for (Index c = 0; c < rd.model().cnodes.size(); ++c) {
     for (Flavour f : {Flavour::kInclusive, Flavour::kExclusive}) {
       const Values x = engine.location_values(d, c, Flavour::kInclusive, f);
-      const Values y = location_values(rs, s, c, Flavour::kInclusive, f);
+      const Values y = stored_engine.location_values(s, c, Flavour::kInclusive, f);
       ASSERT_EQ(x.size(), y.size());
       for (size_t l = 0; l < x.size(); ++l) EXPECT_DOUBLE_EQ(x.scalar(l), y.scalar(l)) << c;
     }
@@ -101,8 +100,8 @@ TEST(DeriveRoundTrip, ComputedMetricEqualsTheDerivedOne) {
   // Every other metric keeps its stored values.
   for (Index m = 0; m < input.model().metrics.size(); ++m) {
     if (is_derived(input.model().metrics[m].kind)) continue;
-    const Values x = aggregated_values(input, m, Flavour::kInclusive, Flavour::kExclusive);
-    const Values y = aggregated_values(rs, m, Flavour::kInclusive, Flavour::kExclusive);
+    const Values x = input_engine.aggregated_values(m, Flavour::kInclusive, Flavour::kExclusive);
+    const Values y = stored_engine.aggregated_values(m, Flavour::kInclusive, Flavour::kExclusive);
     for (size_t c = 0; c < x.size(); ++c) EXPECT_EQ(x.scalar(c), y.scalar(c)) << m;
   }
 }
@@ -135,12 +134,14 @@ TEST(DeriveRoundTrip, IntegerDerivedMetricAnswersTruncatedIntegers) {
   EXPECT_EQ(rk.model().metrics[us_k].kind, MetricKind::kPostDerived);
   EXPECT_EQ(rs.model().metrics[us_s].kind, MetricKind::kInclusive);
   EXPECT_EQ(rs.model().metrics[us_s].dtype_text, "INTEGER");  // a root keeps its dtype text
-  MetricEngine engine(rk);
+  MetricEngine engine(rk), input_engine(input), stored_engine(rs);
   const Index time = metric_named(input.model(), "time");
   for (Index c = 0; c < rk.model().cnodes.size(); ++c) {
-    const Values t = location_values(input, time, c, Flavour::kInclusive, Flavour::kInclusive);
+    const Values t =
+        input_engine.location_values(time, c, Flavour::kInclusive, Flavour::kInclusive);
     const Values v = engine.location_values(us_k, c, Flavour::kInclusive, Flavour::kInclusive);
-    const Values s = location_values(rs, us_s, c, Flavour::kInclusive, Flavour::kInclusive);
+    const Values s =
+        stored_engine.location_values(us_s, c, Flavour::kInclusive, Flavour::kInclusive);
     ASSERT_EQ(v.type().kind(), TypeKind::kInt64);
     for (size_t l = 0; l < v.size(); ++l) {
       const double want = std::trunc(t.scalar(l) * 1000000 + 0.75);

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cube_dump_text.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
@@ -26,6 +27,7 @@
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
+using cubekit::test::parse_dump;
 using cubekit::test::read_file;
 using cubekit::test::shared_dir;
 using cubekit::test::TempDir;
@@ -53,23 +55,6 @@ cubekit::ServerOptions over(const fs::path& root) {
   cubekit::ServerOptions o;
   o.root = root;
   return o;
-}
-
-// `cube_dump -m all -t aggr` human output: metric → cnode id → the text of its value.
-std::map<std::string, std::map<uint32_t, std::string>> parse_dump(const std::string& text) {
-  std::map<std::string, std::map<uint32_t, std::string>> out;
-  static const std::regex kRow(R"(^(.*)\(id=(\d+)\)\s+(\S.*)$)");
-  std::istringstream in(text);
-  std::string metric;
-  for (std::string line; std::getline(in, line);) {
-    const std::string header = "Print out the data of the metric ";
-    std::smatch m;
-    if (line.rfind(header, 0) == 0)
-      metric = line.substr(header.size());
-    else if (!metric.empty() && std::regex_match(line, m, kRow))
-      out[metric][static_cast<uint32_t>(std::stoul(m[2]))] = m[3];
-  }
-  return out;
 }
 
 // A printed number (6 significant digits, or an integer) and an exact one agree.

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "calc/kernels.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"
 
@@ -64,11 +64,12 @@ void expect_same_values(const fs::path& a, const fs::path& b) {
   const cubekit::Model& m = ra.model();
   ASSERT_EQ(m.metrics.size(), rb.model().metrics.size());
   ASSERT_EQ(m.cnodes.size(), rb.model().cnodes.size());
+  cubekit::MetricEngine ea(ra), eb(rb);
   for (cubekit::Index i = 0; i < m.metrics.size(); ++i) {
     if (m.metrics[i].is_void) continue;
     for (cubekit::Index c = 0; c < m.cnodes.size(); ++c) {
-      const auto va = location_values(ra, i, c, Flavour::kInclusive, Flavour::kExclusive);
-      const auto vb = location_values(rb, i, c, Flavour::kInclusive, Flavour::kExclusive);
+      const auto va = ea.location_values(i, c, Flavour::kInclusive, Flavour::kExclusive);
+      const auto vb = eb.location_values(i, c, Flavour::kInclusive, Flavour::kExclusive);
       ASSERT_EQ(va.size() * va.stride(), vb.size() * vb.stride());
       ASSERT_EQ(std::memcmp(va.data(), vb.data(), va.size() * va.stride()), 0)
           << m.metrics[i].uniq_name << " cnode " << m.cnodes[c].id;

@@ -13,11 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "calc/kernels.hpp"
 #include "cubekit/cube3_writer.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/writer.hpp"
 #include "test_support.hpp"
+#include "unit/cube3_system_tree.hpp"
 #include "unit/small_model.hpp"
 
 namespace {
@@ -31,36 +32,6 @@ using cubekit::Model;
 using cubekit::test::read_file;
 using cubekit::test::run_tool;
 using cubekit::test::TempDir;
-
-// machine m → node n → processes p0, p1 → one thread each, t0 and t1.
-void add_two_processes(Model& model) {
-  cubekit::SystemNode machine, node;
-  machine.id = 0;
-  machine.name = "m";
-  machine.class_name = "machine";
-  machine.children = {1};
-  node.id = 1;
-  node.name = "n";
-  node.class_name = "node";
-  node.parent = 0;
-  node.groups = {0, 1};
-  model.system_nodes = {machine, node};
-  for (uint32_t t = 0; t < 2; ++t) {
-    cubekit::LocationGroup p;
-    p.id = t;
-    p.name = "p" + std::to_string(t);
-    p.rank = t;
-    p.node = 1;
-    p.locations = {t};
-    model.groups.push_back(p);
-    cubekit::Location l;
-    l.id = t;
-    l.name = "t" + std::to_string(t);
-    l.rank = 0;
-    l.group = t;
-    model.locations.push_back(l);
-  }
-}
 
 // A ghost metric first (id 0), then time (INCLUSIVE) with wait below it, then visits; call
 // paths main → foo on two threads; attributes out of key order, a named 2-d topology whose
@@ -78,7 +49,7 @@ std::shared_ptr<Model> small_report_model() {
   model->metrics[1].children = {2};
   cubekit::test::add_metric(*model, "visits", "INTEGER", MetricKind::kExclusive);
   cubekit::test::add_call_tree(*model, {"main", "foo"}, {kNoIndex, 0});
-  add_two_processes(*model);
+  cubekit::test::add_two_processes(*model);
   cubekit::Topology topo;
   topo.name = "Topo1";
   topo.dims = {{"x", 2, true}, {"y", 1, false}};
@@ -165,7 +136,8 @@ std::string expected_cube3_text() {
 double exclusive_time_at_main(const std::string& path) {
   const cubekit::Report r = cubekit::Report::open(path);
   const Index time = *r.model().metric_by_uniq_name("time");
-  const auto v = cubekit::location_values(r, time, 0, Flavour::kInclusive, Flavour::kExclusive);
+  const auto v =
+      cubekit::MetricEngine(r).location_values(time, 0, Flavour::kInclusive, Flavour::kExclusive);
   double first;
   std::memcpy(&first, v.at(0), sizeof first);
   return first;
@@ -241,7 +213,7 @@ TEST(Cube3Layout, MaxDoubleValuesHaveTwelveDigitsAndTheirIdentityReadsBack) {
   auto model = std::make_shared<Model>();
   cubekit::test::add_metric(*model, "max_time", "MAXDOUBLE", MetricKind::kExclusive);
   cubekit::test::add_call_tree(*model, {"main", "foo"}, {kNoIndex, 0});
-  add_two_processes(*model);
+  cubekit::test::add_two_processes(*model);
   const double lowest = -std::numeric_limits<double>::max();
   const double rows[2][2] = {{1.23456789012345, 2.5}, {lowest, lowest}};
   model->finalize(cubex);
@@ -259,7 +231,8 @@ TEST(Cube3Layout, MaxDoubleValuesHaveTwelveDigitsAndTheirIdentityReadsBack) {
             std::string::npos)
       << read_file(cube);
   const cubekit::Report back = cubekit::Report::open(cube);
-  const auto v = cubekit::location_values(back, 0, 1, Flavour::kInclusive, Flavour::kExclusive);
+  const auto v =
+      cubekit::MetricEngine(back).location_values(0, 1, Flavour::kInclusive, Flavour::kExclusive);
   double first;
   std::memcpy(&first, v.at(0), sizeof first);
   EXPECT_EQ(first, lowest);

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "calc/kernels.hpp"
+#include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/report.hpp"
 #include "test_support.hpp"
@@ -243,7 +243,8 @@ TEST(Cube3Reader, ZeroRowsAreReadAsZeroWithoutBeingStored) {
   const Report report = Report::open(file.path());
   const Index main = *report.model().cnode_by_id(0);
   EXPECT_FALSE(report.severities(0)->has_row(main));
-  const Values v = location_values(report, 0, main, Flavour::kInclusive, Flavour::kExclusive);
+  const Values v =
+      MetricEngine(report).location_values(0, main, Flavour::kInclusive, Flavour::kExclusive);
   EXPECT_EQ(v.scalar(0), 0.0);
   EXPECT_EQ(v.scalar(1), 0.0);
   expect_format_error(

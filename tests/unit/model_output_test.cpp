@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cube_dump_text.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/model_output.hpp"
 #include "cubekit/perf_model.hpp"
@@ -131,24 +132,12 @@ TEST(ModelReport, HoldsTheFittedExclusiveModelsAsScaleFunctions) {
 }
 
 // `cube_dump -m all -z <flavour> -t aggr`: metric → cnode id → printed value.
-std::map<std::string, std::map<int, std::string>> dumped(const std::string& path,
-                                                         const std::string& flavour) {
+std::map<std::string, std::map<uint32_t, std::string>> dumped(const std::string& path,
+                                                              const std::string& flavour) {
   const test::RunResult r =
       test::run_tool("cube_dump", {"-m", "all", "-z", flavour, "-t", "aggr", path});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::map<std::string, std::map<int, std::string>> out;
-  static const std::regex kRow(R"(^.*\(id=(\d+)\)\s+(\S.*)$)");
-  std::istringstream in(r.out);
-  std::string metric;
-  for (std::string line; std::getline(in, line);) {
-    const std::string header = "Print out the data of the metric ";
-    std::smatch m;
-    if (line.rfind(header, 0) == 0)
-      metric = line.substr(header.size());
-    else if (!metric.empty() && std::regex_match(line, m, kRow))
-      out[metric][std::stoi(m[1])] = m[2];
-  }
-  return out;
+  return test::parse_dump(r.out);
 }
 
 TEST(ModelReport, CubeDumpPrintsTheModelsAsCubeLibDoes) {

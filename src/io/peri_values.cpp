@@ -1,0 +1,394 @@
+// Reading PERI-XML's <data> elements (peri_values.hpp): several threads, one block queue
+// (peri_block_queue.hpp), values added under a lock per (metric, call path) stripe.
+#include "io/peri_values.hpp"
+
+#include <atomic>
+#include <charconv>
+#include <cstring>
+#include <functional>
+#include <mutex>
+
+#include "cubekit/parallel.hpp"
+#include "format/mapped_file.hpp"
+#include "format/xml_stream.hpp"
+#include "io/peri_block_queue.hpp"
+
+namespace cubekit::io::peri {
+namespace {
+
+using format::xml_unescape;
+using format::XmlAttribute;
+using format::XmlStream;
+using format::XmlSyntaxError;
+
+// Text without XML's white space around it.
+std::string_view trimmed(std::string_view text) {
+  // Loops, not find_first_not_of: that searches the set with memchr for every character.
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// A number as from_chars reads it, with an optional '+'.
+template <class T>
+bool parse_number(std::string_view text, T& value) {
+  if (text.size() > 1 && text.front() == '+' && text[1] != '-') text.remove_prefix(1);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+}  // namespace
+
+DataType lane_type(const Metric& m) {
+  if (!m.dtype.is_integer()) return DataType(TypeKind::kDouble);
+  const TypeKind k = m.dtype.kind();
+  const bool is_signed = k == TypeKind::kInt8 || k == TypeKind::kInt16 || k == TypeKind::kInt32 ||
+                         k == TypeKind::kInt64;
+  return DataType(is_signed ? TypeKind::kInt64 : TypeKind::kUInt64);
+}
+
+class ValueReader::Impl {
+ public:
+  Impl(std::string_view text, const format::MappedFile* mapped, const Model& model, const Ids& ids)
+      : text_(text),
+        mapped_(mapped),
+        model_(&model),
+        metric_ids_(ids.metric),
+        twin_excl_(ids.twin_excl),
+        region_ids_(ids.region),
+        cnode_ids_(ids.cnode),
+        group_ids_(ids.group),
+        location_ids_(ids.location),
+        location_keys_(ids.location_keys),
+        first_cnode_of_region_(ids.first_cnode_of_region) {
+    values_.assign(model_->metrics.size(), {});
+    for (const Metric& m : model_->metrics) lane_kinds_.push_back(lane_type(m).kind());
+    row_allocated_ = std::make_unique<std::once_flag[]>(model_->metrics.size());
+    row_ready_ = std::make_unique<std::atomic<bool>[]>(model_->metrics.size());
+  }
+
+  struct OpenD {
+    Point point;
+    size_t offset = 0;
+    bool has_child = false;
+    bool raw = false;       // text is character data as written: entities not yet replaced
+    std::string_view text;  // while it has no <d> child
+  };
+  // One thread's reading.
+  struct Cursor {
+    std::vector<OpenD> open;
+    Point context;                // what the parent of the element read names
+    BlockQueue* queue = nullptr;  // set: the children of <data>'s children are queued, not read
+    std::function<void()> after_push;  // called by the finder after each block it queued
+    std::string joined;                // text in pieces (CDATA, comments between)
+    size_t locked = SIZE_MAX;          // the stripe held
+    std::unique_lock<std::mutex> lock;
+    Index last_location = kNoIndex;
+  };
+  static constexpr size_t kStripes = 256;
+  static constexpr size_t kMaxBacklog = size_t{64} << 20;
+
+  // Reads one <data> element (its start tag just read) up to its end tag. Errors are kept, the
+  // first in the document of each kind: a syntax error ends the reading (thrown here), an
+  // undefined id or a bad number only later (read_document: a dimension after this <data> may
+  // still define what was missing).
+  void read_data(XmlStream& xml) {
+    BlockQueue queue;
+    const unsigned threads = available_threads();
+    parallel_for(
+        threads,
+        [&](size_t job) {
+          Cursor cursor;
+          if (job == 0) {
+            // Alone, the finder reads everything itself; with helpers it queues, and reads
+            // queued blocks itself when it is too far ahead of them (the pages between the
+            // first block not yet read and the last one found stay resident).
+            Cursor own_blocks;
+            cursor.queue = threads > 1 ? &queue : nullptr;
+            cursor.after_push = [&] {
+              Block block;
+              for (size_t index; queue.backlog() > kMaxBacklog && queue.try_pop(block, index);)
+                read_block(own_blocks, queue, block, index);
+            };
+            read_blocks(cursor, xml, xml.depth(), true);
+            queue.finish();
+            cursor.queue = nullptr;
+          }
+          Block block;
+          for (size_t index; queue.pop(block, index);) read_block(cursor, queue, block, index);
+        },
+        threads);
+    if (syntax_error_) throw XmlSyntaxError(syntax_error_->first, syntax_error_->second);
+  }
+
+  void read_block(Cursor& cursor, BlockQueue& queue, const Block& block, size_t index) {
+    XmlStream element(text_, block.begin);
+    cursor.context = block.context;
+    if (read_blocks(cursor, element, 1, false) && element.position() != block.end)
+      keep_error(syntax_error_, block.begin, "the element begun here ends elsewhere");
+    // Pages read stay in the page cache, not in this process's resident set.
+    const auto [from, to] = queue.done(index);
+    if (mapped_ != nullptr && to > from) mapped_->release(from, to - from);
+  }
+
+  // Reads tokens while `depth` elements are open (`whole_data`: those of a <data>). False after
+  // a syntax error (kept).
+  bool read_blocks(Cursor& cursor, XmlStream& xml, size_t depth, bool whole_data) {
+    bool ok = true;
+    // The finder alone releases what it has read; with helpers the queue knows (read_data).
+    const bool release = mapped_ != nullptr && whole_data && cursor.queue == nullptr;
+    size_t released = xml.position();
+    try {
+      while (read_token(cursor, xml) && xml.depth() >= depth) {
+        if (release && xml.position() - released > (16u << 20)) {
+          mapped_->release(released, xml.position() - released);
+          released = xml.position();
+        }
+      }
+    } catch (const XmlSyntaxError& e) {
+      keep_error(syntax_error_, e.offset(), e.what());
+      cursor.open.clear();
+      ok = false;
+    }
+    unlock(cursor);
+    return ok;
+  }
+
+  static void unlock(Cursor& cursor) {
+    cursor.lock = {};
+    cursor.locked = SIZE_MAX;
+  }
+
+  // One token; false after the end of the element the cursor's stream began with (or of
+  // the <data> it reads).
+  bool read_token(Cursor& cursor, XmlStream& xml) {
+    std::vector<OpenD>& open = cursor.open;
+    if (!open.empty() && (cursor.queue == nullptr || open.size() != 1) && read_leaf(cursor, xml))
+      return true;
+    const XmlStream::Token t = xml.next();
+    if (t == XmlStream::Token::kStart) {
+      if (xml.name() != "d" || has_data_error_) {
+        xml.skip_element();  // unknown elements are ignored, with what they hold
+        return true;
+      }
+      if (!open.empty()) open.back().has_child = true;
+      if (cursor.queue != nullptr && open.size() == 1) {
+        const size_t begin = xml.token_offset();
+        xml.pass_element();  // its reader checks it
+        cursor.queue->push({begin, xml.position(), open.back().point});
+        cursor.after_push();
+        return true;
+      }
+      OpenD& d = open.emplace_back();
+      d.point = open.size() > 1 ? open[open.size() - 2].point : cursor.context;
+      d.offset = xml.token_offset();
+      if (!enter(cursor, xml, d.point)) {
+        open.pop_back();
+        xml.skip_element();
+      }
+    } else if (t == XmlStream::Token::kText) {
+      if (open.empty() || open.back().has_child) return true;
+      OpenD& d = open.back();
+      if (d.text.empty()) {  // entities are replaced only if the text is no number as it is
+        d.text = xml.text();
+        d.raw = !xml.text_is_cdata();
+      } else {
+        std::string joined = d.raw ? xml_unescape(d.text) : std::string(d.text);
+        joined += xml.text_is_cdata() ? std::string(xml.text()) : xml_unescape(xml.text());
+        cursor.joined = std::move(joined);
+        d.text = cursor.joined;
+        d.raw = false;
+      }
+    } else if (t == XmlStream::Token::kEnd) {
+      if (open.empty()) return false;  // </data>
+      if (!open.back().has_child && !has_data_error_) value(cursor, open.back());
+      open.pop_back();
+    }
+    return t != XmlStream::Token::kEndOfInput;
+  }
+
+  // A <d> with one id and a value, read in one step (most of them are). False: not of that
+  // form, nothing read.
+  bool read_leaf(Cursor& cursor, XmlStream& xml) {
+    XmlAttribute id;
+    std::string_view text;
+    if (has_data_error_ || !xml.next_leaf("d", id, text)) return false;
+    OpenD& parent = cursor.open.back();
+    parent.has_child = true;
+    OpenD d{parent.point, xml.token_offset(), false, true, text};
+    if (narrow(cursor, xml, id, d.point)) value(cursor, d);
+    return true;
+  }
+
+  // Keeps the error found first in the document (threads find them in any order).
+  void keep_error(std::optional<std::pair<size_t, std::string>>& slot, size_t offset,
+                  const std::string& what) {
+    std::lock_guard<std::mutex> guard(error_mutex_);
+    if (!slot || offset < slot->first) slot = {offset, what};
+  }
+  void data_error(size_t offset, const std::string& what) {
+    keep_error(data_error_, offset, what);
+    has_data_error_ = true;
+  }
+
+  // The <d> start tag's ids narrow `p`. False: nothing inside counts (an inclusive twin, whose
+  // values follow from the exclusive ones, or an undefined id, kept as an error).
+  bool enter(Cursor& cursor, const XmlStream& xml, Point& p) {
+    for (const XmlAttribute& a : xml.attributes())
+      if (!narrow(cursor, xml, a, p)) return false;
+    return true;
+  }
+
+  // One attribute of enter's.
+  bool narrow(Cursor& cursor, const XmlStream& xml, const XmlAttribute& a, Point& p) {
+    std::string unescaped;
+    std::string_view id = a.raw_value;
+    if (id.find('&') != std::string_view::npos) id = unescaped = xml_unescape(id);
+    if (a.name == "spc") {
+      // Threads come in order: the one after the last is tried before the table.
+      const Index next = cursor.last_location + 1;
+      if (next < location_keys_.size() && location_keys_[next] == id) {
+        p.location = cursor.last_location = next;
+        return true;
+      }
+      if (lookup(location_ids_, id, p.location)) {
+        cursor.last_location = p.location;
+        return true;
+      }
+      // A process stands for its first thread, a region (below) for its first call path:
+      // the proposal's "reference to non-leaf hierarchy identifiers".
+      Index group = kNoIndex;
+      if (!lookup(group_ids_, id, group)) return missing(xml, a, "thread or process");
+      if (model_->groups[group].locations.empty()) {
+        data_error(xml.token_offset(),
+                   "process '" + std::string(id) + "' has no thread to hold its values");
+        return false;
+      }
+      p.location = model_->groups[group].locations.front();
+    } else if (a.name == "metric") {
+      if (twin_excl_.contains(id)) return false;
+      if (!lookup(metric_ids_, id, p.metric)) return missing(xml, a, "metric");
+    } else if (a.name == "code") {
+      if (lookup(cnode_ids_, id, p.cnode)) return true;
+      Index region = kNoIndex;
+      if (!lookup(region_ids_, id, region)) return missing(xml, a, "call path or region");
+      p.cnode = first_cnode_of_region_[region];
+      if (p.cnode == kNoIndex) {
+        data_error(xml.token_offset(),
+                   "region '" + std::string(id) +
+                       "' has no call path (<cnode ref=...>) to hold its values");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static bool lookup(const IdMap& ids, std::string_view id, Index& found) {
+    const auto it = ids.find(id);
+    if (it == ids.end()) return false;
+    found = it->second;
+    return true;
+  }
+
+  bool missing(const XmlStream& xml, const XmlAttribute& a, const char* what) {
+    data_error(xml.token_offset(), "<d " + std::string(a.name) + "=\"" + std::string(a.raw_value) +
+                                       "\"> names no " + what);
+    return false;
+  }
+
+  // A leaf <d>'s text added to its point's value. Values of several states (or a region's and
+  // its call path's) add up: a report has no state dimension.
+  void value(Cursor& cursor, const OpenD& d) {
+    std::string_view number = trimmed(d.text);
+    if (number.empty()) return;  // holds nothing
+    const Point& p = d.point;
+    if (p.metric == kNoIndex || p.cnode == kNoIndex || p.location == kNoIndex)
+      return data_error(d.offset, "a value needs a metric, a call path (code) and a thread (spc)");
+    const TypeKind kind = lane_kinds_[p.metric];
+    uint64_t x = 0;
+    bool ok = parse_lane(kind, number, x);
+    std::string unescaped;
+    if (!ok && d.raw && number.find('&') != std::string_view::npos) {
+      number = trimmed(unescaped = xml_unescape(number));
+      ok = parse_lane(kind, number, x);
+    }
+    if (!ok)
+      return data_error(d.offset, "'" + std::string(number.substr(0, 64)) + "' is not a number");
+    const size_t stripe = (p.metric * size_t{2654435761u} + p.cnode) % kStripes;
+    if (cursor.locked != stripe) {
+      unlock(cursor);  // one lock held at a time: no two threads wait for each other
+      cursor.lock = std::unique_lock<std::mutex>(stripe_locks_[stripe]);
+      cursor.locked = stripe;
+    }
+    std::vector<uint64_t>& row = values_[p.metric];
+    const size_t n = model_->locations.size();
+    if (!row_ready_[p.metric].load(std::memory_order_acquire)) {
+      std::call_once(row_allocated_[p.metric], [&] { row.assign(model_->cnodes.size() * n, 0); });
+      row_ready_[p.metric].store(true, std::memory_order_release);
+    }
+    add_lane(kind, row[p.cnode * n + model_->locations[p.location].id], x);
+    if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
+  }
+
+  // A number in a lane of `kind` (lane_type), and the sum of two lanes.
+  static bool parse_lane(TypeKind kind, std::string_view text, uint64_t& lane) {
+    if (kind == TypeKind::kInt64) {
+      int64_t x = 0;
+      const bool ok = parse_number(text, x);
+      lane = static_cast<uint64_t>(x);
+      return ok;
+    }
+    if (kind == TypeKind::kUInt64) return parse_number(text, lane);
+    double x = 0;
+    const bool ok = parse_number(text, x);
+    std::memcpy(&lane, &x, sizeof x);
+    return ok;
+  }
+  static void add_lane(TypeKind kind, uint64_t& sum, uint64_t x) {
+    if (kind == TypeKind::kInt64 || kind == TypeKind::kUInt64) {
+      sum += x;  // two's complement: the same bits for signed lanes
+      return;
+    }
+    double a = 0, b = 0;
+    std::memcpy(&a, &sum, sizeof a);
+    std::memcpy(&b, &x, sizeof b);
+    a += b;
+    std::memcpy(&sum, &a, sizeof a);
+  }
+
+  std::string_view text_;
+  const format::MappedFile* mapped_;
+  const Model* model_;
+  const IdMap &metric_ids_, &twin_excl_, &region_ids_, &cnode_ids_, &group_ids_, &location_ids_;
+  const std::vector<std::string>& location_keys_;  // the ids of location_ids_, by location
+  const std::vector<Index>& first_cnode_of_region_;
+  std::vector<TypeKind> lane_kinds_;  // by metric
+  std::unique_ptr<std::mutex[]> stripe_locks_ = std::make_unique<std::mutex[]>(kStripes);
+  std::unique_ptr<std::once_flag[]> row_allocated_;  // by metric
+  std::unique_ptr<std::atomic<bool>[]> row_ready_;
+  std::vector<std::vector<uint64_t>> values_;
+  std::mutex error_mutex_;
+  std::optional<std::pair<size_t, std::string>> syntax_error_, data_error_;
+  std::atomic<bool> has_data_error_ = false;
+};
+
+ValueReader::ValueReader(std::string_view text, const format::MappedFile* mapped,
+                         const Model& model, const Ids& ids)
+    : impl_(std::make_unique<Impl>(text, mapped, model, ids)) {}
+
+ValueReader::~ValueReader() = default;
+
+void ValueReader::read_data(XmlStream& xml) {
+  impl_->read_data(xml);
+}
+
+const std::optional<std::pair<size_t, std::string>>& ValueReader::data_error() const {
+  return impl_->data_error_;
+}
+
+std::vector<std::vector<uint64_t>> ValueReader::take_values() {
+  return std::move(impl_->values_);
+}
+
+}  // namespace cubekit::io::peri

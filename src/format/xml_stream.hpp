@@ -69,6 +69,10 @@ class XmlStream {
   // False, with nothing consumed, for every other form, which next() then reads token by token.
   // The offset of the element's '<' is then token_offset().
   bool next_leaf(std::string_view name, XmlAttribute& attribute, std::string_view& text);
+  // The commonest element of an anchor's trees, `<NAME>TEXT</NAME>` (no attributes, character
+  // data without markup; white space may come before it), read in one step: true with its name
+  // and raw text, the element passed; false with nothing consumed for every other form.
+  bool next_text_element(std::string_view& name, std::string_view& text);
 
   // After a kStart: passes over the element's content up to and including its end tag,
   // looking only at markup (much faster than next() on a large subtree). The element's end is

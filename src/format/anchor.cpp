@@ -237,6 +237,12 @@ void set_coord_owner(Topology::Coord& coord, int rank, std::string_view id,
 }
 
 void parse_coord_values(std::string_view text, Topology::Coord& coord, const std::string& where) {
+  // One allocation per coordinate (Score-P writes one per location: a million of them).
+  size_t numbers = 0;
+  for (size_t i = 0; i < text.size(); ++i)
+    numbers += !std::isspace(static_cast<unsigned char>(text[i])) &&
+               (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])));
+  coord.coords.reserve(coord.coords.size() + numbers);
   while (!text.empty()) {
     const size_t b = text.find_first_not_of(" \t\r\n");
     if (b == std::string_view::npos) break;
@@ -278,18 +284,23 @@ void parse_topologies(const pugi::xml_node& topologies, Model& model, const std:
   }
 }
 
-Model parse_anchor(std::string_view xml, const std::string& where) {
+Model parse_anchor(std::string_view xml, const std::string& where, const ReleaseRange& release) {
   // The call tree and the system tree go through the pull reader (the system tree unless it
-  // is written the Cube 3 way); pugixml gets the rest, with empty elements in their place.
-  size_t program_begin = 0, program_end = 0, system_begin = 0, system_end = 0;
-  find_element(xml, "program", program_begin, program_end);
-  find_element(xml, "system", system_begin, system_end);
-  const bool stream_program = program_begin != std::string_view::npos;
-  const bool stream_system = system_begin != std::string_view::npos &&
-                             xml.substr(system_begin, system_end - system_begin).find("<machine") ==
-                                 std::string_view::npos;
+  // is written the Cube 3 way), first: they find where they end, so the document is passed
+  // over once, and the pages they have read may go. pugixml then gets the rest, with empty
+  // elements in their place.
+  Model model;
+  const size_t program_begin = find_start_tag(xml, "program");
+  const size_t system_begin = find_start_tag(xml, "system");
+  size_t program_end = std::string_view::npos, system_end = std::string_view::npos;
+  if (program_begin != std::string_view::npos)
+    program_end = read_program(xml, program_begin, xml.size(), model, where, release);
+  if (system_begin != std::string_view::npos)
+    system_end = read_system(xml, system_begin, xml.size(), model, where, release);
+  const bool stream_system = system_end != std::string_view::npos;
   std::vector<XmlCut> cuts;
-  if (stream_program) cuts.push_back({program_begin, program_end, "<program/>"});
+  if (program_end != std::string_view::npos)
+    cuts.push_back({program_begin, program_end, "<program/>"});
   if (stream_system) cuts.push_back({system_begin, system_end, "<system/>"});
   std::sort(cuts.begin(), cuts.end(),
             [](const XmlCut& a, const XmlCut& b) { return a.begin < b.begin; });
@@ -299,7 +310,6 @@ Model parse_anchor(std::string_view xml, const std::string& where) {
   load_xml(doc, xml, where, cuts);
   const pugi::xml_node cube = doc.child("cube");
   if (!cube) throw FormatError(where + ": no <cube> root element");
-  Model model;
   parse_header(cube, model);
   if (model.version.empty() || (model.version.rfind("4.", 0) != 0 && model.version != "3.0"))
     throw FormatError(where + ": unsupported <cube version=\"" + model.version +
@@ -307,15 +317,8 @@ Model parse_anchor(std::string_view xml, const std::string& where) {
   for (const char* part : {"metrics", "program", "system"})
     if (!cube.child(part)) throw FormatError(where + ": no <" + std::string(part) + "> element");
   parse_metrics(cube.child("metrics"), model, where);
-  if (stream_program) read_program(xml, program_begin, program_end, model, where);
-  const pugi::xml_node system = cube.child("system");
-  model.system_title = system.attribute("title").value();
-  if (stream_system) {
-    read_system(xml, system_begin, system_end, model, where);
-  } else {
-    // Early Cube 4 anchors (CubeLib's 4.0 test file) still describe the system the Cube 3 way.
-    parse_cube3_system(system, model, xml, where);
-  }
+  // Early Cube 4 anchors (CubeLib's 4.0 test file) still describe the system the Cube 3 way.
+  if (!stream_system) parse_cube3_system(cube.child("system"), model, xml, where);
   model.finalize(where);
   return model;
 }

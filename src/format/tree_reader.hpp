@@ -2,6 +2,7 @@
 // hold one element per call path and per location, millions in large reports.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -14,15 +15,25 @@ namespace cubekit::format {
 // appears unescaped in attribute values or text, only in CDATA and comments, which anchors do
 // not put around these elements.
 void find_element(std::string_view xml, std::string_view name, size_t& begin, size_t& end);
+// Where find_element's element begins (npos: nowhere), without searching for its end.
+size_t find_start_tag(std::string_view xml, std::string_view name);
 
-// Parses xml[begin, end) (one <program> element) into the regions, the call forest and the
-// program title of `model`. Throws FormatError with line:column.
-void read_program(std::string_view xml, size_t begin, size_t end, Model& model,
-                  const std::string& where);
+// Called with ranges [from, to) of the document already read (about every 16 MiB), whose pages
+// may leave the resident set.
+using ReleaseRange = std::function<void(size_t from, size_t to)>;
 
-// Parses xml[begin, end) (one <system> element) into the system tree, topologies and the
-// system title of `model`. Throws FormatError with line:column.
-void read_system(std::string_view xml, size_t begin, size_t end, Model& model,
-                 const std::string& where);
+// Parses the <program> element beginning at xml[begin] (and ending before `end`) into the
+// regions, the call forest and the program title of `model`; returns the offset just past its
+// end tag. Throws FormatError with line:column.
+size_t read_program(std::string_view xml, size_t begin, size_t end, Model& model,
+                    const std::string& where, const ReleaseRange& release = {});
+
+// Parses the <system> element beginning at xml[begin] (and ending before `end`) into the system
+// tree, topologies and the system title of `model`; returns the offset just past its end tag,
+// or npos when the system is written the Cube 3 way (a <machine> child: the caller reads it
+// with the DOM, and the model's system tree is left empty). Throws FormatError with
+// line:column.
+size_t read_system(std::string_view xml, size_t begin, size_t end, Model& model,
+                   const std::string& where, const ReleaseRange& release = {});
 
 }  // namespace cubekit::format

@@ -26,14 +26,9 @@ bool ends_name(char c) {
   return kEndsName[static_cast<unsigned char>(c)];
 }
 
-// memchr after a look at the first bytes: between two tags there is often nothing or a short
-// value ("t12", "2567201"), and a call of memchr costs more than looking at them one by one.
 const char* find_char(const char* from, const char* end, char c) {
-  constexpr ptrdiff_t kNear = 16;
-  const char* const near_end = end - from > kNear ? from + kNear : end;
-  for (; from != near_end; ++from)
-    if (*from == c) return from;
   if (from == end) return nullptr;
+  if (*from == c) return from;
   return static_cast<const char*>(std::memchr(from, c, static_cast<size_t>(end - from)));
 }
 

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <exception>
 #include <unordered_map>
 
 #include "cubekit/error.hpp"
+#include "cubekit/parallel.hpp"
 #include "format/cube3.hpp"
 #include "format/tree_reader.hpp"
 
@@ -293,10 +295,24 @@ Model parse_anchor(std::string_view xml, const std::string& where, const Release
   const size_t program_begin = find_start_tag(xml, "program");
   const size_t system_begin = find_start_tag(xml, "system");
   size_t program_end = std::string_view::npos, system_end = std::string_view::npos;
-  if (program_begin != std::string_view::npos)
-    program_end = read_program(xml, program_begin, xml.size(), model, where, release);
-  if (system_begin != std::string_view::npos)
-    system_end = read_system(xml, system_begin, xml.size(), model, where, release);
+  // The two trees fill separate parts of the model: they are read side by side.
+  std::exception_ptr errors[2];
+  parallel_for(
+      2,
+      [&](size_t tree) {
+        try {
+          if (tree == 0 && program_begin != std::string_view::npos)
+            program_end = read_program(xml, program_begin, xml.size(), model, where, release);
+          if (tree == 1 && system_begin != std::string_view::npos)
+            system_end = read_system(xml, system_begin, xml.size(), model, where, release);
+        } catch (...) {
+          errors[tree] = std::current_exception();
+        }
+      },
+      available_threads());
+  for (const size_t tree :
+       {program_begin < system_begin ? 0 : 1, program_begin < system_begin ? 1 : 0})
+    if (errors[tree]) std::rethrow_exception(errors[tree]);  // the first in the document
   const bool stream_system = system_end != std::string_view::npos;
   std::vector<XmlCut> cuts;
   if (program_end != std::string_view::npos)

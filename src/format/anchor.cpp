@@ -295,21 +295,33 @@ Model parse_anchor(std::string_view xml, const std::string& where, const Release
   const size_t program_begin = find_start_tag(xml, "program");
   const size_t system_begin = find_start_tag(xml, "system");
   size_t program_end = std::string_view::npos, system_end = std::string_view::npos;
-  // The two trees fill separate parts of the model: they are read side by side.
+  // The two trees fill separate parts of the model: they are read side by side, and the
+  // system's topologies (Score-P: a coordinate per location) ahead of the system tree. Jobs
+  // are taken in order, so the topologies are being read when the system reader waits for
+  // them, whatever the number of threads.
+  const unsigned threads = available_threads();
+  TopologiesAhead ahead;
   std::exception_ptr errors[2];
   parallel_for(
-      2,
-      [&](size_t tree) {
+      3,
+      [&](size_t job) {
+        if (job == 1) {
+          if (threads > 1 && system_begin != std::string_view::npos)
+            read_topologies_ahead(xml, system_begin, where, release, ahead);
+          return;
+        }
+        const size_t tree = job == 0 ? 0 : 1;
         try {
           if (tree == 0 && program_begin != std::string_view::npos)
             program_end = read_program(xml, program_begin, xml.size(), model, where, release);
           if (tree == 1 && system_begin != std::string_view::npos)
-            system_end = read_system(xml, system_begin, xml.size(), model, where, release);
+            system_end = read_system(xml, system_begin, xml.size(), model, where, release,
+                                     threads > 1 ? &ahead : nullptr);
         } catch (...) {
           errors[tree] = std::current_exception();
         }
       },
-      available_threads());
+      threads);
   for (const size_t tree :
        {program_begin < system_begin ? 0 : 1, program_begin < system_begin ? 1 : 0})
     if (errors[tree]) std::rethrow_exception(errors[tree]);  // the first in the document

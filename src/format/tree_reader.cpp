@@ -97,8 +97,9 @@ class TreeReader {
       : xml_(xml), pull_(xml, begin, end, where), model_(model), where_(std::move(where)) {
     if (release) pull_.release_behind(release);
   }
-  size_t read_system();
+  size_t read_system(TopologiesAhead* ahead);
   size_t read_program();
+  size_t read_topologies();
 
  private:
   [[noreturn]] void fail(size_t offset, const std::string& what) const {
@@ -115,6 +116,7 @@ class TreeReader {
   void group(const Start& s, Index node);
   void location(const Start& s, Index group);
   void topologies(const Start& s);
+  void topologies_or_ahead(const XmlToken& t, TopologiesAhead* ahead);
   void dim(const XmlToken& t, Topology& topology);
   void region(const XmlToken& t, std::unordered_map<uint32_t, Index>& region_by_id);
   // Reads the call forest below the <cnode> just started, without recursion (call trees can be
@@ -291,7 +293,24 @@ void TreeReader::dim(const XmlToken& t, Topology& topology) {
   pull_.skip_element();
 }
 
-size_t TreeReader::read_system() {
+void TreeReader::topologies_or_ahead(const XmlToken& t, TopologiesAhead* ahead) {
+  if (ahead == nullptr || t.self_closing || t.text_read) return topologies(start_of(t));
+  ahead->ready.wait();
+  if (t.offset != ahead->begin) return topologies(start_of(t));
+  if (ahead->error) std::rethrow_exception(ahead->error);
+  for (Topology& topology : ahead->topologies) model_.topologies.push_back(std::move(topology));
+  pull_.continue_after(ahead->end);
+}
+
+size_t TreeReader::read_topologies() {
+  const XmlToken& t = pull_.next();
+  if (t.kind != XmlToken::Kind::kStart || t.name != "topologies")
+    fail(t.offset, "expected <topologies>");
+  topologies(start_of(t));
+  return pull_.offset();
+}
+
+size_t TreeReader::read_system(TopologiesAhead* ahead) {
   const XmlToken& t = pull_.next();
   if (t.kind != XmlToken::Kind::kStart || t.name != "system") fail(t.offset, "expected <system>");
   if (const std::string* title = t.attribute("title")) model_.system_title = *title;
@@ -301,7 +320,7 @@ size_t TreeReader::read_system() {
     if (c.name == "systemtreenode")
       system_node(start_of(c), kNoIndex, 0);
     else if (c.name == "topologies")
-      topologies(start_of(c));
+      topologies_or_ahead(c, ahead);
     else {
       if (c.name == "machine") cube3 = true;
       pull_.skip_element();
@@ -449,8 +468,52 @@ size_t read_program(std::string_view xml, size_t begin, size_t end, Model& model
 }
 
 size_t read_system(std::string_view xml, size_t begin, size_t end, Model& model,
-                   const std::string& where, const ReleaseRange& release) {
-  return TreeReader(xml, begin, end, model, where, release).read_system();
+                   const std::string& where, const ReleaseRange& release, TopologiesAhead* ahead) {
+  return TreeReader(xml, begin, end, model, where, release).read_system(ahead);
+}
+
+namespace {
+
+// Where the <topologies> start tag of the system beginning at `system_begin` is: looked for
+// from the document's end back over the tags after the system tree (coordinates, dims,
+// </system>, </cube>); npos at the system tree's last location or node, or at the system.
+size_t find_topologies(std::string_view xml, size_t system_begin) {
+  auto is = [&](size_t at, std::string_view tag) {
+    const size_t after = at + tag.size();
+    return xml.substr(at, tag.size()) == tag &&
+           (after >= xml.size() ||
+            std::string_view(" \t\r\n>/").find(xml[after]) != std::string_view::npos);
+  };
+  for (size_t end = xml.size(); end > system_begin;) {
+    const void* lt = ::memrchr(xml.data() + system_begin, '<', end - system_begin);
+    if (lt == nullptr) break;
+    const size_t at = static_cast<size_t>(static_cast<const char*>(lt) - xml.data());
+    if (at == system_begin) break;
+    if (is(at, "<topologies")) return at;
+    if (is(at, "</systemtreenode") || is(at, "</location") || is(at, "<location") ||
+        is(at, "</locationgroup") || is(at, "<systemtreenode"))
+      break;
+    end = at;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+void read_topologies_ahead(std::string_view xml, size_t system_begin, const std::string& where,
+                           const ReleaseRange& release, TopologiesAhead& ahead) {
+  try {
+    ahead.begin = find_topologies(xml, system_begin);
+    if (ahead.begin != std::string_view::npos) {
+      Model scratch;
+      ahead.end =
+          TreeReader(xml, ahead.begin, xml.size(), scratch, where, release).read_topologies();
+      ahead.topologies = std::move(scratch.topologies);
+    }
+  } catch (...) {
+    ahead.error = std::current_exception();
+  }
+  ahead.done.set_value();
 }
 
 }  // namespace cubekit::format

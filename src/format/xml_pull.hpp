@@ -47,6 +47,8 @@ class XmlPull {
   std::string element_text();
   // Skips the rest of the element just started.
   void skip_element();
+  // Goes on at `end`, just past the element just started, which another reader has read.
+  void continue_after(size_t end) { stream_.continue_after(end); }
   size_t offset() const { return stream_.position(); }
 
  private:

@@ -82,6 +82,12 @@ class XmlStream {
   // element that another XmlStream reads (and checks) anyway — the reader of PERI's data finds
   // where each value block ends with it and hands the block to another thread.
   void pass_element();
+  // After a kStart: goes on at `end`, just past the element's end tag, the element having been
+  // read (and checked) by another XmlStream — an anchor's topologies, read ahead.
+  void continue_after(size_t end) {
+    names_.pop_back();
+    pos_ = end;
+  }
 
  private:
   [[noreturn]] void fail(size_t at, const std::string& what) const;

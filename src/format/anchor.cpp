@@ -286,20 +286,23 @@ void parse_topologies(const pugi::xml_node& topologies, Model& model, const std:
   }
 }
 
-Model parse_anchor(std::string_view xml, const std::string& where, const ReleaseRange& release) {
-  // The call tree and the system tree go through the pull reader (the system tree unless it
-  // is written the Cube 3 way), first: they find where they end, so the document is passed
-  // over once, and the pages they have read may go. pugixml then gets the rest, with empty
-  // elements in their place.
-  Model model;
-  const size_t program_begin = find_start_tag(xml, "program");
-  const size_t system_begin = find_start_tag(xml, "system");
-  size_t program_end = std::string_view::npos, system_end = std::string_view::npos;
-  // The two trees fill separate parts of the model: they are read side by side, and the
-  // system's topologies (Score-P: a coordinate per location) ahead of the system tree. Jobs
-  // are taken in order, so the topologies are being read when the system reader waits for
-  // them, whatever the number of threads.
+namespace {
+
+// Where the call tree and the system tree end (npos: absent, or a system written the Cube 3
+// way).
+struct TreeEnds {
+  size_t program = std::string_view::npos, system = std::string_view::npos;
+};
+
+// Reads the call tree and the system tree into `model` with the pull reader. They fill
+// separate parts of the model: they are read side by side, and the system's topologies
+// (Score-P: a coordinate per location) ahead of the system tree. Jobs are taken in order, so
+// the topologies are being read when the system reader waits for them, whatever the number of
+// threads. The error told is the first in the document.
+TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_begin, Model& model,
+                    const std::string& where, const ReleaseRange& release) {
   const unsigned threads = available_threads();
+  TreeEnds ends;
   TopologiesAhead ahead;
   std::exception_ptr errors[2];
   parallel_for(
@@ -313,10 +316,10 @@ Model parse_anchor(std::string_view xml, const std::string& where, const Release
         const size_t tree = job == 0 ? 0 : 1;
         try {
           if (tree == 0 && program_begin != std::string_view::npos)
-            program_end = read_program(xml, program_begin, xml.size(), model, where, release);
+            ends.program = read_program(xml, program_begin, xml.size(), model, where, release);
           if (tree == 1 && system_begin != std::string_view::npos)
-            system_end = read_system(xml, system_begin, xml.size(), model, where, release,
-                                     threads > 1 ? &ahead : nullptr);
+            ends.system = read_system(xml, system_begin, xml.size(), model, where, release,
+                                      threads > 1 ? &ahead : nullptr);
         } catch (...) {
           errors[tree] = std::current_exception();
         }
@@ -324,7 +327,22 @@ Model parse_anchor(std::string_view xml, const std::string& where, const Release
       threads);
   for (const size_t tree :
        {program_begin < system_begin ? 0 : 1, program_begin < system_begin ? 1 : 0})
-    if (errors[tree]) std::rethrow_exception(errors[tree]);  // the first in the document
+    if (errors[tree]) std::rethrow_exception(errors[tree]);
+  return ends;
+}
+
+}  // namespace
+
+Model parse_anchor(std::string_view xml, const std::string& where, const ReleaseRange& release) {
+  // The call tree and the system tree go through the pull reader (the system tree unless it
+  // is written the Cube 3 way), first: they find where they end, so the document is passed
+  // over once, and the pages they have read may go. pugixml then gets the rest, with empty
+  // elements in their place.
+  Model model;
+  const size_t program_begin = find_start_tag(xml, "program");
+  const size_t system_begin = find_start_tag(xml, "system");
+  const TreeEnds ends = read_trees(xml, program_begin, system_begin, model, where, release);
+  const size_t program_end = ends.program, system_end = ends.system;
   const bool stream_system = system_end != std::string_view::npos;
   std::vector<XmlCut> cuts;
   if (program_end != std::string_view::npos)

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <exception>
 #include <unordered_map>
 
 #include "cubekit/error.hpp"
+#include "cubekit/parallel.hpp"
 #include "format/cube3.hpp"
 #include "format/tree_reader.hpp"
 
@@ -237,6 +239,12 @@ void set_coord_owner(Topology::Coord& coord, int rank, std::string_view id,
 }
 
 void parse_coord_values(std::string_view text, Topology::Coord& coord, const std::string& where) {
+  // One allocation per coordinate (Score-P writes one per location: a million of them).
+  size_t numbers = 0;
+  for (size_t i = 0; i < text.size(); ++i)
+    numbers += !std::isspace(static_cast<unsigned char>(text[i])) &&
+               (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])));
+  coord.coords.reserve(coord.coords.size() + numbers);
   while (!text.empty()) {
     const size_t b = text.find_first_not_of(" \t\r\n");
     if (b == std::string_view::npos) break;
@@ -278,18 +286,67 @@ void parse_topologies(const pugi::xml_node& topologies, Model& model, const std:
   }
 }
 
-Model parse_anchor(std::string_view xml, const std::string& where) {
+namespace {
+
+// Where the call tree and the system tree end (npos: absent, or a system written the Cube 3
+// way).
+struct TreeEnds {
+  size_t program = std::string_view::npos, system = std::string_view::npos;
+};
+
+// Reads the call tree and the system tree into `model` with the pull reader. They fill
+// separate parts of the model: they are read side by side, and the system's topologies
+// (Score-P: a coordinate per location) ahead of the system tree. Jobs are taken in order, so
+// the topologies are being read when the system reader waits for them, whatever the number of
+// threads. The error told is the first in the document.
+TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_begin, Model& model,
+                    const std::string& where, const ReleaseRange& release) {
+  const unsigned threads = available_threads();
+  TreeEnds ends;
+  TopologiesAhead ahead;
+  std::exception_ptr errors[2];
+  parallel_for(
+      3,
+      [&](size_t job) {
+        if (job == 1) {
+          if (threads > 1 && system_begin != std::string_view::npos)
+            read_topologies_ahead(xml, system_begin, where, release, ahead);
+          return;
+        }
+        const size_t tree = job == 0 ? 0 : 1;
+        try {
+          if (tree == 0 && program_begin != std::string_view::npos)
+            ends.program = read_program(xml, program_begin, xml.size(), model, where, release);
+          if (tree == 1 && system_begin != std::string_view::npos)
+            ends.system = read_system(xml, system_begin, xml.size(), model, where, release,
+                                      threads > 1 ? &ahead : nullptr);
+        } catch (...) {
+          errors[tree] = std::current_exception();
+        }
+      },
+      threads);
+  for (const size_t tree :
+       {program_begin < system_begin ? 0 : 1, program_begin < system_begin ? 1 : 0})
+    if (errors[tree]) std::rethrow_exception(errors[tree]);
+  return ends;
+}
+
+}  // namespace
+
+Model parse_anchor(std::string_view xml, const std::string& where, const ReleaseRange& release) {
   // The call tree and the system tree go through the pull reader (the system tree unless it
-  // is written the Cube 3 way); pugixml gets the rest, with empty elements in their place.
-  size_t program_begin = 0, program_end = 0, system_begin = 0, system_end = 0;
-  find_element(xml, "program", program_begin, program_end);
-  find_element(xml, "system", system_begin, system_end);
-  const bool stream_program = program_begin != std::string_view::npos;
-  const bool stream_system = system_begin != std::string_view::npos &&
-                             xml.substr(system_begin, system_end - system_begin).find("<machine") ==
-                                 std::string_view::npos;
+  // is written the Cube 3 way), first: they find where they end, so the document is passed
+  // over once, and the pages they have read may go. pugixml then gets the rest, with empty
+  // elements in their place.
+  Model model;
+  const size_t program_begin = find_start_tag(xml, "program");
+  const size_t system_begin = find_start_tag(xml, "system");
+  const TreeEnds ends = read_trees(xml, program_begin, system_begin, model, where, release);
+  const size_t program_end = ends.program, system_end = ends.system;
+  const bool stream_system = system_end != std::string_view::npos;
   std::vector<XmlCut> cuts;
-  if (stream_program) cuts.push_back({program_begin, program_end, "<program/>"});
+  if (program_end != std::string_view::npos)
+    cuts.push_back({program_begin, program_end, "<program/>"});
   if (stream_system) cuts.push_back({system_begin, system_end, "<system/>"});
   std::sort(cuts.begin(), cuts.end(),
             [](const XmlCut& a, const XmlCut& b) { return a.begin < b.begin; });
@@ -299,7 +356,6 @@ Model parse_anchor(std::string_view xml, const std::string& where) {
   load_xml(doc, xml, where, cuts);
   const pugi::xml_node cube = doc.child("cube");
   if (!cube) throw FormatError(where + ": no <cube> root element");
-  Model model;
   parse_header(cube, model);
   if (model.version.empty() || (model.version.rfind("4.", 0) != 0 && model.version != "3.0"))
     throw FormatError(where + ": unsupported <cube version=\"" + model.version +
@@ -307,15 +363,8 @@ Model parse_anchor(std::string_view xml, const std::string& where) {
   for (const char* part : {"metrics", "program", "system"})
     if (!cube.child(part)) throw FormatError(where + ": no <" + std::string(part) + "> element");
   parse_metrics(cube.child("metrics"), model, where);
-  if (stream_program) read_program(xml, program_begin, program_end, model, where);
-  const pugi::xml_node system = cube.child("system");
-  model.system_title = system.attribute("title").value();
-  if (stream_system) {
-    read_system(xml, system_begin, system_end, model, where);
-  } else {
-    // Early Cube 4 anchors (CubeLib's 4.0 test file) still describe the system the Cube 3 way.
-    parse_cube3_system(system, model, xml, where);
-  }
+  // Early Cube 4 anchors (CubeLib's 4.0 test file) still describe the system the Cube 3 way.
+  if (!stream_system) parse_cube3_system(cube.child("system"), model, xml, where);
   model.finalize(where);
   return model;
 }

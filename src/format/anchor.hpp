@@ -9,12 +9,16 @@
 #include <pugixml.hpp>
 
 #include "cubekit/model.hpp"
+#include "format/tree_reader.hpp"
 
 namespace cubekit::format {
 
 // Parses an anchor document (plain text; gunzip first). `where` names the file and member in
-// errors, e.g. "run.cubex:anchor.xml". Throws FormatError.
-Model parse_anchor(std::string_view xml, const std::string& where);
+// errors, e.g. "run.cubex:anchor.xml". `release`, when set, is told the ranges of `xml` read
+// (format/tree_reader.hpp), so that a mapped anchor's pages need not all stay resident. Throws
+// FormatError.
+Model parse_anchor(std::string_view xml, const std::string& where,
+                   const ReleaseRange& release = {});
 
 // A part of a document left out of the DOM (read by the pull readers of tree_reader.hpp
 // instead): xml[begin, end) is replaced by `replacement`, e.g. "<system/>".

@@ -32,9 +32,10 @@ std::string_view CubexSource::anchor_text(std::string& inflated) const {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-void CubexSource::release_anchor() const {
-  if (const TarMember* anchor = tar_.find("anchor.xml"))
-    file_->release(anchor->offset, anchor->size);
+void CubexSource::release_anchor(size_t from, size_t to) const {
+  const TarMember* anchor = tar_.find("anchor.xml");
+  if (anchor == nullptr || from >= anchor->size) return;
+  file_->release(anchor->offset + from, std::min<uint64_t>(to, anchor->size) - from);
 }
 
 std::string CubexSource::member_name(const Metric& m, const char* suffix) const {

@@ -1,6 +1,7 @@
 // Values of a .cubex archive: index and data members decoded on request.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -25,8 +26,9 @@ class CubexSource : public SeveritySource {
   // The anchor text: a view of the mapped file, or of `inflated` when it was gzipped.
   // Throws FormatError when absent.
   std::string_view anchor_text(std::string& inflated) const;
-  // Gives the anchor's pages back once it has been parsed.
-  void release_anchor() const;
+  // Gives the anchor's pages back once it has been parsed, or the bytes [from, to) of it
+  // (the part a parser has passed; nothing when the anchor was inflated).
+  void release_anchor(size_t from = 0, size_t to = SIZE_MAX) const;
 
  private:
   std::string member_name(const Metric& m, const char* suffix) const;

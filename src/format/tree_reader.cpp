@@ -4,6 +4,7 @@
 #include "format/tree_reader.hpp"
 
 #include <cstring>
+#include <iterator>
 #include <unordered_map>
 
 #include "cubekit/error.hpp"
@@ -12,9 +13,8 @@
 
 namespace cubekit::format {
 
-void find_element(std::string_view xml, std::string_view name, size_t& begin, size_t& end) {
-  begin = end = std::string_view::npos;
-  const std::string open = "<" + std::string(name), close = "</" + std::string(name) + ">";
+size_t find_start_tag(std::string_view xml, std::string_view name) {
+  const std::string open = "<" + std::string(name);
   size_t at = 0;
   while ((at = xml.find(open, at)) != std::string_view::npos) {
     const size_t after = at + open.size();
@@ -23,6 +23,13 @@ void find_element(std::string_view xml, std::string_view name, size_t& begin, si
       break;
     at = after;  // e.g. <systemtreenode outside <system>: not ours
   }
+  return at;
+}
+
+void find_element(std::string_view xml, std::string_view name, size_t& begin, size_t& end) {
+  begin = end = std::string_view::npos;
+  const std::string close = "</" + std::string(name) + ">";
+  const size_t at = find_start_tag(xml, name);
   if (at == std::string_view::npos) return;
   // memmem: string_view::find stops at every '<', and these elements span hundreds of MB.
   const void* hit = ::memmem(xml.data() + at, xml.size() - at, close.data(), close.size());
@@ -43,6 +50,37 @@ namespace {
 // forest is read without recursion. The bound only stops absurd documents early.
 constexpr size_t kMaxCallDepth = 1u << 20;
 
+// A vector built in chunks and moved into its final place at the end, exactly sized: a million
+// locations or coordinates pushed one by one into a std::vector would be copied at every
+// doubling and, at the last one, held twice. A chunk is over 32 MiB: glibc's malloc maps
+// blocks that large on their own and unmaps them when freed, so each chunk moved leaves the
+// resident set (smaller blocks would stay in the heap).
+template <class T>
+class ChunkedVector {
+ public:
+  size_t size() const { return size_; }
+  void push_back(T&& value) {
+    if (chunks_.empty() || chunks_.back().size() == kChunk) chunks_.emplace_back().reserve(kChunk);
+    chunks_.back().push_back(std::move(value));
+    ++size_;
+  }
+  // Appends everything to `out`, freeing each chunk once it is moved.
+  void move_into(std::vector<T>& out) {
+    out.reserve(out.size() + size_);
+    for (std::vector<T>& chunk : chunks_) {
+      std::move(chunk.begin(), chunk.end(), std::back_inserter(out));
+      std::vector<T>().swap(chunk);
+    }
+    chunks_.clear();
+    size_ = 0;
+  }
+
+ private:
+  static constexpr size_t kChunk = ((size_t{33} << 20) + sizeof(T) - 1) / sizeof(T);
+  std::vector<std::vector<T>> chunks_;
+  size_t size_ = 0;
+};
+
 // The parts of a start tag that outlive the tokenizer's next token.
 struct Start {
   std::string name;
@@ -54,10 +92,14 @@ struct Start {
 
 class TreeReader {
  public:
-  TreeReader(std::string_view xml, size_t begin, size_t end, Model& model, std::string where)
-      : xml_(xml), pull_(xml, begin, end, where), model_(model), where_(std::move(where)) {}
-  void read_system();
-  void read_program();
+  TreeReader(std::string_view xml, size_t begin, size_t end, Model& model, std::string where,
+             const ReleaseRange& release)
+      : xml_(xml), pull_(xml, begin, end, where), model_(model), where_(std::move(where)) {
+    if (release) pull_.release_behind(release);
+  }
+  size_t read_system(TopologiesAhead* ahead);
+  size_t read_program();
+  size_t read_topologies();
 
  private:
   [[noreturn]] void fail(size_t offset, const std::string& what) const {
@@ -74,6 +116,7 @@ class TreeReader {
   void group(const Start& s, Index node);
   void location(const Start& s, Index group);
   void topologies(const Start& s);
+  void topologies_or_ahead(const XmlToken& t, TopologiesAhead* ahead);
   void dim(const XmlToken& t, Topology& topology);
   void region(const XmlToken& t, std::unordered_map<uint32_t, Index>& region_by_id);
   // Reads the call forest below the <cnode> just started, without recursion (call trees can be
@@ -85,12 +128,13 @@ class TreeReader {
   XmlPull pull_;
   Model& model_;
   std::string where_;
+  ChunkedVector<Location> locations_;  // moved into the model at the end of <system>
 };
 
 Start TreeReader::start_of(const XmlToken& t) const {
   Start s;
   s.name = std::string(t.name);
-  s.self_closing = t.self_closing;
+  s.self_closing = t.self_closing || t.text_read;  // read whole: no child elements follow
   s.offset = t.offset;
   const std::string* id = t.attribute("Id");
   if (id == nullptr) id = t.attribute("id");
@@ -125,7 +169,7 @@ template <class Child>
 void TreeReader::children(const Start& s, Child child) {
   if (s.self_closing) return;
   while (true) {
-    const XmlToken& t = pull_.next();
+    const XmlToken& t = pull_.next_child();
     switch (t.kind) {
       case XmlToken::Kind::kEof:
         fail(t.offset, "malformed XML: <" + s.name + "> not closed");
@@ -158,8 +202,9 @@ void TreeReader::location(const Start& s, Index group) {
       pull_.skip_element();
   });
   l.group = group;
-  model_.groups[group].locations.push_back(static_cast<Index>(model_.locations.size()));
-  model_.locations.push_back(std::move(l));
+  model_.groups[group].locations.push_back(
+      static_cast<Index>(model_.locations.size() + locations_.size()));
+  locations_.push_back(std::move(l));
 }
 
 void TreeReader::group(const Start& s, Index node) {
@@ -218,6 +263,7 @@ void TreeReader::topologies(const Start& s) {
   children(s, [&](const XmlToken& t) {
     if (t.name != "cart") return pull_.skip_element();
     Topology topology;
+    ChunkedVector<Topology::Coord> coords;
     if (const std::string* name = t.attribute("name")) topology.name = *name;
     children(start_of(t), [&](const XmlToken& c) {
       if (c.name == "dim") return dim(c, topology);
@@ -231,8 +277,9 @@ void TreeReader::topologies(const Start& s) {
       }
       if (best >= 0) set_coord_owner(coord, best, owner_id, where_);
       parse_coord_values(pull_.element_text(), coord, where_);
-      topology.coords.push_back(std::move(coord));
+      coords.push_back(std::move(coord));
     });
+    coords.move_into(topology.coords);
     model_.topologies.push_back(std::move(topology));
   });
 }
@@ -246,19 +293,48 @@ void TreeReader::dim(const XmlToken& t, Topology& topology) {
   pull_.skip_element();
 }
 
-void TreeReader::read_system() {
+void TreeReader::topologies_or_ahead(const XmlToken& t, TopologiesAhead* ahead) {
+  if (ahead == nullptr || t.self_closing || t.text_read) return topologies(start_of(t));
+  ahead->ready.wait();
+  if (t.offset != ahead->begin) return topologies(start_of(t));
+  if (ahead->error) std::rethrow_exception(ahead->error);
+  for (Topology& topology : ahead->topologies) model_.topologies.push_back(std::move(topology));
+  pull_.continue_after(ahead->end);
+}
+
+size_t TreeReader::read_topologies() {
+  const XmlToken& t = pull_.next();
+  if (t.kind != XmlToken::Kind::kStart || t.name != "topologies")
+    fail(t.offset, "expected <topologies>");
+  topologies(start_of(t));
+  return pull_.offset();
+}
+
+size_t TreeReader::read_system(TopologiesAhead* ahead) {
   const XmlToken& t = pull_.next();
   if (t.kind != XmlToken::Kind::kStart || t.name != "system") fail(t.offset, "expected <system>");
   if (const std::string* title = t.attribute("title")) model_.system_title = *title;
   const Start system = start_of(t);
+  bool cube3 = false;
   children(system, [&](const XmlToken& c) {
     if (c.name == "systemtreenode")
       system_node(start_of(c), kNoIndex, 0);
     else if (c.name == "topologies")
-      topologies(start_of(c));
-    else
+      topologies_or_ahead(c, ahead);
+    else {
+      if (c.name == "machine") cube3 = true;
       pull_.skip_element();
+    }
   });
+  if (cube3) {
+    model_.system_title.clear();
+    model_.system_nodes.clear();
+    model_.groups.clear();
+    model_.topologies.clear();
+    return std::string_view::npos;
+  }
+  locations_.move_into(model_.locations);
+  return pull_.offset();
 }
 
 void TreeReader::region(const XmlToken& t, std::unordered_map<uint32_t, Index>& region_by_id) {
@@ -321,7 +397,7 @@ void TreeReader::cnode_forest(const XmlToken& root,
   // The open <cnode> elements, innermost last: index of the cnode and its start offset.
   std::vector<Index> open;
   cnode(root, kNoIndex, callees);
-  if (root.self_closing) return;
+  if (root.self_closing || root.text_read) return;
   open.push_back(static_cast<Index>(model_.cnodes.size() - 1));
   while (!open.empty()) {
     const XmlToken& t = pull_.next();
@@ -360,7 +436,7 @@ void TreeReader::cnode_forest(const XmlToken& root,
   }
 }
 
-void TreeReader::read_program() {
+size_t TreeReader::read_program() {
   const XmlToken& t = pull_.next();
   if (t.kind != XmlToken::Kind::kStart || t.name != "program") fail(t.offset, "expected <program>");
   if (const std::string* title = t.attribute("title")) model_.program_title = *title;
@@ -381,18 +457,63 @@ void TreeReader::read_program() {
                         " calls region " + std::to_string(region_id) + ", which is not declared");
     model_.cnodes[cnode].region = r->second;
   }
+  return pull_.offset();
 }
 
 }  // namespace
 
-void read_program(std::string_view xml, size_t begin, size_t end, Model& model,
-                  const std::string& where) {
-  TreeReader(xml, begin, end, model, where).read_program();
+size_t read_program(std::string_view xml, size_t begin, size_t end, Model& model,
+                    const std::string& where, const ReleaseRange& release) {
+  return TreeReader(xml, begin, end, model, where, release).read_program();
 }
 
-void read_system(std::string_view xml, size_t begin, size_t end, Model& model,
-                 const std::string& where) {
-  TreeReader(xml, begin, end, model, where).read_system();
+size_t read_system(std::string_view xml, size_t begin, size_t end, Model& model,
+                   const std::string& where, const ReleaseRange& release, TopologiesAhead* ahead) {
+  return TreeReader(xml, begin, end, model, where, release).read_system(ahead);
+}
+
+namespace {
+
+// Where the <topologies> start tag of the system beginning at `system_begin` is: looked for
+// from the document's end back over the tags after the system tree (coordinates, dims,
+// </system>, </cube>); npos at the system tree's last location or node, or at the system.
+size_t find_topologies(std::string_view xml, size_t system_begin) {
+  auto is = [&](size_t at, std::string_view tag) {
+    const size_t after = at + tag.size();
+    return xml.substr(at, tag.size()) == tag &&
+           (after >= xml.size() ||
+            std::string_view(" \t\r\n>/").find(xml[after]) != std::string_view::npos);
+  };
+  for (size_t end = xml.size(); end > system_begin;) {
+    const void* lt = ::memrchr(xml.data() + system_begin, '<', end - system_begin);
+    if (lt == nullptr) break;
+    const size_t at = static_cast<size_t>(static_cast<const char*>(lt) - xml.data());
+    if (at == system_begin) break;
+    if (is(at, "<topologies")) return at;
+    if (is(at, "</systemtreenode") || is(at, "</location") || is(at, "<location") ||
+        is(at, "</locationgroup") || is(at, "<systemtreenode"))
+      break;
+    end = at;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+void read_topologies_ahead(std::string_view xml, size_t system_begin, const std::string& where,
+                           const ReleaseRange& release, TopologiesAhead& ahead) {
+  try {
+    ahead.begin = find_topologies(xml, system_begin);
+    if (ahead.begin != std::string_view::npos) {
+      Model scratch;
+      ahead.end =
+          TreeReader(xml, ahead.begin, xml.size(), scratch, where, release).read_topologies();
+      ahead.topologies = std::move(scratch.topologies);
+    }
+  } catch (...) {
+    ahead.error = std::current_exception();
+  }
+  ahead.done.set_value();
 }
 
 }  // namespace cubekit::format

@@ -2,8 +2,12 @@
 // hold one element per call path and per location, millions in large reports.
 #pragma once
 
+#include <exception>
+#include <functional>
+#include <future>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cubekit/model.hpp"
 
@@ -14,15 +18,45 @@ namespace cubekit::format {
 // appears unescaped in attribute values or text, only in CDATA and comments, which anchors do
 // not put around these elements.
 void find_element(std::string_view xml, std::string_view name, size_t& begin, size_t& end);
+// Where find_element's element begins (npos: nowhere), without searching for its end.
+size_t find_start_tag(std::string_view xml, std::string_view name);
 
-// Parses xml[begin, end) (one <program> element) into the regions, the call forest and the
-// program title of `model`. Throws FormatError with line:column.
-void read_program(std::string_view xml, size_t begin, size_t end, Model& model,
-                  const std::string& where);
+// Called with ranges [from, to) of the document already read (about every 16 MiB), whose pages
+// may leave the resident set.
+using ReleaseRange = std::function<void(size_t from, size_t to)>;
 
-// Parses xml[begin, end) (one <system> element) into the system tree, topologies and the
-// system title of `model`. Throws FormatError with line:column.
-void read_system(std::string_view xml, size_t begin, size_t end, Model& model,
-                 const std::string& where);
+// Parses the <program> element beginning at xml[begin] (and ending before `end`) into the
+// regions, the call forest and the program title of `model`; returns the offset just past its
+// end tag. Throws FormatError with line:column.
+size_t read_program(std::string_view xml, size_t begin, size_t end, Model& model,
+                    const std::string& where, const ReleaseRange& release = {});
+
+// An anchor's <topologies>, read by another thread while read_system reads the system tree
+// before them (Score-P writes a coordinate per location: a fifth of a large anchor).
+struct TopologiesAhead {
+  size_t begin = std::string_view::npos;  // of the <topologies> start tag; npos: none found
+  size_t end = 0;                         // just past its end tag
+  std::vector<Topology> topologies;
+  std::exception_ptr error;  // told if read_system reaches `begin`
+  std::promise<void> done;
+  std::shared_future<void> ready = done.get_future().share();
+};
+
+// Finds the <topologies> element of the <system> that begins at xml[system_begin], searching
+// back from the document's end (where they stand, after the system tree), and reads it into
+// `ahead`; sets ahead.done in any case.
+void read_topologies_ahead(std::string_view xml, size_t system_begin, const std::string& where,
+                           const ReleaseRange& release, TopologiesAhead& ahead);
+
+// Parses the <system> element beginning at xml[begin] (and ending before `end`) into the system
+// tree, topologies and the system title of `model`; returns the offset just past its end tag,
+// or npos when the system is written the Cube 3 way (a <machine> child: the caller reads it
+// with the DOM, and the model's system tree is left empty). Throws FormatError with
+// line:column.
+// `ahead`, when given: the topologies read ahead, taken when the system's <topologies> begins
+// where they were read (waiting for them), else ignored.
+size_t read_system(std::string_view xml, size_t begin, size_t end, Model& model,
+                   const std::string& where, const ReleaseRange& release = {},
+                   TopologiesAhead* ahead = nullptr);
 
 }  // namespace cubekit::format

@@ -23,10 +23,32 @@ void XmlPull::fail(size_t offset, const std::string& what) const {
                     ": malformed XML: " + what);
 }
 
+const XmlToken& XmlPull::next_child() {
+  std::string_view name, raw;
+  if (!stream_.next_text_element(name, raw)) return next();
+  token_.kind = XmlToken::Kind::kStart;
+  token_.name = name;
+  token_.offset = stream_.token_offset();
+  token_.attributes.clear();
+  token_.self_closing = false;
+  token_.text_read = true;
+  if (raw.find('&') == std::string_view::npos)
+    token_.text.assign(raw);
+  else
+    token_.text = xml_unescape(raw);
+  return token_;
+}
+
 const XmlToken& XmlPull::next() {
+  constexpr size_t kReleaseChunk = size_t{16} << 20;
+  if (release_ && stream_.position() >= released_ + kReleaseChunk) {
+    release_(released_, stream_.position());
+    released_ = stream_.position();
+  }
   token_.attributes.clear();
   token_.text.clear();
   token_.self_closing = false;
+  token_.text_read = false;
   try {
     const XmlStream::Token t = stream_.next();
     token_.offset = stream_.token_offset();
@@ -59,6 +81,10 @@ const XmlToken& XmlPull::next() {
 
 std::string XmlPull::element_text() {
   if (token_.self_closing) return {};
+  if (token_.text_read) {
+    token_.text_read = false;
+    return std::move(token_.text);
+  }
   std::string text;
   int depth = 1;
   while (depth > 0) {
@@ -82,6 +108,10 @@ std::string XmlPull::element_text() {
 
 void XmlPull::skip_element() {
   if (token_.self_closing) return;
+  if (token_.text_read) {
+    token_.text_read = false;
+    return;
+  }
   try {
     stream_.skip_element();
   } catch (const XmlSyntaxError& e) {

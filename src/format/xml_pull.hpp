@@ -3,6 +3,7 @@
 // DOM reader would: an empty element is one token, errors name the document.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,6 +18,7 @@ struct XmlToken {
   Kind kind = Kind::kEof;
   std::string_view name;      // kStart, kEnd
   bool self_closing = false;  // kStart of <x/>: no kEnd follows
+  bool text_read = false;     // kStart from next_child: `text` holds the element's whole text
   std::vector<std::pair<std::string_view, std::string>> attributes;  // kStart
   std::string text;                                                  // kText, entities decoded
   size_t offset = 0;  // in the document, for error positions
@@ -30,10 +32,23 @@ class XmlPull {
   XmlPull(std::string_view xml, size_t begin, size_t end, std::string where);
   // The next token; kEof at the end.
   const XmlToken& next();
+  // The same, except that an element holding only character data (<name>text</name>) is read
+  // whole in one step: its kStart has text_read set (element_text returns that text,
+  // skip_element does nothing) and no kText or kEnd of it follow. White space before it is
+  // passed.
+  const XmlToken& next_child();
+  // `release` is called with ranges [from, to) of the document read so far, about every
+  // 16 MiB: their pages may leave the resident set (a mapped anchor of hundreds of MB).
+  void release_behind(std::function<void(size_t, size_t)> release) {
+    release_ = std::move(release);
+    released_ = stream_.position();
+  }
   // Reads the text up to the end tag of the element just started (nested elements skipped).
   std::string element_text();
   // Skips the rest of the element just started.
   void skip_element();
+  // Goes on at `end`, just past the element just started, which another reader has read.
+  void continue_after(size_t end) { stream_.continue_after(end); }
   size_t offset() const { return stream_.position(); }
 
  private:
@@ -42,6 +57,8 @@ class XmlPull {
   XmlStream stream_;
   std::string where_;
   XmlToken token_;
+  std::function<void(size_t, size_t)> release_;
+  size_t released_ = 0;
 };
 
 }  // namespace cubekit::format

@@ -26,7 +26,6 @@ bool ends_name(char c) {
   return kEndsName[static_cast<unsigned char>(c)];
 }
 
-// memchr, after a look at the first byte: between two tags there is often nothing.
 const char* find_char(const char* from, const char* end, char c) {
   if (from == end) return nullptr;
   if (*from == c) return from;
@@ -274,6 +273,29 @@ bool XmlStream::next_leaf(std::string_view name, XmlAttribute& attribute, std::s
   text = std::string_view(text_begin, static_cast<size_t>(p - text_begin));
   token_offset_ = static_cast<size_t>(lt - doc_.data());
   pos_ = static_cast<size_t>(p - doc_.data()) + name.size() + 3;
+  return true;
+}
+
+bool XmlStream::next_text_element(std::string_view& name, std::string_view& text) {
+  if (pending_end_) return false;
+  const char* p = doc_.data() + pos_;
+  const char* const end = doc_.data() + doc_.size();
+  while (p != end && is_space(*p)) ++p;
+  if (p == end || *p != '<') return false;
+  const char* const lt = p;
+  const char* const name_begin = ++p;
+  while (p != end && !ends_name(*p)) ++p;
+  if (p == name_begin || p == end || *p != '>') return false;
+  const std::string_view element(name_begin, static_cast<size_t>(p - name_begin));
+  const char* const text_begin = ++p;
+  while (p != end && *p != '<') ++p;
+  if (static_cast<size_t>(end - p) < element.size() + 3 || p[1] != '/' ||
+      !same_name(std::string_view(p + 2, element.size()), element) || p[element.size() + 2] != '>')
+    return false;
+  name = element;
+  text = std::string_view(text_begin, static_cast<size_t>(p - text_begin));
+  token_offset_ = static_cast<size_t>(lt - doc_.data());
+  pos_ = static_cast<size_t>(p - doc_.data()) + element.size() + 3;
   return true;
 }
 

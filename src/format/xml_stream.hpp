@@ -69,6 +69,10 @@ class XmlStream {
   // False, with nothing consumed, for every other form, which next() then reads token by token.
   // The offset of the element's '<' is then token_offset().
   bool next_leaf(std::string_view name, XmlAttribute& attribute, std::string_view& text);
+  // The commonest element of an anchor's trees, `<NAME>TEXT</NAME>` (no attributes, character
+  // data without markup; white space may come before it), read in one step: true with its name
+  // and raw text, the element passed; false with nothing consumed for every other form.
+  bool next_text_element(std::string_view& name, std::string_view& text);
 
   // After a kStart: passes over the element's content up to and including its end tag,
   // looking only at markup (much faster than next() on a large subtree). The element's end is
@@ -78,6 +82,12 @@ class XmlStream {
   // element that another XmlStream reads (and checks) anyway — the reader of PERI's data finds
   // where each value block ends with it and hands the block to another thread.
   void pass_element();
+  // After a kStart: goes on at `end`, just past the element's end tag, the element having been
+  // read (and checked) by another XmlStream — an anchor's topologies, read ahead.
+  void continue_after(size_t end) {
+    names_.pop_back();
+    pos_ = end;
+  }
 
  private:
   [[noreturn]] void fail(size_t at, const std::string& what) const;

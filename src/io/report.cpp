@@ -58,8 +58,11 @@ Report Report::open(const std::string& path) {
   format::TarIndex tar = format::TarIndex::scan(bytes, path);
   auto source = std::make_shared<format::CubexSource>(file, std::move(tar));
   std::string inflated;
-  auto model = std::make_shared<Model>(
-      format::parse_anchor(source->anchor_text(inflated), path + ":anchor.xml"));
+  const std::string_view anchor = source->anchor_text(inflated);
+  format::ReleaseRange release;  // a mapped anchor's pages go as the parser passes them
+  if (anchor.data() != inflated.data())
+    release = [&](size_t from, size_t to) { source->release_anchor(from, to); };
+  auto model = std::make_shared<Model>(format::parse_anchor(anchor, path + ":anchor.xml", release));
   source->release_anchor();
   return Report(path, std::move(model), std::move(source));
 }

@@ -507,6 +507,22 @@ TEST_F(BadInput, MalformedTopologyCoordinate) {
   expect_open_error<FormatError>(path, {path + ":anchor.xml", "topology coordinate", "'x'"});
 }
 
+// The call tree, the system tree and its topologies are read side by side (the topologies
+// ahead of the tree before them): the error told is still the first in the document.
+TEST_F(BadInput, FirstErrorOfTheTreesReadSideBySide) {
+  AnchorSpec spec;
+  spec.topologies = "<cart name=\"grid\" ndims=\"1\">\n<coord locId=\"0\">1 x</coord>\n</cart>\n";
+  std::string anchor = test::anchor_xml(spec);
+  const std::string rank = "<rank>0</rank>\n<type>thread";
+  anchor.replace(anchor.find(rank), rank.size(), "<rank>zero</rank>\n<type>thread");
+  const std::string system = write("system.cubex", valid_archive(anchor).finish());
+  expect_open_error<FormatError>(system, {system + ":anchor.xml", "location rank 'zero'"});
+  anchor.replace(anchor.find("calleeId=\"2\""), 12, "calleeId=\"9\"");
+  const std::string program = write("program.cubex", valid_archive(anchor).finish());
+  expect_open_error<FormatError>(
+      program, {program + ":anchor.xml", "cnode 2 calls region 9", "not declared"});
+}
+
 TEST_F(BadInput, CnodeWithoutCallee) {
   AnchorSpec spec;
   spec.cnodes = "<cnode id=\"0\" calleeId=\"0\">\n<cnode id=\"1\"/>\n</cnode>\n";

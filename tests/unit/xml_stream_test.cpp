@@ -160,6 +160,45 @@ TEST(XmlStream, ReadsOneElementFromItsStartTag) {
   EXPECT_EQ(xml.depth(), 0u);
 }
 
+TEST(XmlStream, NextTextElementReadsAnAnchorLeafInOneStep) {
+  const std::string doc =
+      "<r>\n <name>Master thread</name><rank>0</rank><type>a&amp;b</type><e/>"
+      "<n a=\"1\">x</n><n >x</n><n>x<i/></n><n>x</m><!-- c --></r>";
+  XmlStream xml(doc);
+  xml.next();  // <r>
+  std::string_view name, text;
+  ASSERT_TRUE(xml.next_text_element(name, text));  // white space before it is passed too
+  EXPECT_EQ(name, "name");
+  EXPECT_EQ(text, "Master thread");
+  EXPECT_EQ(xml.token_offset(), doc.find("<name>"));
+  ASSERT_TRUE(xml.next_text_element(name, text));
+  EXPECT_EQ(text, "0");
+  ASSERT_TRUE(xml.next_text_element(name, text));
+  EXPECT_EQ(text, "a&amp;b");  // raw, as next() gives text
+  EXPECT_EQ(xml.depth(), 1u);
+  // Other forms are left to next(), nothing consumed: empty, with an attribute, a space before
+  // '>', an element inside, an end tag of another name.
+  for (const char* other : {"<e/>", "<n a=", "<n >", "<n>x<i/>", "<n>x</m>"}) {
+    const size_t before = xml.position();
+    EXPECT_FALSE(xml.next_text_element(name, text)) << other;
+    EXPECT_EQ(xml.position(), before);
+    ASSERT_EQ(xml.next(), Token::kStart) << other;
+    EXPECT_EQ(xml.token_offset(), doc.find(other));
+    if (std::string_view(other) == "<n>x</m>") {
+      EXPECT_EQ(xml.next(), Token::kText);
+      EXPECT_THROW(xml.next(), XmlSyntaxError);  // </m> closes <n>: next() still says so
+      break;
+    }
+    xml.skip_element();
+  }
+  XmlStream comment("<r><!-- c --></r>");
+  comment.next();
+  EXPECT_FALSE(comment.next_text_element(name, text));
+  XmlStream cut("<r><name>x</name");
+  cut.next();
+  EXPECT_FALSE(cut.next_text_element(name, text));
+}
+
 TEST(XmlStream, MalformedDocumentsSayWhatAndWhere) {
   EXPECT_EQ(error_of("<a><b></a>"),
             std::make_pair(size_t{6}, std::string("</a> where </b> was expected")));
@@ -196,6 +235,21 @@ TEST(XmlPull, DecodedTokensAndPlacedErrors) {
   EXPECT_EQ(pull.next().kind, XmlToken::Kind::kEof);
   XmlPull first(doc, 0, doc.size(), "doc.xml");
   EXPECT_EQ(*first.next().attribute("x"), "1&2");
+  // next_child: a text-only element is one token whose text element_text gives; other
+  // elements are tokens as from next().
+  const std::string tree = "<l Id=\"0\">\n<name>R&amp;D</name>\n<attr k=\"v\"/><x><y/></x></l>";
+  XmlPull children(tree, 0, tree.size(), "tree.xml");
+  EXPECT_EQ(children.next().name, "l");
+  const XmlToken& leaf = children.next_child();
+  EXPECT_EQ(leaf.kind, XmlToken::Kind::kStart);
+  EXPECT_EQ(leaf.name, "name");
+  EXPECT_EQ(leaf.offset, tree.find("<name>"));
+  EXPECT_EQ(children.element_text(), "R&D");
+  EXPECT_EQ(children.next_child().kind, XmlToken::Kind::kText);  // "\n" before <attr/>
+  EXPECT_EQ(*children.next_child().attribute("k"), "v");
+  EXPECT_EQ(children.next_child().name, "x");
+  children.skip_element();
+  EXPECT_EQ(children.next_child().kind, XmlToken::Kind::kEnd);
   const std::string bad = "<a>\n  <b></c></a>";
   XmlPull broken(bad, 0, bad.size(), "bad.xml");
   try {

@@ -23,6 +23,11 @@ enum class Measure { kMean, kMedian, kMinimum, kMaximum };
 // location is a sample, Extra-P's default), strong sums them per report (the total).
 enum class Scaling { kWeak, kStrong };
 
+// The names Extra-P's options use (--measure mean|median|minimum|maximum, --scaling
+// weak|strong); nullopt for any other text.
+std::optional<Measure> parse_measure(const std::string& name);
+std::optional<Scaling> parse_scaling(const std::string& name);
+
 // p^(exponent_numerator / exponent_denominator) · log2(p)^log_exponent of one parameter p.
 struct TermFactor {
   std::string parameter;

@@ -62,6 +62,20 @@ bool is_report_name(const fs::path& file) {
 
 }  // namespace
 
+std::optional<Measure> parse_measure(const std::string& name) {
+  if (name == "mean") return Measure::kMean;
+  if (name == "median") return Measure::kMedian;
+  if (name == "minimum") return Measure::kMinimum;
+  if (name == "maximum") return Measure::kMaximum;
+  return std::nullopt;
+}
+
+std::optional<Scaling> parse_scaling(const std::string& name) {
+  if (name == "weak") return Scaling::kWeak;
+  if (name == "strong") return Scaling::kStrong;
+  return std::nullopt;
+}
+
 Series read_series_folder(const std::string& folder) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) throw Error(folder + ": not a folder");

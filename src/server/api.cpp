@@ -527,11 +527,30 @@ std::vector<std::string> callpath_names(const Model& m, const std::string& cnode
   return names;
 }
 
+// Extra-P's measure and scaling of /model's parameters (their defaults: mean, weak).
+SeriesOptions series_options(const Params& p) {
+  SeriesOptions options;
+  if (const std::string* text = param(p, "measure")) {
+    const auto measure = parse_measure(*text);
+    if (!measure)
+      throw HttpError(
+          400, "parameter 'measure' must be mean, median, minimum or maximum, not '" + *text + "'");
+    options.measure = *measure;
+  }
+  if (const std::string* text = param(p, "scaling")) {
+    const auto scaling = parse_scaling(*text);
+    if (!scaling)
+      throw HttpError(400, "parameter 'scaling' must be weak or strong, not '" + *text + "'");
+    options.scaling = *scaling;
+  }
+  return options;
+}
+
 }  // namespace
 
-// The models of a series folder below the root (fitted once per state of its reports), for one
-// metric and call-tree flavour, with their measured points; one call path with `cnode` (an id of
-// the series' first report).
+// The models of a series folder below the root (fitted once per state of its reports and
+// options), for one metric and call-tree flavour, with their measured points; one call path
+// with `cnode` (an id of `report`, by default the series' first report).
 std::string Api::model(const Params& p) {
   const std::string relative = required(p, "series");
   const std::filesystem::path folder = confinement_.resolve_folder(relative, "series");
@@ -542,12 +561,14 @@ std::string Api::model(const Params& p) {
     throw HttpError(413, relative + ": more than " + std::to_string(kMaxSeriesReports) +
                              " reports in the series");
   for (const SeriesReport& r : series.reports) confinement_.require_inside(r.path, r.path);
+  const SeriesOptions options = series_options(p);
   std::optional<std::vector<std::string>> callpath;
   if (const std::string* cnode = param(p, "cnode")) {
     const std::string& first = series.reports.front().path;
-    callpath = callpath_names(cache_.get(first, first)->model(), *cnode);
+    const auto named = param(p, "report") ? open(p, "report") : cache_.get(first, first);
+    callpath = callpath_names(named->model(), *cnode);
   }
-  const std::shared_ptr<const SeriesModels> result = models_.get(series);
+  const std::shared_ptr<const SeriesModels> result = models_.get(series, options);
   bool metric_found = false;
   std::string models;
   for (const CallPathModel& m : result->models) {
@@ -560,10 +581,15 @@ std::string Api::model(const Params& p) {
   if (callpath && models.empty())
     throw HttpError(404,
                     relative + ": no model of '" + metric + "' at call path " + *param(p, "cnode"));
+  const std::string* measure = param(p, "measure");
+  const std::string* scaling = param(p, "scaling");
   std::string out = json{{"series", relative},
                          {"parameter", series.parameters.at(0)},
+                         {"parameters", series.parameters},
                          {"metric", metric},
-                         {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"}}
+                         {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"},
+                         {"measure", measure ? *measure : "mean"},
+                         {"scaling", scaling ? *scaling : "weak"}}
                         .dump();
   out.pop_back();  // the closing brace: the models follow, as model_json wrote them
   return out + ",\"models\":[" + models + "]}";

@@ -214,12 +214,9 @@ int model_main(int argc, char** argv) {
     if (per_location && scaling == "strong")
       throw Error("--per-location models each location: --scaling strong does not apply");
     SeriesOptions options;
-    options.scaling = scaling == "strong" ? Scaling::kStrong : Scaling::kWeak;
+    options.scaling = *parse_scaling(scaling);  // CLI11 checked the names
     options.per_location = per_location;
-    options.measure = measure == "median"    ? Measure::kMedian
-                      : measure == "minimum" ? Measure::kMinimum
-                      : measure == "maximum" ? Measure::kMaximum
-                                             : Measure::kMean;
+    options.measure = *parse_measure(measure);
     options.keep_samples = !experiment_output.empty();
     const SeriesModels result = model_series(series, options);
     if (!result.incomplete.empty())

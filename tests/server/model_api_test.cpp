@@ -100,6 +100,74 @@ TEST(ServerModelApi, ModelsWithTheirMeasuredPoints) {
   EXPECT_EQ(one.at("models")[0].at("flavour"), "incl");
 }
 
+// The id of call path main/solve in `report`.
+std::string solve_id(const fs::path& report) {
+  const Report r = Report::open(report.string());
+  const Model& model = r.model();
+  for (Index c = 0; c < model.cnodes.size(); ++c)
+    if (model.regions[model.cnodes[c].region].name == "solve")
+      return std::to_string(model.cnodes[c].id);
+  ADD_FAILURE() << "no solve in " << report;
+  return "";
+}
+
+// The model of main/solve that `cubekit model ARGS -s json SERIES` prints.
+json printed_solve_model(const fs::path& series, std::vector<std::string> args) {
+  args.insert(args.begin(), "model");
+  for (const char* a : {"-s", "json"}) args.push_back(a);
+  args.push_back(series.string());
+  const test::RunResult tool = test::run_tool("cubekit", args);
+  EXPECT_EQ(tool.exit_code, 0) << tool.err;
+  for (const json& m : json::parse(tool.out))
+    if (m.at("callpath") == json::array({"main", "solve"}) && m.at("flavour") == "excl") return m;
+  ADD_FAILURE() << "no model of main/solve in " << tool.out;
+  return {};
+}
+
+// Extra-P's measures of a point (of the 3 repetitions' stored values) and its scalings, as
+// `cubekit model --measure/--scaling` fits them; a call path named by its id in any report.
+TEST(ServerModelApi, MeasureScalingAndTheReportOfACallPath) {
+  test::TempDir dir("modelapi");
+  write_noisy_series(dir.path() / "series");
+  test::RunningServer server(over(dir.path()));
+  const char* first = "series%2Fexp.p2.r1%2Fprofile.cubex";
+  const std::string solve = solve_id(dir.path() / "series" / "exp.p2.r1" / "profile.cubex");
+  const std::vector<std::pair<std::string, size_t>> measures = {
+      {"minimum", 0}, {"median", 1}, {"maximum", 2}};
+  for (const auto& [measure, rank] : measures) {
+    const auto [status, body] =
+        server.get("/api/v1/model?series=series&metric=time&measure=" + measure +
+                   "&report=" + first + "&cnode=" + solve);
+    ASSERT_EQ(status, 200) << body.dump();
+    EXPECT_EQ(body.at("measure"), measure);
+    ASSERT_EQ(body.at("models").size(), 1u);
+    json model = body.at("models")[0];
+    int p = 2;
+    for (const json& point : model.at("points")) {
+      EXPECT_EQ(point.at("value").get<double>(), stored_solve_times(dir.path() / "series", p)[rank])
+          << measure << " at p=" << p;
+      p *= 2;
+    }
+    model.erase("points");
+    EXPECT_EQ(model, printed_solve_model(dir.path() / "series", {"--measure", measure}));
+  }
+  const auto [strong_status, strong] =
+      server.get("/api/v1/model?series=series&metric=time&scaling=strong&cnode=" + solve);
+  ASSERT_EQ(strong_status, 200) << strong.dump();
+  EXPECT_EQ(strong.at("scaling"), "strong");
+  json model = strong.at("models")[0];
+  model.erase("points");
+  EXPECT_EQ(model, printed_solve_model(dir.path() / "series", {"--scaling", "strong"}));
+  auto status = [&](const std::string& query) {
+    return server.get("/api/v1/model?series=series&metric=time&" + query).first;
+  };
+  EXPECT_EQ(status("measure=average"), 400);
+  EXPECT_EQ(status("scaling=linear"), 400);
+  EXPECT_EQ(status("report=..%2Fx.cubex&cnode=" + solve), 403);
+  EXPECT_EQ(status("report=nothing.cubex&cnode=" + solve), 404);
+  EXPECT_EQ(status("report=" + std::string(first) + "&cnode=99"), 404);
+}
+
 // The models are kept between requests, but a series whose reports were rewritten is fitted
 // again: a viewer sees the new measurements.
 TEST(ServerModelApi, ARewrittenSeriesIsFittedAgain) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubekit/calc.hpp"
@@ -90,6 +91,25 @@ inline constexpr size_t kMinModelPoints = 3;
 // order): Error when fewer than kMinModelPoints or a value is not finite.
 PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
                                       const std::string& parameter);
+
+// Another hypothesis space of the single-parameter modeler (CubeGUI's PerformanceModeling
+// refits a call path so): a term p^(i/j) · log2(p)^l for every exponent i/j of `exponents` and
+// every l of `log_exponents` (p^0 · log2(p)^0 left out), tried in that order: the first of
+// equally good hypotheses wins. (Extra-P's default space is 42 chosen pairs, not a product.)
+struct HypothesisSpace {
+  std::vector<std::pair<int, int>> exponents;  // (i, j)
+  std::vector<int> log_exponents;
+};
+
+// "0,1/2,1,3/2,2" and "0,1,2" as a space: exponents i or i/j with 0 <= i <= 64 and
+// 1 <= j <= 64, log exponents 0 to 8, at most 32 of each; Error naming the list and the item
+// that is not one.
+HypothesisSpace parse_hypothesis_space(const std::string& exponents,
+                                       const std::string& log_exponents);
+
+// The single-parameter modeler over `space` instead of Extra-P's default hypotheses.
+PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
+                                      const std::string& parameter, const HypothesisSpace& space);
 
 // Extra-P's multi-parameter modeler on these points (each with a coordinate of
 // parameters.size() values, distinct coordinates, any order): per parameter a single-parameter

@@ -546,6 +546,23 @@ SeriesOptions series_options(const Params& p) {
   return options;
 }
 
+// The hypothesis space /model's `exponents` and `log_exponents` ask to refit with (both or
+// neither), or nullopt for the models as fitted.
+std::optional<HypothesisSpace> refit_space(const Params& p, const Series& series) {
+  const std::string* exponents = param(p, "exponents");
+  const std::string* logs = param(p, "log_exponents");
+  if (!exponents && !logs) return std::nullopt;
+  if (!exponents || !logs)
+    throw HttpError(400, "parameters 'exponents' and 'log_exponents' go together");
+  if (series.parameters.size() != 1)
+    throw HttpError(400, "refitting with 'exponents' takes a series of one parameter");
+  try {
+    return parse_hypothesis_space(*exponents, *logs);
+  } catch (const Error& e) {
+    throw HttpError(400, e.what());
+  }
+}
+
 }  // namespace
 
 // The models of a series folder below the root (fitted once per state of its reports and
@@ -562,6 +579,7 @@ std::string Api::model(const Params& p) {
                              " reports in the series");
   for (const SeriesReport& r : series.reports) confinement_.require_inside(r.path, r.path);
   const SeriesOptions options = series_options(p);
+  const std::optional<HypothesisSpace> space = refit_space(p, series);
   std::optional<std::vector<std::string>> callpath;
   if (const std::string* cnode = param(p, "cnode")) {
     const std::string& first = series.reports.front().path;
@@ -575,7 +593,12 @@ std::string Api::model(const Params& p) {
     metric_found = metric_found || m.metric == metric;
     if (m.metric != metric || m.flavour != calltree || (callpath && m.callpath != *callpath))
       continue;
-    models += std::string(models.empty() ? "" : ",") + model_json(m, {}, true);
+    CallPathModel refitted;
+    if (space) {
+      refitted = m;
+      refitted.model = fit_single_parameter(m.points, series.parameters[0], *space);
+    }
+    models += std::string(models.empty() ? "" : ",") + model_json(space ? refitted : m, {}, true);
   }
   if (!metric_found) throw HttpError(404, relative + ": no model of a metric '" + metric + "'");
   if (callpath && models.empty())
@@ -583,14 +606,17 @@ std::string Api::model(const Params& p) {
                     relative + ": no model of '" + metric + "' at call path " + *param(p, "cnode"));
   const std::string* measure = param(p, "measure");
   const std::string* scaling = param(p, "scaling");
-  std::string out = json{{"series", relative},
-                         {"parameter", series.parameters.at(0)},
-                         {"parameters", series.parameters},
-                         {"metric", metric},
-                         {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"},
-                         {"measure", measure ? *measure : "mean"},
-                         {"scaling", scaling ? *scaling : "weak"}}
-                        .dump();
+  std::string out =
+      json{{"series", relative},
+           {"parameter", series.parameters.at(0)},
+           {"parameters", series.parameters},
+           {"metric", metric},
+           {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"},
+           {"measure", measure ? *measure : "mean"},
+           {"scaling", scaling ? *scaling : "weak"},
+           {"exponents", space ? json(*param(p, "exponents")) : json(nullptr)},
+           {"log_exponents", space ? json(*param(p, "log_exponents")) : json(nullptr)}}
+          .dump();
   out.pop_back();  // the closing brace: the models follow, as model_json wrote them
   return out + ",\"models\":[" + models + "]}";
 }

@@ -5,7 +5,8 @@
 // values the series' reports store (asked of /values report by report), also with another
 // measure (the formula then `cubekit model --measure median`'s); log axes space the points
 // evenly; the call tree's marks give each call path's growth and its value at a point typed
-// (`cubekit model --predict`'s). Called from viewer_test.js.
+// (`cubekit model --predict`'s); a call path refitted with exponents that include the law's
+// (outside Extra-P's hypotheses) gets the law. Called from viewer_test.js.
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -87,6 +88,23 @@ async function exactSeries(ctx, url, root, cubekit) {
   assert.strictEqual(await markOf(page, 'solve'), solve64);
   assert.strictEqual(await markOf(page, 'io'), await fmt(at64('io')));
   await page.screenshot({ path: path.join(ctx.shots, '25-scaling-hotspots.png') });
+
+  // PerformanceModeling: p^4 lies outside Extra-P's hypotheses (exponents up to 3); refitted
+  // with exponents that include 4, the model is the law; back to Extra-P's, the first model.
+  await page.click('#calls li .name >> text=big');
+  await page.waitForFunction(() => document.getElementById('scaling-formula').dataset.callpath === 'main/big');
+  const extrap = await page.textContent('#scaling-formula');
+  assert.ok(!extrap.includes('p^(4)'), extrap);
+  await page.fill('#scaling-exponents', '1, 2, 4');
+  await page.fill('#scaling-logs', '0,1');
+  await page.click('#scaling-refit');
+  await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('refitted with exponents 1,2,4 and log exponents 0,1'));
+  assert.ok((await page.textContent('#scaling-formula')).includes(' * p^(4)'), await page.textContent('#scaling-formula'));
+  const refitted = await page.$$eval('#scaling-plot circle.fit', (cs) => cs.map((c) => [Number(c.dataset.p), Number(c.dataset.value)]));
+  for (const [p, v] of refitted) assert.ok(close(v, 1 + 0.25 * p ** 4), `refitted model at p=${p}: ${v}`);
+  await page.click('#scaling-reset');
+  await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('Extra-P\'s hypotheses'));
+  assert.strictEqual(await page.textContent('#scaling-formula'), extrap);
   assert.deepStrictEqual(page.errors, []);
   await page.close();
 }
@@ -134,7 +152,7 @@ async function scalingTab(ctx) {
   let server = null;
   try {
     run(cubekit, ['generate', '--series', path.join(root, 'exact'), '--law', 'main:time=3', '--law', 'main/solve:time=2+0.5*p^1.5',
-      '--law', 'main/io:time=4*log2(p)', '--points', `p=${POINTS.join(',')}`, '--repetitions', '2']);
+      '--law', 'main/io:time=4*log2(p)', '--law', 'main/big:time=1+0.25*p^4', '--points', `p=${POINTS.join(',')}`, '--repetitions', '2']);
     run(cubekit, ['generate', '--series', path.join(root, 'noisy'), '--law', 'main:time=3', '--law', 'main/solve:time=1+2*p',
       '--points', `p=${POINTS.join(',')}`, '--repetitions', '3', '--noise', '0.1']);
     run(cubekit, ['generate', '--size', '1MB', '--call-paths', '20', '-o', path.join(root, 'plain.cubex')]);

@@ -168,6 +168,46 @@ TEST(ServerModelApi, MeasureScalingAndTheReportOfACallPath) {
   EXPECT_EQ(status("report=" + std::string(first) + "&cnode=99"), 404);
 }
 
+// PerformanceModeling: a call path refitted with another hypothesis space. p^4 is outside
+// Extra-P's default space (exponents up to 3), so only the refit finds the law.
+TEST(ServerModelApi, RefitWithAnotherHypothesisSpace) {
+  test::TempDir dir("modelapi");
+  SeriesSpec spec;
+  spec.points = {2, 4, 8, 16, 32};
+  spec.laws = {{{"main"}, "time", "1 + 0.25 * p^4"}};
+  write_series((dir.path() / "series").string(), spec);
+  test::RunningServer server(over(dir.path()));
+  auto model = [&](const std::string& query) {
+    const auto [status, body] = server.get("/api/v1/model?series=series&metric=time" + query);
+    EXPECT_EQ(status, 200) << body.dump();
+    return body;
+  };
+  const json fitted = model("").at("models").at(0);
+  EXPECT_NE(fitted.at("terms").at(0).at("exponent"), 4) << fitted.dump();
+  const json answer = model("&exponents=1,2,4&log_exponents=0,1");
+  EXPECT_EQ(answer.at("exponents"), "1,2,4");
+  EXPECT_EQ(answer.at("log_exponents"), "0,1");
+  const json refitted = answer.at("models").at(0);
+  EXPECT_NEAR(refitted.at("constant").get<double>(), 1, 1e-9);
+  ASSERT_EQ(refitted.at("terms").size(), 1u) << refitted.dump();
+  EXPECT_NEAR(refitted.at("terms")[0].at("coefficient").get<double>(), 0.25, 1e-12);
+  EXPECT_EQ(refitted.at("terms")[0].at("exponent"), 4);
+  EXPECT_EQ(refitted.at("terms")[0].at("log_exponent"), 0);
+  EXPECT_EQ(refitted.at("points"), fitted.at("points"));
+  // Only exponents without p^4: the best of them, not the law.
+  EXPECT_NE(model("&exponents=1,2&log_exponents=0").at("models")[0].at("terms")[0].at("exponent"),
+            4);
+  auto status = [&](const std::string& query) {
+    return server.get("/api/v1/model?series=series&metric=time&" + query).first;
+  };
+  EXPECT_EQ(status("exponents=1,2"), 400);                   // without log_exponents
+  EXPECT_EQ(status("log_exponents=0"), 400);                 // without exponents
+  EXPECT_EQ(status("exponents=x&log_exponents=0"), 400);     // not a number
+  EXPECT_EQ(status("exponents=1/0&log_exponents=0"), 400);   // no denominator
+  EXPECT_EQ(status("exponents=1&log_exponents=9"), 400);     // beyond 8
+  EXPECT_EQ(status("exponents=1,,2&log_exponents=0"), 400);  // an empty item
+}
+
 // The models are kept between requests, but a series whose reports were rewritten is fitted
 // again: a viewer sees the new measurements.
 TEST(ServerModelApi, ARewrittenSeriesIsFittedAgain) {

@@ -4,13 +4,17 @@
 // (/api/v1/model) — its formula and quality — and a plot of the measured points (the measure
 // chosen, with the median and the spread of the samples) and the model's curve, on linear or
 // logarithmic axes. HotspotHighlighting: the call tree's rows marked with each call path's
-// growth (its leading term) or its model's value at a point the user types.
+// growth (its leading term) or its model's value at a point the user types. PerformanceModeling:
+// the models fitted again with another hypothesis space the user types.
 import { el, svgEl } from '../core/util.js';
 import { isStale } from '../core/requests.js';
 
 const WIDTH = 560, HEIGHT = 300, MARGIN = { left: 70, right: 16, top: 12, bottom: 36 };
 const CURVE_SAMPLES = 64;
 let ui = null, series = null, last = null, latest = null;  // latest: the api of the last onSelect
+// PerformanceModeling: the hypothesis space the user refits with ({exponents, log_exponents} as
+// typed, e.g. '1,2,4' and '0,1'), or null for the models as `cubekit model` fits them.
+let space = null;
 
 // The series a report belongs to: the folder above its experiment folder.
 function seriesOf(report) {
@@ -101,7 +105,7 @@ function plot(answer, m, log, api) {
 }
 
 function query(s, extra = {}) {
-  return { series, metric: s.metric, calltree: s.callFlavour, measure: ui.measure.value, scaling: ui.scaling.value, ...extra };
+  return { series, metric: s.metric, calltree: s.callFlavour, measure: ui.measure.value, scaling: ui.scaling.value, ...(space || {}), ...extra };
 }
 
 // HotspotHighlighting: every call path with a model marked with its growth, or with its value
@@ -149,7 +153,8 @@ async function paint(s, api) {
   last = { s, answer };
   ui.formula.textContent = m.model;
   ui.formula.dataset.callpath = m.callpath.join('/');
-  ui.quality.textContent = `${answer.metric} (${answer.calltree}), ${answer.measure} of the samples, ${answer.scaling} scaling: RSS ${api.format(m.rss)}, SMAPE ${api.format(m.smape)}, adjusted R² ${api.format(m.adjusted_r2)}`;
+  const hypotheses = answer.exponents ? `refitted with exponents ${answer.exponents} and log exponents ${answer.log_exponents}` : 'Extra-P\'s hypotheses';
+  ui.quality.textContent = `${answer.metric} (${answer.calltree}), ${answer.measure} of the samples, ${answer.scaling} scaling, ${hypotheses}: RSS ${api.format(m.rss)}, SMAPE ${api.format(m.smape)}, adjusted R² ${api.format(m.adjusted_r2)}`;
   ui.plot.replaceChildren(plot(answer, m, ui.axes.value === 'log', api));
   await highlight(s, api);
 }
@@ -169,17 +174,23 @@ export default {
       quality: el('p', { id: 'scaling-quality', className: 'caption' }),
       message: el('p', { id: 'scaling-message', className: 'caption' }),
       plot: el('div', { className: 'scaling-plot' }),
+      exponents: el('input', { id: 'scaling-exponents', placeholder: 'exponents 0,1/2,1,2,3', size: 18 }),
+      logs: el('input', { id: 'scaling-logs', placeholder: 'log exponents 0,1,2', size: 14 }),
     };
+    const refit = el('button', { id: 'scaling-refit', title: 'fit again with terms p^(i/j)·log2(p)^l of these exponents' }, 'Refit');
+    const reset = el('button', { id: 'scaling-reset', title: 'the models as cubekit model fits them (Extra-P\'s hypotheses)' }, 'Extra-P\'s hypotheses');
+    refit.addEventListener('click', () => { space = { exponents: ui.exponents.value.replace(/\s/g, ''), log_exponents: ui.logs.value.replace(/\s/g, '') || '0' }; again(); });
+    reset.addEventListener('click', () => { space = null; again(); });
     // A control changed: the shown selection again, with the last onSelect's api.
     const again = () => { if (latest) paint(latest.selection, latest).catch((e) => { if (!isStale(e)) api.status(e.message); }); };
     for (const c of [ui.measure, ui.scaling, ui.hotspots]) c.addEventListener('change', again);
     ui.point.addEventListener('change', again);
     ui.axes.addEventListener('change', () => { if (last) ui.plot.replaceChildren(plot(last.answer, last.answer.models[0], ui.axes.value === 'log', api)); });
-    element.append(el('div', { className: 'controls' }, ui.measure, ui.scaling, ui.axes, ui.hotspots, ui.point), ui.formula, ui.quality, ui.message, ui.plot);
+    element.append(el('div', { className: 'controls' }, ui.measure, ui.scaling, ui.axes, ui.hotspots, ui.point, ui.exponents, ui.logs, refit, reset), ui.formula, ui.quality, ui.message, ui.plot);
   },
   onReportOpened(report, api) {
     series = seriesOf(report);
-    last = null; latest = null;
+    last = null; latest = null; space = null;
     api.clearMarks('calls');
     if (ui) { ui.formula.textContent = ''; ui.quality.textContent = ''; ui.message.textContent = ''; ui.plot.replaceChildren(); }
   },

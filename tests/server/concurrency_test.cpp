@@ -189,7 +189,8 @@ TEST(ServerConcurrency, ModelAndDerivedReportStorm) {
         client.Get(std::string("/api/v1/model?series=series&metric=time&measure=") +
                    measures[k / 2 % 4] + "&scaling=" + (k / 8 % 2 ? "strong" : "weak"));
     if (!res || res->status != 200) return "model: " + (res ? res->body : "no answer");
-    for (const json& m : json::parse(res->body)["models"]) {
+    const json body = json::parse(res->body);  // outlives the loop over its member
+    for (const json& m : body["models"]) {
       if (m["callpath"] != json::array({"main", "solve"})) continue;
       const json& t = m["terms"];
       const bool law = t.size() == 1 && std::abs(m["constant"].get<double>() - 1) < 1e-9 &&

@@ -9,7 +9,7 @@
 import { el, svgEl } from '../core/util.js';
 import { isStale } from '../core/requests.js';
 
-const WIDTH = 560, HEIGHT = 300, MARGIN = { left: 70, right: 16, top: 12, bottom: 36 };
+const WIDTH = 560, HEIGHT = 230, MARGIN = { left: 70, right: 16, top: 12, bottom: 36 };
 const CURVE_SAMPLES = 64;
 let ui = null, series = null, last = null, latest = null;  // latest: the api of the last onSelect
 // PerformanceModeling: the hypothesis space the user refits with ({exponents, log_exponents} as

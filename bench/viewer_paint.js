@@ -1,8 +1,9 @@
 // The viewer's speed on a large report (the README's viewer line): headless Chromium against
 // `cubekit serve` over one report. Measures the first paint (page load until the call tree
 // shows values: anchor open, one metric decoded) and later clicks (expand a call path, select
-// another metric, open the flat profile tab, open the call graph tab, select a metric with it
-// shown), each until the page shows the answer.
+// another metric, open the flat profile tab, open the call graph tab — its first answer and the
+// whole graph — select a metric with it shown, and go back to a metric whose layout is kept),
+// each until the page shows the answer.
 //
 //   node bench/viewer_paint.js <cubekit binary> <report.cubex>
 //

@@ -148,6 +148,8 @@ struct SeriesOptions {
   unsigned threads = 0;
   // Keep every sample in MeasuredPoint::samples (e.g. for an Extra-P experiment file).
   bool keep_samples = false;
+  // Fit over this space instead of Extra-P's hypotheses (a series of one parameter only).
+  std::optional<HypothesisSpace> hypotheses = std::nullopt;
 };
 
 struct CallPathModel {
@@ -172,7 +174,8 @@ struct SeriesModels {
 // more. A sample that is not finite (the identity ±inf a MINDOUBLE / MAXDOUBLE metric holds
 // where a location never ran the call path) is no sample. Ordered by call path names, then
 // metric name, inclusive before exclusive, then location. Error naming the report when one
-// cannot be read, or when a parameter has fewer than kMinModelPoints values.
+// cannot be read, when a parameter has fewer than kMinModelPoints values, or when a series of
+// several parameters is given `hypotheses`.
 SeriesModels model_series(const Series& series, const SeriesOptions& options = {});
 
 // A law of a generated series: the exclusive value of `metric` at `callpath` (region names from

@@ -321,13 +321,17 @@ SeriesModels model_series(const Series& series, const SeriesOptions& options) {
          {},
          key.location == kAllLocations ? std::nullopt : std::optional<size_t>(key.location)});
   }
+  if (options.hypotheses && series.parameters.size() != 1)
+    throw Error("another hypothesis space takes a series of one parameter, not " +
+                std::to_string(series.parameters.size()));
   parallel_for(
       result.models.size(),
       [&](size_t i) {
         CallPathModel& m = result.models[i];
-        m.model = series.parameters.size() == 1
-                      ? fit_single_parameter(m.points, series.parameters[0])
-                      : fit_multi_parameter(m.points, series.parameters);
+        m.model = series.parameters.size() != 1 ? fit_multi_parameter(m.points, series.parameters)
+                  : options.hypotheses
+                      ? fit_single_parameter(m.points, series.parameters[0], *options.hypotheses)
+                      : fit_single_parameter(m.points, series.parameters[0]);
       },
       options.threads);
   return result;

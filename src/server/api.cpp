@@ -546,8 +546,8 @@ SeriesOptions series_options(const Params& p) {
   return options;
 }
 
-// The hypothesis space /model's `exponents` and `log_exponents` ask to refit with (both or
-// neither), or nullopt for the models as fitted.
+// The hypothesis space /model's `exponents` and `log_exponents` ask to fit with (both or
+// neither), or nullopt for Extra-P's.
 std::optional<HypothesisSpace> refit_space(const Params& p, const Series& series) {
   const std::string* exponents = param(p, "exponents");
   const std::string* logs = param(p, "log_exponents");
@@ -578,8 +578,8 @@ std::string Api::model(const Params& p) {
     throw HttpError(413, relative + ": more than " + std::to_string(kMaxSeriesReports) +
                              " reports in the series");
   for (const SeriesReport& r : series.reports) confinement_.require_inside(r.path, r.path);
-  const SeriesOptions options = series_options(p);
-  const std::optional<HypothesisSpace> space = refit_space(p, series);
+  SeriesOptions options = series_options(p);
+  options.hypotheses = refit_space(p, series);
   std::optional<std::vector<std::string>> callpath;
   if (const std::string* cnode = param(p, "cnode")) {
     const std::string& first = series.reports.front().path;
@@ -593,12 +593,7 @@ std::string Api::model(const Params& p) {
     metric_found = metric_found || m.metric == metric;
     if (m.metric != metric || m.flavour != calltree || (callpath && m.callpath != *callpath))
       continue;
-    CallPathModel refitted;
-    if (space) {
-      refitted = m;
-      refitted.model = fit_single_parameter(m.points, series.parameters[0], *space);
-    }
-    models += std::string(models.empty() ? "" : ",") + model_json(space ? refitted : m, {}, true);
+    models += std::string(models.empty() ? "" : ",") + model_json(m, {}, true);
   }
   if (!metric_found) throw HttpError(404, relative + ": no model of a metric '" + metric + "'");
   if (callpath && models.empty())
@@ -614,8 +609,8 @@ std::string Api::model(const Params& p) {
            {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"},
            {"measure", measure ? *measure : "mean"},
            {"scaling", scaling ? *scaling : "weak"},
-           {"exponents", space ? json(*param(p, "exponents")) : json(nullptr)},
-           {"log_exponents", space ? json(*param(p, "log_exponents")) : json(nullptr)}}
+           {"exponents", options.hypotheses ? json(*param(p, "exponents")) : json(nullptr)},
+           {"log_exponents", options.hypotheses ? json(*param(p, "log_exponents")) : json(nullptr)}}
           .dump();
   out.pop_back();  // the closing brace: the models follow, as model_json wrote them
   return out + ",\"models\":[" + models + "]}";

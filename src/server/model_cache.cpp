@@ -25,9 +25,16 @@ std::shared_ptr<const SeriesModels> SeriesModelCache::get(const Series& series,
   SeriesOptions fitted;  // what the models depend on of the options asked for
   fitted.measure = options.measure;
   fitted.scaling = options.scaling;
-  const std::string key = std::to_string(static_cast<int>(fitted.measure)) + ' ' +
-                          std::to_string(static_cast<int>(fitted.scaling)) + '\n' +
-                          fingerprint(series);
+  fitted.hypotheses = options.hypotheses;
+  std::string key = std::to_string(static_cast<int>(fitted.measure)) + ' ' +
+                    std::to_string(static_cast<int>(fitted.scaling));
+  if (fitted.hypotheses) {
+    for (const auto& [i, j] : fitted.hypotheses->exponents)
+      key += ' ' + std::to_string(i) + '/' + std::to_string(j);
+    key += " l";
+    for (int l : fitted.hypotheses->log_exponents) key += ' ' + std::to_string(l);
+  }
+  key += '\n' + fingerprint(series);
   {
     std::lock_guard<std::mutex> guard(lock_);
     for (auto it = entries_.begin(); it != entries_.end(); ++it)

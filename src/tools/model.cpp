@@ -194,6 +194,12 @@ int model_main(int argc, char** argv) {
                  "also write the models as a Cube report of SCALE_FUNC values (.cubex)");
   app.add_option("--experiment", experiment_output,
                  "also write the measurements as Extra-P's JSON input (extrap --json FILE)");
+  std::string exponents, log_exponents;
+  app.add_option("--exponents", exponents,
+                 "fit over terms p^(i/j) of these exponents instead of Extra-P's, e.g. 1,2,4 "
+                 "(with --log-exponents)");
+  app.add_option("--log-exponents", log_exponents,
+                 "and these exponents of log2(p), e.g. 0,1 (with --exponents)");
   bool per_location = false;
   app.add_flag("--per-location", per_location,
                "a model per location (its index in each report) instead of all pooled");
@@ -218,6 +224,9 @@ int model_main(int argc, char** argv) {
     options.per_location = per_location;
     options.measure = *parse_measure(measure);
     options.keep_samples = !experiment_output.empty();
+    if (exponents.empty() != log_exponents.empty())
+      throw Error("--exponents and --log-exponents go together");
+    if (!exponents.empty()) options.hypotheses = parse_hypothesis_space(exponents, log_exponents);
     const SeriesModels result = model_series(series, options);
     if (!result.incomplete.empty())
       std::fprintf(stderr,

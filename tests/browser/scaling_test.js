@@ -6,7 +6,8 @@
 // measure (the formula then `cubekit model --measure median`'s); log axes space the points
 // evenly; the call tree's marks give each call path's growth and its value at a point typed
 // (`cubekit model --predict`'s); a call path refitted with exponents that include the law's
-// (outside Extra-P's hypotheses) gets the law. Called from viewer_test.js.
+// (outside Extra-P's hypotheses) gets the law, as `cubekit model --exponents` does. Called from
+// viewer_test.js.
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -25,11 +26,11 @@ function run(cubekit, args) {
   return r.stdout;
 }
 
-// `cubekit model ARGS -s json SERIES`'s model of main/solve, inclusive (the flavour of a
-// collapsed call path, as the tab asks).
-function printedSolve(cubekit, series, args = []) {
+// `cubekit model ARGS -s json SERIES`'s model of `callpath` (main/solve by default),
+// inclusive (the flavour of a collapsed call path, as the tab asks).
+function printedSolve(cubekit, series, args = [], callpath = 'main/solve') {
   const models = JSON.parse(run(cubekit, ['model', ...args, '-s', 'json', series]));
-  return models.find((m) => m.callpath.join('/') === 'main/solve' && m.flavour === 'incl');
+  return models.find((m) => m.callpath.join('/') === callpath && m.flavour === 'incl');
 }
 
 async function points(page) {
@@ -100,11 +101,14 @@ async function exactSeries(ctx, url, root, cubekit) {
   await page.click('#scaling-refit');
   await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('refitted with exponents 1,2,4 and log exponents 0,1'));
   assert.ok((await page.textContent('#scaling-formula')).includes(' * p^(4)'), await page.textContent('#scaling-formula'));
+  assert.strictEqual(await page.textContent('#scaling-formula'),
+    printedSolve(cubekit, path.join(root, 'exact'), ['--exponents', '1,2,4', '--log-exponents', '0,1'], 'main/big').model);
   const refitted = await page.$$eval('#scaling-plot circle.fit', (cs) => cs.map((c) => [Number(c.dataset.p), Number(c.dataset.value)]));
   for (const [p, v] of refitted) assert.ok(close(v, 1 + 0.25 * p ** 4), `refitted model at p=${p}: ${v}`);
   await page.click('#scaling-reset');
   await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('Extra-P\'s hypotheses'));
   assert.strictEqual(await page.textContent('#scaling-formula'), extrap);
+  assert.strictEqual(extrap, printedSolve(cubekit, path.join(root, 'exact'), [], 'main/big').model);
   assert.deepStrictEqual(page.errors, []);
   await page.close();
 }

@@ -168,8 +168,9 @@ TEST(ServerModelApi, MeasureScalingAndTheReportOfACallPath) {
   EXPECT_EQ(status("report=" + std::string(first) + "&cnode=99"), 404);
 }
 
-// PerformanceModeling: a call path refitted with another hypothesis space. p^4 is outside
-// Extra-P's default space (exponents up to 3), so only the refit finds the law.
+// PerformanceModeling: a call path refitted with another hypothesis space, as `cubekit model
+// --exponents --log-exponents` fits it. p^4 is outside Extra-P's default space (exponents up
+// to 3), so only the refit finds the law.
 TEST(ServerModelApi, RefitWithAnotherHypothesisSpace) {
   test::TempDir dir("modelapi");
   SeriesSpec spec;
@@ -194,6 +195,27 @@ TEST(ServerModelApi, RefitWithAnotherHypothesisSpace) {
   EXPECT_EQ(refitted.at("terms")[0].at("exponent"), 4);
   EXPECT_EQ(refitted.at("terms")[0].at("log_exponent"), 0);
   EXPECT_EQ(refitted.at("points"), fitted.at("points"));
+  // The same model as `cubekit model --exponents 1,2,4 --log-exponents 0,1` prints.
+  const test::RunResult tool =
+      test::run_tool("cubekit", {"model", "--exponents", "1,2,4", "--log-exponents", "0,1", "-s",
+                                 "json", (dir.path() / "series").string()});
+  ASSERT_EQ(tool.exit_code, 0) << tool.err;
+  json without_points = refitted;
+  without_points.erase("points");
+  const json printed = json::parse(tool.out);
+  EXPECT_NE(std::find(printed.begin(), printed.end(), without_points), printed.end()) << tool.out;
+  const test::RunResult alone =
+      test::run_tool("cubekit", {"model", "--exponents", "1,2", (dir.path() / "series").string()});
+  EXPECT_EQ(alone.exit_code, 1);
+  EXPECT_NE(alone.err.find("--exponents and --log-exponents go together"), std::string::npos)
+      << alone.err;
+  const test::RunResult bad = test::run_tool(
+      "cubekit",
+      {"model", "--exponents", "1/0", "--log-exponents", "0", (dir.path() / "series").string()});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("exponents '1/0': '0' is not a whole number from 1 to 64"),
+            std::string::npos)
+      << bad.err;
   // Only exponents without p^4: the best of them, not the law.
   EXPECT_NE(model("&exponents=1,2&log_exponents=0").at("models")[0].at("terms")[0].at("exponent"),
             4);

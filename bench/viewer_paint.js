@@ -1,8 +1,9 @@
 // The viewer's speed on a large report (the README's viewer line): headless Chromium against
 // `cubekit serve` over one report. Measures the first paint (page load until the call tree
 // shows values: anchor open, one metric decoded) and later clicks (expand a call path, select
-// another metric, open the flat profile tab, open the call graph tab, select a metric with it
-// shown), each until the page shows the answer.
+// another metric, open the flat profile tab, open the call graph tab — its first answer and the
+// whole graph — select a metric with it shown, and go back to a metric whose layout is kept),
+// each until the page shows the answer.
 //
 //   node bench/viewer_paint.js <cubekit binary> <report.cubex>
 //
@@ -38,24 +39,33 @@ const thinkMs = Number(process.env.THINK_MS || 0);
 // on every DOM change) and the next frame is drawn. Playwright's page.click would add its
 // actionability checks (two animation frames, hit tests: 60-90 ms here) that no user waits for.
 // `click` and `until` are function bodies run in the page.
-async function timed(page, label, click, until) {
+// With `later` ({label, until}), also the time from the same click until `later.until` holds
+// (e.g. the call graph's first answer, then the whole graph), plus one frame.
+async function timed(page, label, click, until, later = null) {
   if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
-  const ms = await page.evaluate(({ click, until }) => new Promise((resolve, reject) => {
-    const done = new Function(until);
+  const ms = await page.evaluate(({ click, until, last }) => new Promise((resolve, reject) => {
+    const conditions = [until, ...(last ? [last] : [])].map((body) => new Function(body));
+    const times = [];
     const t0 = performance.now();
     const check = () => {
-      if (!done()) return;
-      observer.disconnect();
-      clearTimeout(timeout);
-      requestAnimationFrame(() => resolve(performance.now() - t0));
+      while (times.length < conditions.length && conditions[times.length]()) {
+        const i = times.length;
+        times.push(null);
+        requestAnimationFrame(() => {
+          times[i] = performance.now() - t0;
+          if (times.every((t) => t !== null) && times.length === conditions.length) resolve(times);
+        });
+      }
+      if (times.length === conditions.length) { observer.disconnect(); clearTimeout(timeout); }
     };
     const observer = new MutationObserver(check);
     observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     const timeout = setTimeout(() => { observer.disconnect(); reject(new Error('no answer in 10 s')); }, 10000);
     new Function(click)();
     check();
-  }), { click, until });
-  console.log(`| ${label} | ${ms.toFixed(0)} ms |`);
+  }), { click, until, last: later && later.until });
+  console.log(`| ${label} | ${ms[0].toFixed(0)} ms |`);
+  if (later) console.log(`| ${later.label} | ${ms[1].toFixed(0)} ms |`);
   return ms;
 }
 
@@ -90,12 +100,20 @@ async function main() {
     await timed(page, 'click: flat profile tab', `
       document.querySelector('#tabs button[data-source=flat]').click();`,
     `return document.querySelector('#flat tr td') !== null;`);
-    await timed(page, 'click: call graph tab (regions laid out by dagre)', `
+    // The call graph's first answer (the selected region's callers and callees while the worker
+    // lays out a shape not seen before), then the whole graph.
+    await timed(page, 'click: call graph tab, first answer', `
       document.querySelector('#tabs button[data-source=callgraph]').click();`,
-    `return document.querySelector('#callgraph g.node') !== null;`);
+    `return document.querySelector('#callgraph g.node') !== null;`,
+    { label: 'the same click until the whole call graph is drawn (laid out by dagre)', until: `return document.querySelector('#callgraph[data-stage=whole]') !== null;` });
     await timed(page, 'click: select another metric with the call graph shown (time)', `
       [...document.querySelectorAll('#metrics li .row')].find((r) => r.querySelector('.name').textContent === 'Time').click();`,
-    `return document.querySelector('#callgraph-caption') === null && (document.querySelector('.callgraph .caption') || {}).textContent.startsWith('time');`);
+    `return (document.querySelector('.callgraph .caption') || { textContent: '' }).textContent.startsWith('time');`,
+    { label: 'the same click until the whole call graph of time is drawn', until: `return (document.querySelector('.callgraph .caption') || { textContent: '' }).textContent.startsWith('time') && document.querySelector('#callgraph[data-stage=whole]') !== null;` });
+    // Back to visits: its layout is kept, so the graph is only drawn again.
+    await timed(page, 'click: back to visits with the call graph shown (layout kept)', `
+      [...document.querySelectorAll('#metrics li .row')].find((r) => r.querySelector('.name').textContent === 'Visits').click();`,
+    `return (document.querySelector('.callgraph .caption') || { textContent: '' }).textContent.startsWith('visits') && document.querySelector('#callgraph[data-stage=whole]') !== null;`);
   } finally {
     await browser.close();
     server.proc.kill('SIGTERM');

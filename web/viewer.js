@@ -16,6 +16,7 @@ import sunburst from './plugins/sunburst.js';
 import source from './plugins/source.js';
 import callgraph from './plugins/callgraph.js';
 import iterations from './plugins/iterations.js';
+import scaling from './plugins/scaling.js';
 
 async function openReport(path) {
   state.generation = newGeneration();  // every answer still on its way is stale now
@@ -79,7 +80,7 @@ function setUpHeader(reports) {
 async function start() {
   setUpPanes();
   setUpDerived();
-  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source'], [callgraph, 'callgraph'], [iterations, 'iterations']])
+  for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source'], [callgraph, 'callgraph'], [iterations, 'iterations'], [scaling, 'scaling']])
     register(plugin, id);
   showFirst();
   const [{ reports }] = await Promise.all([get('reports'), loadUserPlugins().catch(report)]);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubekit/calc.hpp"
@@ -23,6 +24,11 @@ enum class Measure { kMean, kMedian, kMinimum, kMaximum };
 // How the per-location values of a report become values of a point: weak pools them (each
 // location is a sample, Extra-P's default), strong sums them per report (the total).
 enum class Scaling { kWeak, kStrong };
+
+// The names Extra-P's options use (--measure mean|median|minimum|maximum, --scaling
+// weak|strong); nullopt for any other text.
+std::optional<Measure> parse_measure(const std::string& name);
+std::optional<Scaling> parse_scaling(const std::string& name);
 
 // p^(exponent_numerator / exponent_denominator) · log2(p)^log_exponent of one parameter p.
 struct TermFactor {
@@ -87,6 +93,25 @@ inline constexpr size_t kMinModelPoints = 3;
 PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
                                       const std::string& parameter);
 
+// Another hypothesis space of the single-parameter modeler (CubeGUI's PerformanceModeling
+// refits a call path so): a term p^(i/j) · log2(p)^l for every exponent i/j of `exponents` and
+// every l of `log_exponents` (p^0 · log2(p)^0 left out), tried in that order: the first of
+// equally good hypotheses wins. (Extra-P's default space is 42 chosen pairs, not a product.)
+struct HypothesisSpace {
+  std::vector<std::pair<int, int>> exponents;  // (i, j)
+  std::vector<int> log_exponents;
+};
+
+// "0,1/2,1,3/2,2" and "0,1,2" as a space: exponents i or i/j with 0 <= i <= 64 and
+// 1 <= j <= 64, log exponents 0 to 8, at most 32 of each; Error naming the list and the item
+// that is not one.
+HypothesisSpace parse_hypothesis_space(const std::string& exponents,
+                                       const std::string& log_exponents);
+
+// The single-parameter modeler over `space` instead of Extra-P's default hypotheses.
+PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
+                                      const std::string& parameter, const HypothesisSpace& space);
+
 // Extra-P's multi-parameter modeler on these points (each with a coordinate of
 // parameters.size() values, distinct coordinates, any order): per parameter a single-parameter
 // model of the points along the longest lines of that parameter; the constant when no
@@ -124,6 +149,8 @@ struct SeriesOptions {
   unsigned threads = 0;
   // Keep every sample in MeasuredPoint::samples (e.g. for an Extra-P experiment file).
   bool keep_samples = false;
+  // Fit over this space instead of Extra-P's hypotheses (a series of one parameter only).
+  std::optional<HypothesisSpace> hypotheses = std::nullopt;
 };
 
 struct CallPathModel {
@@ -159,10 +186,11 @@ struct ReportSamples {
 // Error naming the report when it cannot be read.
 ReportSamples read_report_samples(const std::string& path, const SeriesOptions& options);
 
-// A model of one call path's points: fit_single_parameter with one parameter, else
-// fit_multi_parameter.
+// A model of one call path's points: fit_single_parameter with one parameter (over
+// options.hypotheses when given), else fit_multi_parameter.
 PerformanceModel fit_points(std::span<const MeasuredPoint> points,
-                            const std::vector<std::string>& parameters);
+                            const std::vector<std::string>& parameters,
+                            const SeriesOptions& options = {});
 
 // Where model_series does its two costly parts: by default here, on options.threads threads;
 // the MPI layer spreads them over the ranks of a job. Wherever they run, the samples are pooled
@@ -184,7 +212,8 @@ class SeriesWork {
 // more. A sample that is not finite (the identity ±inf a MINDOUBLE / MAXDOUBLE metric holds
 // where a location never ran the call path) is no sample. Ordered by call path names, then
 // metric name, inclusive before exclusive, then location. Error naming the report when one
-// cannot be read, or when a parameter has fewer than kMinModelPoints values.
+// cannot be read, when a parameter has fewer than kMinModelPoints values, or when a series of
+// several parameters is given `hypotheses`.
 SeriesModels model_series(const Series& series, const SeriesOptions& options = {},
                           SeriesWork* work = nullptr);
 

@@ -47,15 +47,13 @@ Series explicit_series(const std::vector<std::pair<Point, std::string>>& points)
   return series;
 }
 
+// The library's parse of `given` (parse_measure, parse_scaling), or an Error naming the
+// argument and the names it takes.
 template <typename T>
-T option(const std::vector<std::pair<const char*, T>>& names, const std::string& given,
-         const char* what) {
-  for (const auto& [name, value] : names)
-    if (given == name) return value;
-  std::string allowed;
-  for (const auto& named : names)
-    allowed += (allowed.empty() ? "" : ", ") + std::string(named.first);
-  throw Error(std::string("cubekit.model: ") + what + " '" + given + "': one of " + allowed);
+T option(std::optional<T> parsed, const std::string& given, const char* what, const char* allowed) {
+  if (!parsed)
+    throw Error(std::string("cubekit.model: ") + what + " '" + given + "': one of " + allowed);
+  return *parsed;
 }
 
 py::list model(const std::optional<std::string>& folder,
@@ -65,13 +63,9 @@ py::list model(const std::optional<std::string>& folder,
   if (folder.has_value() == !points.empty())
     throw Error("cubekit.model: give a series folder or a list of (point, file), not both");
   SeriesOptions options;
-  options.measure = option<Measure>({{"mean", Measure::kMean},
-                                     {"median", Measure::kMedian},
-                                     {"minimum", Measure::kMinimum},
-                                     {"maximum", Measure::kMaximum}},
-                                    measure, "measure");
-  options.scaling =
-      option<Scaling>({{"weak", Scaling::kWeak}, {"strong", Scaling::kStrong}}, scaling, "scaling");
+  options.measure =
+      option(parse_measure(measure), measure, "measure", "mean, median, minimum, maximum");
+  options.scaling = option(parse_scaling(scaling), scaling, "scaling", "weak, strong");
   options.per_location = per_location;
   options.threads = threads;
   SeriesModels result;

@@ -24,7 +24,9 @@ PerformanceModel constant_model(std::span<const double> y);
 // fit_single_parameter without its minimum number of points: the multi-parameter modeler fits
 // a parameter's line of 2 points (or 1: a constant) as Extra-P does. The adjusted R² of 2
 // points divides by zero degrees of freedom (-inf); the multi-parameter modeler ignores it.
+// With `space`, over its hypotheses instead of Extra-P's.
 PerformanceModel fit_any_single_parameter(std::span<const MeasuredPoint> points,
-                                          const std::string& parameter);
+                                          const std::string& parameter,
+                                          const HypothesisSpace* space = nullptr);
 
 }  // namespace cubekit::model_detail

@@ -61,6 +61,20 @@ bool is_report_name(const fs::path& file) {
 
 }  // namespace
 
+std::optional<Measure> parse_measure(const std::string& name) {
+  if (name == "mean") return Measure::kMean;
+  if (name == "median") return Measure::kMedian;
+  if (name == "minimum") return Measure::kMinimum;
+  if (name == "maximum") return Measure::kMaximum;
+  return std::nullopt;
+}
+
+std::optional<Scaling> parse_scaling(const std::string& name) {
+  if (name == "weak") return Scaling::kWeak;
+  if (name == "strong") return Scaling::kStrong;
+  return std::nullopt;
+}
+
 Series read_series_folder(const std::string& folder) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) throw Error(folder + ": not a folder");
@@ -303,9 +317,11 @@ ReportSamples read_report_samples(const std::string& path, const SeriesOptions& 
 }
 
 PerformanceModel fit_points(std::span<const MeasuredPoint> points,
-                            const std::vector<std::string>& parameters) {
-  return parameters.size() == 1 ? fit_single_parameter(points, parameters[0])
-                                : fit_multi_parameter(points, parameters);
+                            const std::vector<std::string>& parameters,
+                            const SeriesOptions& options) {
+  if (parameters.size() != 1) return fit_multi_parameter(points, parameters);
+  return options.hypotheses ? fit_single_parameter(points, parameters[0], *options.hypotheses)
+                            : fit_single_parameter(points, parameters[0]);
 }
 
 // In windows of reports, each window's reports read in parallel: at most a window's samples
@@ -326,7 +342,8 @@ void SeriesWork::read(const std::vector<std::string>& paths, const SeriesOptions
 void SeriesWork::fit(std::vector<CallPathModel>& models, const std::vector<std::string>& parameters,
                      const SeriesOptions& options) {
   parallel_for(
-      models.size(), [&](size_t i) { models[i].model = fit_points(models[i].points, parameters); },
+      models.size(),
+      [&](size_t i) { models[i].model = fit_points(models[i].points, parameters, options); },
       options.threads);
 }
 
@@ -355,6 +372,9 @@ SeriesModels model_series(const Series& series, const SeriesOptions& options, Se
          {},
          key.location == kAllLocations ? std::nullopt : std::optional<size_t>(key.location)});
   }
+  if (options.hypotheses && series.parameters.size() != 1)
+    throw Error("another hypothesis space takes a series of one parameter, not " +
+                std::to_string(series.parameters.size()));
   work->fit(result.models, series.parameters, options);
   return result;
 }

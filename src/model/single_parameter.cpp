@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <string_view>
+#include <vector>
 
 #include "cubekit/error.hpp"
 #include "cubekit/perf_model.hpp"
@@ -190,16 +192,81 @@ std::string PerformanceModel::formula() const {
   return out;
 }
 
-PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
-                                      const std::string& parameter) {
+namespace {
+
+void require_enough_points(std::span<const MeasuredPoint> points) {
   if (points.size() < kMinModelPoints)
     throw Error("a model needs at least " + std::to_string(kMinModelPoints) +
                 " measurement points, got " + std::to_string(points.size()));
+}
+
+// The hypotheses of `space` (Extra-P's without one), in the order they are tried.
+std::vector<Exponents> hypotheses(const HypothesisSpace* space) {
+  if (!space) return {kHypotheses.begin(), kHypotheses.end()};
+  std::vector<Exponents> out;
+  for (const auto& [i, j] : space->exponents)
+    for (int l : space->log_exponents)
+      if (i != 0 || l != 0) out.push_back({i, j, l});
+  return out;
+}
+
+// The integer `item` of list `what` within [lo, hi]; Error naming both otherwise.
+int list_integer(std::string_view item, const std::string& what, int lo, int hi) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+  if (ec != std::errc() || end != item.data() + item.size() || v < lo || v > hi)
+    throw Error(what + ": '" + std::string(item) + "' is not a whole number from " +
+                std::to_string(lo) + " to " + std::to_string(hi));
+  return v;
+}
+
+// The comma-separated items of `text`, at most 32; Error naming `what` otherwise.
+std::vector<std::string_view> list_items(const std::string& text, const std::string& what) {
+  std::vector<std::string_view> items;
+  for (size_t start = 0;;) {
+    const size_t comma = text.find(',', start);
+    items.push_back(std::string_view(text).substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (items.size() > 32) throw Error(what + ": more than 32 items");
+  return items;
+}
+
+}  // namespace
+
+HypothesisSpace parse_hypothesis_space(const std::string& exponents,
+                                       const std::string& log_exponents) {
+  HypothesisSpace space;
+  const std::string what = "exponents '" + exponents + "'";
+  for (std::string_view item : list_items(exponents, what)) {
+    const size_t slash = item.find('/');
+    const int i = list_integer(item.substr(0, slash), what, 0, 64);
+    const int j =
+        slash == std::string_view::npos ? 1 : list_integer(item.substr(slash + 1), what, 1, 64);
+    space.exponents.push_back({i, j});
+  }
+  const std::string logs = "log exponents '" + log_exponents + "'";
+  for (std::string_view item : list_items(log_exponents, logs))
+    space.log_exponents.push_back(list_integer(item, logs, 0, 8));
+  return space;
+}
+
+PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
+                                      const std::string& parameter) {
+  require_enough_points(points);
   return model_detail::fit_any_single_parameter(points, parameter);
 }
 
+PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
+                                      const std::string& parameter, const HypothesisSpace& space) {
+  require_enough_points(points);
+  return model_detail::fit_any_single_parameter(points, parameter, &space);
+}
+
 PerformanceModel model_detail::fit_any_single_parameter(std::span<const MeasuredPoint> points,
-                                                        const std::string& parameter) {
+                                                        const std::string& parameter,
+                                                        const HypothesisSpace* space) {
   std::vector<double> p, y;
   bool log_terms = true;  // log2 of a value below 1 is negative (or -inf): no log terms then
   for (const MeasuredPoint& m : points) {
@@ -214,7 +281,7 @@ PerformanceModel model_detail::fit_any_single_parameter(std::span<const Measured
   const double total_squares = best.rss;
   const double n = double(y.size());
   std::vector<double> t(y.size());
-  for (const Exponents& e : kHypotheses) {
+  for (const Exponents& e : hypotheses(space)) {
     if (e.log != 0 && !log_terms) continue;
     ModelTerm term{1, parameter, e.numerator, e.denominator, e.log};
     for (size_t i = 0; i < p.size(); ++i) t[i] = term.evaluate(p[i]);

@@ -89,7 +89,7 @@ std::vector<PerformanceModel> fit_share(const std::vector<CallPathModel>& models
       end - begin,
       [&](size_t i) {
         try {
-          fitted[i] = fit_points(models[begin + i].points, parameters);
+          fitted[i] = fit_points(models[begin + i].points, parameters, options);
         } catch (...) {
           failed[i] = std::current_exception();
         }

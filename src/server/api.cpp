@@ -527,11 +527,47 @@ std::vector<std::string> callpath_names(const Model& m, const std::string& cnode
   return names;
 }
 
+// Extra-P's measure and scaling of /model's parameters (their defaults: mean, weak).
+SeriesOptions series_options(const Params& p) {
+  SeriesOptions options;
+  if (const std::string* text = param(p, "measure")) {
+    const auto measure = parse_measure(*text);
+    if (!measure)
+      throw HttpError(
+          400, "parameter 'measure' must be mean, median, minimum or maximum, not '" + *text + "'");
+    options.measure = *measure;
+  }
+  if (const std::string* text = param(p, "scaling")) {
+    const auto scaling = parse_scaling(*text);
+    if (!scaling)
+      throw HttpError(400, "parameter 'scaling' must be weak or strong, not '" + *text + "'");
+    options.scaling = *scaling;
+  }
+  return options;
+}
+
+// The hypothesis space /model's `exponents` and `log_exponents` ask to fit with (both or
+// neither), or nullopt for Extra-P's.
+std::optional<HypothesisSpace> refit_space(const Params& p, const Series& series) {
+  const std::string* exponents = param(p, "exponents");
+  const std::string* logs = param(p, "log_exponents");
+  if (!exponents && !logs) return std::nullopt;
+  if (!exponents || !logs)
+    throw HttpError(400, "parameters 'exponents' and 'log_exponents' go together");
+  if (series.parameters.size() != 1)
+    throw HttpError(400, "refitting with 'exponents' takes a series of one parameter");
+  try {
+    return parse_hypothesis_space(*exponents, *logs);
+  } catch (const Error& e) {
+    throw HttpError(400, e.what());
+  }
+}
+
 }  // namespace
 
-// The models of a series folder below the root (fitted once per state of its reports), for one
-// metric and call-tree flavour, with their measured points; one call path with `cnode` (an id of
-// the series' first report).
+// The models of a series folder below the root (fitted once per state of its reports and
+// options), for one metric and call-tree flavour, with their measured points; one call path
+// with `cnode` (an id of `report`, by default the series' first report).
 std::string Api::model(const Params& p) {
   const std::string relative = required(p, "series");
   const std::filesystem::path folder = confinement_.resolve_folder(relative, "series");
@@ -542,12 +578,15 @@ std::string Api::model(const Params& p) {
     throw HttpError(413, relative + ": more than " + std::to_string(kMaxSeriesReports) +
                              " reports in the series");
   for (const SeriesReport& r : series.reports) confinement_.require_inside(r.path, r.path);
+  SeriesOptions options = series_options(p);
+  options.hypotheses = refit_space(p, series);
   std::optional<std::vector<std::string>> callpath;
   if (const std::string* cnode = param(p, "cnode")) {
     const std::string& first = series.reports.front().path;
-    callpath = callpath_names(cache_.get(first, first)->model(), *cnode);
+    const auto named = param(p, "report") ? open(p, "report") : cache_.get(first, first);
+    callpath = callpath_names(named->model(), *cnode);
   }
-  const std::shared_ptr<const SeriesModels> result = models_.get(series);
+  const std::shared_ptr<const SeriesModels> result = models_.get(series, options);
   bool metric_found = false;
   std::string models;
   for (const CallPathModel& m : result->models) {
@@ -560,11 +599,19 @@ std::string Api::model(const Params& p) {
   if (callpath && models.empty())
     throw HttpError(404,
                     relative + ": no model of '" + metric + "' at call path " + *param(p, "cnode"));
-  std::string out = json{{"series", relative},
-                         {"parameter", series.parameters.at(0)},
-                         {"metric", metric},
-                         {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"}}
-                        .dump();
+  const std::string* measure = param(p, "measure");
+  const std::string* scaling = param(p, "scaling");
+  std::string out =
+      json{{"series", relative},
+           {"parameter", series.parameters.at(0)},
+           {"parameters", series.parameters},
+           {"metric", metric},
+           {"calltree", calltree == Flavour::kInclusive ? "incl" : "excl"},
+           {"measure", measure ? *measure : "mean"},
+           {"scaling", scaling ? *scaling : "weak"},
+           {"exponents", options.hypotheses ? json(*param(p, "exponents")) : json(nullptr)},
+           {"log_exponents", options.hypotheses ? json(*param(p, "log_exponents")) : json(nullptr)}}
+          .dump();
   out.pop_back();  // the closing brace: the models follow, as model_json wrote them
   return out + ",\"models\":[" + models + "]}";
 }

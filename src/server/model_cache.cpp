@@ -20,8 +20,21 @@ std::string fingerprint(const Series& series) {
 
 }  // namespace
 
-std::shared_ptr<const SeriesModels> SeriesModelCache::get(const Series& series) {
-  const std::string key = fingerprint(series);
+std::shared_ptr<const SeriesModels> SeriesModelCache::get(const Series& series,
+                                                          const SeriesOptions& options) {
+  SeriesOptions fitted;  // what the models depend on of the options asked for
+  fitted.measure = options.measure;
+  fitted.scaling = options.scaling;
+  fitted.hypotheses = options.hypotheses;
+  std::string key = std::to_string(static_cast<int>(fitted.measure)) + ' ' +
+                    std::to_string(static_cast<int>(fitted.scaling));
+  if (fitted.hypotheses) {
+    for (const auto& [i, j] : fitted.hypotheses->exponents)
+      key += ' ' + std::to_string(i) + '/' + std::to_string(j);
+    key += " l";
+    for (int l : fitted.hypotheses->log_exponents) key += ' ' + std::to_string(l);
+  }
+  key += '\n' + fingerprint(series);
   {
     std::lock_guard<std::mutex> guard(lock_);
     for (auto it = entries_.begin(); it != entries_.end(); ++it)
@@ -30,7 +43,7 @@ std::shared_ptr<const SeriesModels> SeriesModelCache::get(const Series& series) 
         return it->second;
       }
   }
-  auto models = std::make_shared<const SeriesModels>(model_series(series));
+  auto models = std::make_shared<const SeriesModels>(model_series(series, fitted));
   std::lock_guard<std::mutex> guard(lock_);
   entries_.emplace_front(key, models);
   if (entries_.size() > capacity_) entries_.pop_back();

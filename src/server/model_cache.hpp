@@ -18,10 +18,11 @@ class SeriesModelCache {
  public:
   explicit SeriesModelCache(size_t entries = 4) : capacity_(entries) {}
 
-  // The models of `series` (model_series' defaults), fitted again when a report of it was
-  // added, removed, rewritten or touched since (paths, sizes and modification times). Two
-  // requests for a series not cached yet may both fit it.
-  std::shared_ptr<const SeriesModels> get(const Series& series);
+  // The models of `series` with `options` (measure, scaling and hypotheses; the other options
+  // keep model_series' defaults), fitted again when a report of it was added, removed, rewritten or
+  // touched since (paths, sizes and modification times). Two requests for a series not cached
+  // yet may both fit it.
+  std::shared_ptr<const SeriesModels> get(const Series& series, const SeriesOptions& options = {});
 
  private:
   size_t capacity_;

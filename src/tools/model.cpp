@@ -188,6 +188,11 @@ OptionTable model_options() {
                   true),
       long_option('e', "experiment", "FILE",
                   "also write the measurements as Extra-P's JSON input (extrap --json FILE)"),
+      long_option('E', "exponents", "LIST",
+                  "fit over terms p^(i/j) of these exponents instead of Extra-P's, e.g. 1,2,4 "
+                  "(with --log-exponents)"),
+      long_option('L', "log-exponents", "LIST",
+                  "and these exponents of log2(p), e.g. 0,1 (with --exponents)"),
       long_option('l', "per-location", nullptr,
                   "a model per location (its index in each report) instead of all pooled"),
   }};
@@ -209,6 +214,7 @@ struct ModelRequest {
   std::vector<std::pair<std::string, std::string>> points;
   std::vector<std::string> predict;
   std::string report_output, experiment_output;
+  std::string exponents, log_exponents;
   bool per_location = false;
 };
 
@@ -225,6 +231,8 @@ ModelRequest read_model_options(int argc, char** argv) {
     if (key == 'P') r.predict.push_back(value);
     if (key == 'o') r.report_output = value;
     if (key == 'e') r.experiment_output = value;
+    if (key == 'E') r.exponents = value;
+    if (key == 'L') r.log_exponents = value;
     if (key == 'l') r.per_location = true;
   }
   if (!line.operands.empty()) r.folder = line.operands[0];
@@ -248,13 +256,14 @@ int model_main(int argc, char** argv) {
     if (q.per_location && q.scaling == "strong")
       throw Error("--per-location models each location: --scaling strong does not apply");
     SeriesOptions options;
-    options.scaling = q.scaling == "strong" ? Scaling::kStrong : Scaling::kWeak;
+    options.scaling = *parse_scaling(q.scaling);  // the option table checked the names
     options.per_location = q.per_location;
-    options.measure = q.measure == "median"    ? Measure::kMedian
-                      : q.measure == "minimum" ? Measure::kMinimum
-                      : q.measure == "maximum" ? Measure::kMaximum
-                                               : Measure::kMean;
+    options.measure = *parse_measure(q.measure);
     options.keep_samples = !q.experiment_output.empty();
+    if (q.exponents.empty() != q.log_exponents.empty())
+      throw Error("--exponents and --log-exponents go together");
+    if (!q.exponents.empty())
+      options.hypotheses = parse_hypothesis_space(q.exponents, q.log_exponents);
     const SeriesModels result = model_series_in_job(series, options);
     if (!result.incomplete.empty())
       std::fprintf(stderr,

@@ -7,21 +7,13 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const assert = require('assert');
-const { startServer, api, apiValues } = require('./support');
+const { startServer, api, apiValues, openPage } = require('./support');
 
 const SUMMARY = 'cubelib/examples/summary.cubex';
 const NAME = 'time_per_visit';
 const EXPRESSION = 'metric::time()/metric::visits()';
 
-async function openSummary(ctx) {
-  const page = await ctx.browser.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(`${ctx.url}?report=${encodeURIComponent(SUMMARY)}`);
-  await page.evaluate(() => window.cubekitViewer.ready);
-  await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
-  return page;
-}
+const openSummary = (ctx) => openPage(ctx, ctx.url, SUMMARY);
 
 const close = (a, b) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
 

@@ -7,20 +7,11 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const assert = require('assert');
-const { startServer, api, apiValues } = require('./support');
+const { startServer, api, apiValues, openPage } = require('./support');
 
 const SUMMARY = 'cubelib/examples/summary.cubex';
 const CALL_TREE = 'pycubexr/call_tree_test/call_tree_test.cubex';
 
-async function openPage(ctx, url, report) {
-  const page = await ctx.browser.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(`${url}?report=${encodeURIComponent(report)}`);
-  await page.evaluate(() => window.cubekitViewer.ready);
-  await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
-  return page;
-}
 
 // The visible rows of a pane: the id the row stands for, whether it is expanded, its text.
 const rowsOf = (page, pane) => page.$$eval(`#${pane} li`, (lis) => lis.filter((li) => li.offsetParent).map((li) => {

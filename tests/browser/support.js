@@ -40,4 +40,16 @@ async function apiValues(url, params) {
   return new Map((await api(url, 'values', params)).values);
 }
 
-module.exports = { startServer, launchBrowser, api, apiValues };
+// A new page of the viewer on `report` of the server at `url`, once the call tree shows values;
+// the page's uncaught errors collect in page.errors (a test ends asserting it is empty).
+async function openPage(ctx, url, report) {
+  const page = await ctx.browser.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(`${url}?report=${encodeURIComponent(report)}`);
+  await page.evaluate(() => window.cubekitViewer.ready);
+  await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
+  return page;
+}
+
+module.exports = { startServer, launchBrowser, api, apiValues, openPage };

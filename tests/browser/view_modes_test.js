@@ -4,19 +4,14 @@
 'use strict';
 const path = require('path');
 const assert = require('assert');
-const { api, apiValues } = require('./support');
+const { api, apiValues, openPage } = require('./support');
 
 const SUMMARY = 'cubelib/examples/summary.cubex';
 const HOVER_X = 2;
 const pct = (v, ref) => `${((100 * v) / ref).toFixed(2)} %`;
 
 async function viewModes(ctx) {
-  const page = await ctx.browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${ctx.url}?report=${encodeURIComponent(SUMMARY)}`);
-  await page.evaluate(() => window.cubekitViewer.ready);
-  await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
+  const page = await openPage(ctx, ctx.url, SUMMARY);
   const calls = (await api(ctx.url, 'tree', { report: SUMMARY, parts: 'calls' })).calls;
   const incl = await apiValues(ctx.url, { report: SUMMARY, metric: 'time', calltree: 'incl' });
   const excl = await apiValues(ctx.url, { report: SUMMARY, metric: 'time', calltree: 'excl' });
@@ -60,7 +55,7 @@ async function viewModes(ctx) {
     assert.strictEqual(await sunTitle(), `${root.name}: ${expected[mode][0]}`, `sunburst, ${mode}, root`);
   }
   await page.screenshot({ path: path.join(ctx.shots, '23-sunburst-modes.png') });
-  assert.deepStrictEqual(errors, []);
+  assert.deepStrictEqual(page.errors, []);
   await page.close();
 }
 

@@ -13,6 +13,7 @@ const { derivedMetrics } = require('./derived_test');
 const { callGraph } = require('./callgraph_test');
 const { iterations } = require('./iterations_test');
 const { viewModes } = require('./view_modes_test');
+const { scalingTab } = require('./scaling_test');
 
 const [cubekit, shared, shots] = process.argv.slice(2);
 const REPORT = 'pycubexr/call_tree_test/call_tree_test.cubex';
@@ -240,6 +241,7 @@ async function main() {
     await callGraph(context);
     await iterations(context);
     await viewModes(context);
+    await scalingTab(context);
     assert.deepStrictEqual(errors, []);
     console.log('browser test passed; screenshots in', shots);
   } finally {

@@ -25,7 +25,9 @@
 #include <thread>
 #include <vector>
 
+#include "cubekit/derived.hpp"
 #include "cubekit/generator.hpp"
+#include "cubekit/perf_model.hpp"
 #include "cubekit/report.hpp"
 #include "server/known_reports.hpp"
 #include "server/report_cache.hpp"
@@ -158,6 +160,87 @@ TEST(ServerConcurrency, ARequestReclaimsTheBudgetCachesHold) {
     EXPECT_TRUE(agrees(r.expression(opened.model().cnodes[0].id, k), (*values)[0])) << k;
     EXPECT_LE(budget.in_use(), cells * 16);
   }
+}
+
+// The viewer's newer endpoints under many clients at once: /model with every measure and
+// scaling (8 option sets, the cache keeps 4, so entries are evicted while requests hold them)
+// on a series whose law is known (noise 0: every measure gives 1 + 2·p), and /derived-report
+// with a distinct metric per request, some of the downloaded reports opened and their values
+// checked against cube_dump's of the served report.
+TEST(ServerConcurrency, ModelAndDerivedReportStorm) {
+  TempDir dir("storm");
+  cubekit::SeriesSpec spec;
+  spec.points = {2, 4, 8, 16};
+  spec.repetitions = 2;
+  spec.laws = {{{"main"}, "time", "5"}, {{"main", "solve"}, "time", "1 + 2 * p"}};
+  cubekit::write_series((dir.path() / "series").string(), spec);
+  const KnownReport r = make_known_report(dir.path(), "derive.cubex", 3, 300, 2);
+  cubekit::ServerOptions o;
+  o.root = dir.path();
+  o.threads = 16;
+  RunningServer server(o);
+  const int requests = 64 * soak_scale();
+  const char* measures[] = {"mean", "median", "minimum", "maximum"};
+  std::atomic<int> next{0}, right{0};
+  std::mutex failures_mutex;
+  std::vector<std::string> failures;
+  auto model_problem = [&](int k, httplib::Client& client) -> std::string {
+    const auto res =
+        client.Get(std::string("/api/v1/model?series=series&metric=time&measure=") +
+                   measures[k / 2 % 4] + "&scaling=" + (k / 8 % 2 ? "strong" : "weak"));
+    if (!res || res->status != 200) return "model: " + (res ? res->body : "no answer");
+    const json body = json::parse(res->body);  // outlives the loop over its member
+    for (const json& m : body["models"]) {
+      if (m["callpath"] != json::array({"main", "solve"})) continue;
+      const json& t = m["terms"];
+      const bool law = t.size() == 1 && std::abs(m["constant"].get<double>() - 1) < 1e-9 &&
+                       std::abs(t[0]["coefficient"].get<double>() - 2) < 1e-9 &&
+                       t[0]["exponent"] == 1 && t[0]["log_exponent"] == 0;
+      return law ? "" : "model of main/solve: " + m.dump();
+    }
+    return "no model of main/solve";
+  };
+  auto derived_problem = [&](int k, httplib::Client& client) -> std::string {
+    const std::string name = "d" + std::to_string(k);
+    const auto res = client.Get("/api/v1/derived-report?report=" + r.name + "&name=" + name +
+                                "&expression=" + encode_param(expression(k)));
+    if (!res || res->status != 200) return "derived-report: " + (res ? res->body : "no answer");
+    if (k % 8 != 1) return "";
+    const cubekit::Report saved = cubekit::Report::open(dir.write(name + ".cubex", res->body));
+    cubekit::MetricEngine engine(saved);
+    const cubekit::Model& model = saved.model();
+    const cubekit::Index metric = model.find_metric(name);
+    for (cubekit::Index c = 0; c < model.cnodes.size(); ++c) {
+      const double got =
+          engine.value(metric, c, cubekit::Flavour::kInclusive, cubekit::Flavour::kInclusive);
+      if (!agrees(r.expression(model.cnodes[c].id, k), got))
+        return name + " at cnode " + std::to_string(model.cnodes[c].id) + ": " +
+               std::to_string(got);
+    }
+    return "";
+  };
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 16; ++t)
+    clients.emplace_back([&] {
+      auto client = server.client();
+      for (int k; (k = next++) < requests;) {
+        std::string problem;
+        try {
+          problem = k % 2 ? derived_problem(k, client) : model_problem(k, client);
+        } catch (const std::exception& e) {
+          problem = e.what();
+        }
+        if (problem.empty()) {
+          ++right;
+        } else {
+          std::lock_guard lock(failures_mutex);
+          failures.push_back(problem);
+        }
+      }
+    });
+  for (auto& c : clients) c.join();
+  EXPECT_EQ(right.load(), requests) << (failures.empty() ? "" : failures.front());
+  EXPECT_EQ(server.get("/api/v1/reports").first, 200);  // still up
 }
 
 }  // namespace

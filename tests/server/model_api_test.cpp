@@ -100,6 +100,136 @@ TEST(ServerModelApi, ModelsWithTheirMeasuredPoints) {
   EXPECT_EQ(one.at("models")[0].at("flavour"), "incl");
 }
 
+// The id of call path main/solve in `report`.
+std::string solve_id(const fs::path& report) {
+  const Report r = Report::open(report.string());
+  const Model& model = r.model();
+  for (Index c = 0; c < model.cnodes.size(); ++c)
+    if (model.regions[model.cnodes[c].region].name == "solve")
+      return std::to_string(model.cnodes[c].id);
+  ADD_FAILURE() << "no solve in " << report;
+  return "";
+}
+
+// The model of main/solve that `cubekit model ARGS -s json SERIES` prints.
+json printed_solve_model(const fs::path& series, std::vector<std::string> args) {
+  args.insert(args.begin(), "model");
+  for (const char* a : {"-s", "json"}) args.push_back(a);
+  args.push_back(series.string());
+  const test::RunResult tool = test::run_tool("cubekit", args);
+  EXPECT_EQ(tool.exit_code, 0) << tool.err;
+  for (const json& m : json::parse(tool.out))
+    if (m.at("callpath") == json::array({"main", "solve"}) && m.at("flavour") == "excl") return m;
+  ADD_FAILURE() << "no model of main/solve in " << tool.out;
+  return {};
+}
+
+// Extra-P's measures of a point (of the 3 repetitions' stored values) and its scalings, as
+// `cubekit model --measure/--scaling` fits them; a call path named by its id in any report.
+TEST(ServerModelApi, MeasureScalingAndTheReportOfACallPath) {
+  test::TempDir dir("modelapi");
+  write_noisy_series(dir.path() / "series");
+  test::RunningServer server(over(dir.path()));
+  const char* first = "series%2Fexp.p2.r1%2Fprofile.cubex";
+  const std::string solve = solve_id(dir.path() / "series" / "exp.p2.r1" / "profile.cubex");
+  const std::vector<std::pair<std::string, size_t>> measures = {
+      {"minimum", 0}, {"median", 1}, {"maximum", 2}};
+  for (const auto& [measure, rank] : measures) {
+    const auto [status, body] =
+        server.get("/api/v1/model?series=series&metric=time&measure=" + measure +
+                   "&report=" + first + "&cnode=" + solve);
+    ASSERT_EQ(status, 200) << body.dump();
+    EXPECT_EQ(body.at("measure"), measure);
+    ASSERT_EQ(body.at("models").size(), 1u);
+    json model = body.at("models")[0];
+    int p = 2;
+    for (const json& point : model.at("points")) {
+      EXPECT_EQ(point.at("value").get<double>(), stored_solve_times(dir.path() / "series", p)[rank])
+          << measure << " at p=" << p;
+      p *= 2;
+    }
+    model.erase("points");
+    EXPECT_EQ(model, printed_solve_model(dir.path() / "series", {"--measure", measure}));
+  }
+  const auto [strong_status, strong] =
+      server.get("/api/v1/model?series=series&metric=time&scaling=strong&cnode=" + solve);
+  ASSERT_EQ(strong_status, 200) << strong.dump();
+  EXPECT_EQ(strong.at("scaling"), "strong");
+  json model = strong.at("models")[0];
+  model.erase("points");
+  EXPECT_EQ(model, printed_solve_model(dir.path() / "series", {"--scaling", "strong"}));
+  auto status = [&](const std::string& query) {
+    return server.get("/api/v1/model?series=series&metric=time&" + query).first;
+  };
+  EXPECT_EQ(status("measure=average"), 400);
+  EXPECT_EQ(status("scaling=linear"), 400);
+  EXPECT_EQ(status("report=..%2Fx.cubex&cnode=" + solve), 403);
+  EXPECT_EQ(status("report=nothing.cubex&cnode=" + solve), 404);
+  EXPECT_EQ(status("report=" + std::string(first) + "&cnode=99"), 404);
+}
+
+// PerformanceModeling: a call path refitted with another hypothesis space, as `cubekit model
+// --exponents --log-exponents` fits it. p^4 is outside Extra-P's default space (exponents up
+// to 3), so only the refit finds the law.
+TEST(ServerModelApi, RefitWithAnotherHypothesisSpace) {
+  test::TempDir dir("modelapi");
+  SeriesSpec spec;
+  spec.points = {2, 4, 8, 16, 32};
+  spec.laws = {{{"main"}, "time", "1 + 0.25 * p^4"}};
+  write_series((dir.path() / "series").string(), spec);
+  test::RunningServer server(over(dir.path()));
+  auto model = [&](const std::string& query) {
+    const auto [status, body] = server.get("/api/v1/model?series=series&metric=time" + query);
+    EXPECT_EQ(status, 200) << body.dump();
+    return body;
+  };
+  const json fitted = model("").at("models").at(0);
+  EXPECT_NE(fitted.at("terms").at(0).at("exponent"), 4) << fitted.dump();
+  const json answer = model("&exponents=1,2,4&log_exponents=0,1");
+  EXPECT_EQ(answer.at("exponents"), "1,2,4");
+  EXPECT_EQ(answer.at("log_exponents"), "0,1");
+  const json refitted = answer.at("models").at(0);
+  EXPECT_NEAR(refitted.at("constant").get<double>(), 1, 1e-9);
+  ASSERT_EQ(refitted.at("terms").size(), 1u) << refitted.dump();
+  EXPECT_NEAR(refitted.at("terms")[0].at("coefficient").get<double>(), 0.25, 1e-12);
+  EXPECT_EQ(refitted.at("terms")[0].at("exponent"), 4);
+  EXPECT_EQ(refitted.at("terms")[0].at("log_exponent"), 0);
+  EXPECT_EQ(refitted.at("points"), fitted.at("points"));
+  // The same model as `cubekit model --exponents 1,2,4 --log-exponents 0,1` prints.
+  const test::RunResult tool =
+      test::run_tool("cubekit", {"model", "--exponents", "1,2,4", "--log-exponents", "0,1", "-s",
+                                 "json", (dir.path() / "series").string()});
+  ASSERT_EQ(tool.exit_code, 0) << tool.err;
+  json without_points = refitted;
+  without_points.erase("points");
+  const json printed = json::parse(tool.out);
+  EXPECT_NE(std::find(printed.begin(), printed.end(), without_points), printed.end()) << tool.out;
+  const test::RunResult alone =
+      test::run_tool("cubekit", {"model", "--exponents", "1,2", (dir.path() / "series").string()});
+  EXPECT_EQ(alone.exit_code, 1);
+  EXPECT_NE(alone.err.find("--exponents and --log-exponents go together"), std::string::npos)
+      << alone.err;
+  const test::RunResult bad = test::run_tool(
+      "cubekit",
+      {"model", "--exponents", "1/0", "--log-exponents", "0", (dir.path() / "series").string()});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("exponents '1/0': '0' is not a whole number from 1 to 64"),
+            std::string::npos)
+      << bad.err;
+  // Only exponents without p^4: the best of them, not the law.
+  EXPECT_NE(model("&exponents=1,2&log_exponents=0").at("models")[0].at("terms")[0].at("exponent"),
+            4);
+  auto status = [&](const std::string& query) {
+    return server.get("/api/v1/model?series=series&metric=time&" + query).first;
+  };
+  EXPECT_EQ(status("exponents=1,2"), 400);                   // without log_exponents
+  EXPECT_EQ(status("log_exponents=0"), 400);                 // without exponents
+  EXPECT_EQ(status("exponents=x&log_exponents=0"), 400);     // not a number
+  EXPECT_EQ(status("exponents=1/0&log_exponents=0"), 400);   // no denominator
+  EXPECT_EQ(status("exponents=1&log_exponents=9"), 400);     // beyond 8
+  EXPECT_EQ(status("exponents=1,,2&log_exponents=0"), 400);  // an empty item
+}
+
 // The models are kept between requests, but a series whose reports were rewritten is fitted
 // again: a viewer sees the new measurements.
 TEST(ServerModelApi, ARewrittenSeriesIsFittedAgain) {

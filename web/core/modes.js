@@ -83,6 +83,21 @@ export async function callModeRefs(calls, incl, sel, api) {
   return { root: (id) => incl.get(rootOf(id)), total, selected };
 }
 
+// The handler of a view of the whole call tree (flame graph, sunburst) drawn on `canvas`: the
+// calls and their inclusive values of the selected metric, drawn by `paint(calls, incl)`; then
+// the references of the call pane's mode for its tooltips, handed to `setRefs` before
+// canvas.dataset.refs says 'ready' ('' while they are on their way).
+export async function paintWholeTree(canvas, sel, api, paint, setRefs) {
+  canvas.dataset.refs = '';
+  const [calls, answer] = await Promise.all([api.calls(),
+    api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
+  const incl = new Map(answer.values);
+  setRefs(null);
+  paint(calls, incl);
+  setRefs(await callModeRefs(calls, incl, sel, api));
+  canvas.dataset.refs = 'ready';
+}
+
 // A call path's inclusive value `v` as text in the call pane's mode (`refs` of callModeRefs):
 // absolute as `format` prints it, percentages with two decimals. External percent needs the
 // other report's tree: these views show the absolute value then.

@@ -1,7 +1,7 @@
 // Flame graph of the call tree: inclusive values of the selected metric; a click on a box
 // selects its call path. At most the boxes at least half a pixel wide are drawn.
 import { colour } from '../core/util.js';
-import { callModeRefs, callModeText } from '../core/modes.js';
+import { paintWholeTree, callModeText } from '../core/modes.js';
 
 const ROW = 17;
 let mode = 'abs', refs = null;
@@ -72,17 +72,12 @@ export default {
   onValueMode(modes) { mode = modes.calls; },
   async onSelect(sel, api) {
     if (!sel.metric) return;
-    canvas.dataset.refs = '';  // the tooltip's references are on their way
-    const [calls, incl] = await Promise.all([api.calls(),
-      api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
-    api0 = api;
-    mode = sel.modes.calls;
-    refs = null;
-    canvas.width = canvas.clientWidth || 800;
-    rects = layout(calls, new Map(incl.values), canvas.width);
-    draw(sel.cnode);
-    // The tooltip's references of the call pane's value mode, after the paint.
-    refs = await callModeRefs(calls, new Map(incl.values), sel, api);
-    canvas.dataset.refs = 'ready';
+    await paintWholeTree(canvas, sel, api, (calls, incl) => {
+      api0 = api;
+      mode = sel.modes.calls;
+      canvas.width = canvas.clientWidth || 800;
+      rects = layout(calls, incl, canvas.width);
+      draw(sel.cnode);
+    }, (r) => { refs = r; });
   },
 };

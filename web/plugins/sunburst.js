@@ -3,7 +3,7 @@
 // call path. Arcs under a quarter degree are not drawn (a report of 100,000 call paths stays
 // at a few thousand arcs). Angles start at 12 o'clock and go clockwise.
 import { colour } from '../core/util.js';
-import { callModeRefs, callModeText } from '../core/modes.js';
+import { paintWholeTree, callModeText } from '../core/modes.js';
 
 const SIZE = 520, MIN_ANGLE = Math.PI / 720, MAX_DEPTH = 12;
 let mode = 'abs', refs = null;
@@ -79,16 +79,11 @@ export default {
   onValueMode(modes) { mode = modes.calls; },
   async onSelect(sel, api) {
     if (!sel.metric) return;
-    canvas.dataset.refs = '';  // the tooltip's references are on their way
-    const [calls, incl] = await Promise.all([api.calls(),
-      api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
-    api0 = api;
-    mode = sel.modes.calls;
-    refs = null;
-    arcs = layout(calls, new Map(incl.values));
-    draw(sel.cnode);
-    // The tooltip's references of the call pane's value mode, after the paint.
-    refs = await callModeRefs(calls, new Map(incl.values), sel, api);
-    canvas.dataset.refs = 'ready';
+    await paintWholeTree(canvas, sel, api, (calls, incl) => {
+      api0 = api;
+      mode = sel.modes.calls;
+      arcs = layout(calls, incl);
+      draw(sel.cnode);
+    }, (r) => { refs = r; });
   },
 };

@@ -1,0 +1,172 @@
+// Browser test of the Scaling tab (plugins/scaling.js) on generated series whose laws are known
+// by construction (`cubekit generate --series`): with no noise the formula shown is the law and
+// the one `cubekit model` prints, the plotted points and the model's values at them are the law
+// computed here; with noise, the points' mean, median, minimum and maximum are those of the
+// values the series' reports store (asked of /values report by report), also with another
+// measure (the formula then `cubekit model --measure median`'s); log axes space the points
+// evenly; the call tree's marks give each call path's growth and its value at a point typed
+// (`cubekit model --predict`'s); a call path refitted with exponents that include the law's
+// (outside Extra-P's hypotheses) gets the law, as `cubekit model --exponents` does. Called from
+// viewer_test.js.
+'use strict';
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const assert = require('assert');
+const { startServer, api, apiValues, openPage } = require('./support');
+
+const POINTS = [2, 4, 8, 16, 32];
+const solveLaw = (p) => 2 + 0.5 * p ** 1.5;
+const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+function run(cubekit, args) {
+  const r = spawnSync(cubekit, args, { encoding: 'utf8' });
+  assert.strictEqual(r.status, 0, `cubekit ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+// `cubekit model ARGS -s json SERIES`'s model of `callpath` (main/solve by default),
+// inclusive (the flavour of a collapsed call path, as the tab asks).
+function printedSolve(cubekit, series, args = [], callpath = 'main/solve') {
+  const models = JSON.parse(run(cubekit, ['model', ...args, '-s', 'json', series]));
+  return models.find((m) => m.callpath.join('/') === callpath && m.flavour === 'incl');
+}
+
+async function points(page) {
+  return page.$$eval('#scaling-plot circle.point', (cs) => cs.map((c) => ({ p: Number(c.dataset.p), value: Number(c.dataset.value),
+    median: Number(c.dataset.median), minimum: Number(c.dataset.minimum), maximum: Number(c.dataset.maximum), cx: Number(c.getAttribute('cx')) })));
+}
+
+async function showSolve(page) {
+  await page.click('#calls li .name >> text=solve');
+  await page.click('#tabs button[data-source=scaling]');
+  await page.waitForFunction(() => document.getElementById('scaling-formula').dataset.callpath === 'main/solve');
+}
+
+const markOf = (page, name) => page.$$eval('#calls li', (lis, n) => {
+  const li = lis.find((x) => x._node.c.name === n);
+  return li ? li.querySelector(':scope > .row > .mark').textContent : null;
+}, name);
+
+async function exactSeries(ctx, url, root, cubekit) {
+  const page = await openPage(ctx, url, 'exact/exp.p2.r1/profile.cubex');
+  await showSolve(page);
+  const printed = printedSolve(cubekit, path.join(root, 'exact'));
+  assert.strictEqual(printed.model, '2 + 0.5 * p^(3/2)', 'the law comes back');
+  assert.strictEqual(await page.textContent('#scaling-formula'), printed.model);
+  const shown = await points(page);
+  assert.deepStrictEqual(shown.map((x) => x.p), POINTS);
+  for (const x of shown)
+    for (const v of [x.value, x.median, x.minimum, x.maximum]) assert.ok(close(v, solveLaw(x.p)), `p=${x.p}: ${v} vs ${solveLaw(x.p)}`);
+  const fits = await page.$$eval('#scaling-plot circle.fit', (cs) => cs.map((c) => [Number(c.dataset.p), Number(c.dataset.value)]));
+  assert.strictEqual(fits.length, POINTS.length);
+  for (const [p, v] of fits) assert.ok(close(v, solveLaw(p)), `model at p=${p}`);
+  assert.ok(await page.$eval('#scaling-plot path.model', (e) => e.getAttribute('d').split('L').length) > 10, 'curve drawn');
+  // Linear axes: the points' x as far apart as their p; log axes: evenly (p doubles).
+  const gaps = (xs) => xs.slice(1).map((x, i) => x.cx - xs[i].cx);
+  const linear = gaps(shown);
+  for (let i = 1; i < linear.length; ++i) assert.ok(Math.abs(linear[i] / linear[0] - (POINTS[i + 1] - POINTS[i]) / (POINTS[1] - POINTS[0])) < 0.02, `linear gap ${i}`);
+  await page.selectOption('#scaling-axes', 'log');
+  await page.waitForSelector('#scaling-plot[data-axes=log]');
+  const logGaps = gaps(await points(page));
+  for (const g of logGaps) assert.ok(Math.abs(g - logGaps[0]) < 0.2, `log gaps ${logGaps}`);
+  await page.screenshot({ path: path.join(ctx.shots, '24-scaling.png') });
+
+  // HotspotHighlighting: each call path's leading term, then its value at p=64.
+  await page.selectOption('#scaling-hotspots', 'growth');
+  await page.waitForFunction(() => [...document.querySelectorAll('#calls .mark')].some((m) => m.textContent !== ''));
+  assert.strictEqual(await markOf(page, 'solve'), 'p^1.5');
+  assert.strictEqual(await markOf(page, 'io'), 'log2(p)');
+  const predicted = JSON.parse(run(cubekit, ['model', '--predict', 'p=64', '-s', 'json', path.join(root, 'exact')]));
+  const at64 = (name) => predicted.find((m) => m.callpath.at(-1) === name && m.flavour === 'incl').predictions[0].value;
+  await page.selectOption('#scaling-hotspots', 'value');
+  await page.fill('#scaling-point', 'p=64');
+  await page.press('#scaling-point', 'Enter');
+  const fmt = (v) => page.evaluate(async (x) => (await import('/core/util.js')).fmt(x), v);
+  const solve64 = await fmt(at64('solve'));
+  await page.waitForFunction((t) => [...document.querySelectorAll('#calls .mark')].some((m) => m.textContent === t), solve64);
+  assert.strictEqual(await markOf(page, 'solve'), solve64);
+  assert.strictEqual(await markOf(page, 'io'), await fmt(at64('io')));
+  await page.screenshot({ path: path.join(ctx.shots, '25-scaling-hotspots.png') });
+
+  // PerformanceModeling: p^4 lies outside Extra-P's hypotheses (exponents up to 3); refitted
+  // with exponents that include 4, the model is the law; back to Extra-P's, the first model.
+  await page.click('#calls li .name >> text=big');
+  await page.waitForFunction(() => document.getElementById('scaling-formula').dataset.callpath === 'main/big');
+  const extrap = await page.textContent('#scaling-formula');
+  assert.ok(!extrap.includes('p^(4)'), extrap);
+  await page.fill('#scaling-exponents', '1, 2, 4');
+  await page.fill('#scaling-logs', '0,1');
+  await page.click('#scaling-refit');
+  await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('refitted with exponents 1,2,4 and log exponents 0,1'));
+  assert.ok((await page.textContent('#scaling-formula')).includes(' * p^(4)'), await page.textContent('#scaling-formula'));
+  assert.strictEqual(await page.textContent('#scaling-formula'),
+    printedSolve(cubekit, path.join(root, 'exact'), ['--exponents', '1,2,4', '--log-exponents', '0,1'], 'main/big').model);
+  const refitted = await page.$$eval('#scaling-plot circle.fit', (cs) => cs.map((c) => [Number(c.dataset.p), Number(c.dataset.value)]));
+  for (const [p, v] of refitted) assert.ok(close(v, 1 + 0.25 * p ** 4), `refitted model at p=${p}: ${v}`);
+  await page.click('#scaling-reset');
+  await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('Extra-P\'s hypotheses'));
+  assert.strictEqual(await page.textContent('#scaling-formula'), extrap);
+  assert.strictEqual(extrap, printedSolve(cubekit, path.join(root, 'exact'), [], 'main/big').model);
+  assert.deepStrictEqual(page.errors, []);
+  await page.close();
+}
+
+// The stored time of main/solve in every report of the noisy series at p, sorted.
+async function storedSolve(url, p) {
+  const out = [];
+  for (const r of [1, 2, 3]) {
+    const report = `noisy/exp.p${p}.r${r}/profile.cubex`;
+    const solve = (await api(url, 'tree', { report, parts: 'calls' })).calls.find((c) => c.name === 'solve');
+    out.push((await apiValues(url, { report, metric: 'time', calltree: 'incl' })).get(solve.id));
+  }
+  return out.sort((a, b) => a - b);
+}
+
+async function noisySeries(ctx, url, root, cubekit) {
+  // Another report than the series' first: the call path is named by its id in this one.
+  const page = await openPage(ctx, url, 'noisy/exp.p8.r2/profile.cubex');
+  await showSolve(page);
+  const stored = new Map();
+  for (const p of POINTS) stored.set(p, await storedSolve(url, p));
+  let shown = await points(page);
+  assert.deepStrictEqual(shown.map((x) => x.p), POINTS);
+  for (const x of shown) {
+    const [lo, mid, hi] = stored.get(x.p);
+    assert.deepStrictEqual([x.minimum, x.median, x.maximum], [lo, mid, hi], `p=${x.p}`);
+    assert.ok(close(x.value, (lo + mid + hi) / 3), `mean at p=${x.p}`);
+  }
+  assert.strictEqual(await page.textContent('#scaling-formula'), printedSolve(cubekit, path.join(root, 'noisy')).model);
+  await page.selectOption('#scaling-measure', 'median');
+  await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('median of the samples'));
+  shown = await points(page);
+  for (const x of shown) assert.strictEqual(x.value, stored.get(x.p)[1], `median at p=${x.p}`);
+  assert.strictEqual(await page.textContent('#scaling-formula'), printedSolve(cubekit, path.join(root, 'noisy'), ['--measure', 'median']).model);
+  // A report of no series: the tab says so.
+  await page.selectOption('#report', 'plain.cubex');
+  await page.waitForFunction(() => document.getElementById('scaling-message').textContent.includes('is not an experiment of a series'));
+  assert.deepStrictEqual(page.errors, []);
+  await page.close();
+}
+
+async function scalingTab(ctx) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cubekit-series-'));
+  const { cubekit } = ctx;
+  let server = null;
+  try {
+    run(cubekit, ['generate', '--series', path.join(root, 'exact'), '--law', 'main:time=3', '--law', 'main/solve:time=2+0.5*p^1.5',
+      '--law', 'main/io:time=4*log2(p)', '--law', 'main/big:time=1+0.25*p^4', '--points', `p=${POINTS.join(',')}`, '--repetitions', '2']);
+    run(cubekit, ['generate', '--series', path.join(root, 'noisy'), '--law', 'main:time=3', '--law', 'main/solve:time=1+2*p',
+      '--points', `p=${POINTS.join(',')}`, '--repetitions', '3', '--noise', '0.1']);
+    run(cubekit, ['generate', '--size', '1MB', '--call-paths', '20', '-o', path.join(root, 'plain.cubex')]);
+    server = await startServer(cubekit, root);
+    await exactSeries(ctx, server.url, root, cubekit);
+    await noisySeries(ctx, server.url, root, cubekit);
+  } finally {
+    if (server) server.proc.kill('SIGTERM');
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+module.exports = { scalingTab };

@@ -68,11 +68,22 @@ void sub_lanes(std::byte* a, const std::byte* b, size_t n) {
 // operands is exactly 0, so that exclusive values of inclusive-stored times do not show
 // rounding noise such as -5.7e-14.
 void sub_doubles_snapped(std::byte* a, const std::byte* b, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    const double x = lane(a, i), y = lane(b, i);
-    const double d = x - y;
-    const bool equal = std::fabs(d) <= DBL_EPSILON * std::fabs(x + y) * 2 || std::fabs(d) < DBL_MIN;
-    set_lane(a, i, equal ? 0.0 : d);
+  // In chunks copied to doubles: GCC vectorizes this select over double arrays, not over
+  // values loaded from bytes one by one (issue 30: exclusive times of CubePL operands).
+  constexpr size_t kChunk = 64;
+  double x[kChunk], y[kChunk];
+  for (size_t at = 0; at < n; at += kChunk) {
+    const size_t k = std::min(kChunk, n - at);
+    std::memcpy(x, a + at * sizeof(double), k * sizeof(double));
+    std::memcpy(y, b + at * sizeof(double), k * sizeof(double));
+    for (size_t i = 0; i < k; ++i) {
+      const double d = x[i] - y[i];
+      // `|`, not `||`: both tests without a branch.
+      const bool equal =
+          (std::fabs(d) <= DBL_EPSILON * std::fabs(x[i] + y[i]) * 2) | (std::fabs(d) < DBL_MIN);
+      x[i] = equal ? 0.0 : d;
+    }
+    std::memcpy(a + at * sizeof(double), x, k * sizeof(double));
   }
 }
 
@@ -218,6 +229,10 @@ void set_identity(DataType type, std::byte* dst, size_t n) {
   }
   const size_t lanes = type.lanes();
   std::memset(dst, 0, n * lanes * sizeof(double));  // 0.0 is all zero bits
+  const TypeKind kind = type.kind();
+  if (kind != TypeKind::kMinDouble && kind != TypeKind::kMaxDouble &&
+      kind != TypeKind::kTauAtomic && kind != TypeKind::kHistogram)
+    return;  // all zero: no pass over the values (a row of DOUBLEs per call path in CubePL)
   for (std::byte* d = dst; d != dst + n * lanes * sizeof(double); d += lanes * sizeof(double)) {
     switch (type.kind()) {
       case TypeKind::kMinDouble:

@@ -198,8 +198,7 @@ Value RowEvaluator::argument(int which) {
 Value RowEvaluator::metric(const Node& n) {
   Value out;
   out.row = pool().take(w_);
-  std::fill(out.row.begin(), out.row.end(), 0.0);
-  env_.metric_row(n.ref, out.row);
+  env_.metric_row(n.ref, out.row);  // fills every lane (Environment's contract)
   if (w_ == 1) {
     const double x = out.row[0];
     release(out);

@@ -7,6 +7,10 @@
 // evaluates the expression for all C × L (call path, location) points. The stored inputs are
 // decoded before timing: this measures CubePL, not decoding.
 //
+// BM_PlainRowPass: the floor for BM_PrederivedRatio: one pass summing the same stored rows
+// its operands come from (time as doubles, visits as integers, every call path), in the same
+// run (bench/cubepl.sh prints the ratio). Values = C × L as above.
+//
 // BM_ScorepSpecHierarchy: the generated report remapped with Score-P's scorep.spec (38
 // PREDERIVED_EXCLUSIVE and 10 POSTDERIVED metrics that sort time into MPI, OpenMP, ... by
 // region name and paradigm; from ../shared, skipped without it); one iteration evaluates every
@@ -17,6 +21,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -66,13 +71,26 @@ class BenchReport {
   std::unique_ptr<cubekit::Report> report_;
 };
 
-void BM_PrederivedRatio(benchmark::State& state) {
+// The generated report with PREDERIVED_EXCLUSIVE time_per_visit = time(e) / visits(e) added.
+const BenchReport& ratio_report() {
   static const BenchReport r("ratio", [](const cubekit::Report& in, const std::string& path) {
     cubekit::derive_metric(in,
                            {"time_per_visit", "metric::time(e) / metric::visits(e)", "",
                             cubekit::MetricKind::kPrederivedExclusive},
                            path);
   });
+  return r;
+}
+
+template <class T>
+T load(const std::byte* row, size_t i) {
+  T v;
+  std::memcpy(&v, row + i * sizeof(T), sizeof(T));
+  return v;
+}
+
+void BM_PrederivedRatio(benchmark::State& state) {
+  const BenchReport& r = ratio_report();
   const cubekit::Model& model = r.report().model();
   const Index ratio = r.metric("time_per_visit");
   {  // The value of the busiest leaf, by hand from the stored metrics: a wrong engine must not
@@ -109,6 +127,28 @@ void BM_PrederivedRatio(benchmark::State& state) {
   state.counters["locations"] = static_cast<double>(model.locations.size());
 }
 BENCHMARK(BM_PrederivedRatio)->Unit(benchmark::kMillisecond);
+
+void BM_PlainRowPass(benchmark::State& state) {
+  const cubekit::Report& report = ratio_report().report();
+  const cubekit::Model& model = report.model();
+  const auto time = report.severities(*model.metric_by_uniq_name("time"));
+  const auto visits = report.severities(*model.metric_by_uniq_name("visits"));
+  const size_t L = model.locations.size();
+  for (auto _ : state) {
+    double seconds = 0;
+    uint64_t count = 0;
+    for (Index c = 0; c < model.cnodes.size(); ++c) {
+      if (const std::byte* row = time->row(c))
+        for (size_t l = 0; l < L; ++l) seconds += load<double>(row, l);
+      if (const std::byte* row = visits->row(c))
+        for (size_t l = 0; l < L; ++l) count += load<uint64_t>(row, l);
+    }
+    benchmark::DoNotOptimize(seconds);
+    benchmark::DoNotOptimize(count);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * model.cnodes.size() * L));
+}
+BENCHMARK(BM_PlainRowPass)->Unit(benchmark::kMillisecond);
 
 void BM_ScorepSpecHierarchy(benchmark::State& state) {
   const std::filesystem::path spec =

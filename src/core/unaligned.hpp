@@ -20,4 +20,8 @@ void store_any(std::byte* p, T v) {
   std::memcpy(p, &v, sizeof v);
 }
 
+// A double at any address that may alias the bytes it lies in (GCC and Clang): for the few
+// loops whose select GCC vectorizes over such pointers but not over memcpy'd values.
+using AnyDouble = double __attribute__((may_alias, aligned(1)));
+
 }  // namespace cubekit::core

@@ -122,6 +122,7 @@ struct Ast {
   detail::NodePtr root;
   size_t locals = 0;             // number of local variable slots
   bool read_environment = true;  // CompileContext::read_environment
+  bool rows = false;             // evaluated by the row evaluator (row_program.hpp)
 };
 
 }  // namespace cubekit::cubepl

@@ -6,26 +6,6 @@
 
 namespace cubekit::cubepl::detail {
 
-// Differences within rounding noise of the operands are exactly 0, so that e.g. an exclusive
-// value computed from inclusive ones does not show -5.7e-14.
-double stable_minus(double a, double b) {
-  const double d = a - b;
-  if (std::fabs(d) < 2 * DBL_EPSILON * std::fabs(a + b) || std::fabs(d) < DBL_MIN) return 0;
-  return d;
-}
-
-// Infinite products are clamped so that a later division still gives a finite ratio.
-double times(double a, double b) {
-  const double p = a * b;
-  if (std::isinf(p)) return p > 0 ? DBL_MAX : -DBL_MAX;
-  return p;
-}
-
-double divide(double a, double b) {
-  if (b == 0) return a > 0 ? DBL_MAX : -DBL_MAX;
-  return a / b;
-}
-
 namespace {
 
 double uniform_random(double x) {

@@ -116,6 +116,9 @@ struct MetricEngine::Impl {
 
   // Own (metric-tree inclusive) values of any metric.
   Row row(Index m, Index c, Flavour f);
+  // The same into `out` (one value per location): no row allocated for stored metrics and
+  // cached points, the operands of prederived metrics.
+  void row_into(Index m, Index c, Flavour f, std::span<double> out);
   const Row& aggregated(Index m, Flavour f);
   double program_total(Index m);
   bool needs_engine(Index m, Flavour metric_flavour) const;
@@ -149,8 +152,15 @@ struct MetricEngine::Impl {
   std::vector<std::string> cubelib_notes_again;  // of a second compile (see the accessor)
   cubepl::VariableNames names;
   cubepl::Globals globals;
-  cubepl::CubeVariables variables;
+  // ${cube::…}: built when a program first reads one (most never do; building it walks the
+  // whole model, which cost a tenth of evaluating time / visits over a report).
+  std::optional<cubepl::CubeVariables> variables;
+  const cubepl::CubeVariables& cube_variables() {
+    if (!variables) variables.emplace(model, report.path());
+    return *variables;
+  }
   std::vector<Index> column_location;  // location column → index into Model::locations
+  std::vector<Index> location_column;  // the reverse (Model::locations[l].id), read per row
   // The whole call forest in pre-order (children in stored order); a cnode's subtree is the
   // range from its own position to subtree_end[c]. Linear in the call paths, where a list of
   // descendants per cnode would be quadratic for deep chains.
@@ -180,17 +190,17 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
   size_t width() const override { return width_; }
 
   void metric_row(const MetricRef& ref, std::span<double> out) override {
-    std::fill(out.begin(), out.end(), 0.0);
     const bool whole_program = ref.form == MetricRef::Form::kFixed && ref.given == 0;
-    if (ctx_ == Context::kOperator) return;
+    if (ctx_ == Context::kOperator) return std::fill(out.begin(), out.end(), 0.0);
     if (ctx_ == Context::kNull) {
-      if (whole_program) std::fill(out.begin(), out.end(), e_.program_total(ref.metric));
+      std::fill(out.begin(), out.end(), whole_program ? e_.program_total(ref.metric) : 0.0);
       return;
     }
     const Flavour f = apply(ref.call, flavour_);
     if (ctx_ == Context::kSystem && !(ref.form == MetricRef::Form::kFixed && ref.given < 2)) {
       // The queried nodes and groups are inclusive; exclusively they own no data (§8.1).
-      if (apply(ref.system, Flavour::kInclusive) == Flavour::kExclusive) return;
+      if (apply(ref.system, Flavour::kInclusive) == Flavour::kExclusive)
+        return std::fill(out.begin(), out.end(), 0.0);
       const Row v = e_.system_row(ref.metric, cnode_, f);
       std::copy(v.begin(), v.end(), out.begin());
       return;
@@ -208,8 +218,7 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
       std::fill(out.begin(), out.end(), e_.aggregated(ref.metric, f)[cnode_]);
       return;
     }
-    const Row v = e_.row(ref.metric, cnode_, f);
-    std::copy(v.begin(), v.end(), out.begin());
+    e_.row_into(ref.metric, cnode_, f, out);
   }
 
   double metric_call(const CallRef& ref) override {
@@ -225,7 +234,7 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
   }
 
   std::optional<ArrayView> variable(std::string_view name) override {
-    if (!name.starts_with("calculation::")) return e_.variables.find(name);
+    if (!name.starts_with("calculation::")) return e_.cube_variables().find(name);
     if (ctx_ == Context::kNull || ctx_ == Context::kOperator) return std::nullopt;
     const bool tree = ctx_ == Context::kTree;
     auto scalar = [&](double v) {
@@ -306,10 +315,7 @@ class MetricEngine::Impl::Env : public cubepl::Environment {
 
 MetricEngine::Impl::Impl(Report r, std::vector<AdHocMetric> more,
                          MetricEngineOptions engine_options)
-    : report(std::move(r)),
-      model(report.model()),
-      options(engine_options),
-      variables(report.model(), report.path()) {
+    : report(std::move(r)), model(report.model()), options(engine_options) {
   for (AdHocMetric& a : more) {
     Metric m;
     m.id = static_cast<uint32_t>(model.metrics.size() + extra.size());
@@ -322,6 +328,8 @@ MetricEngine::Impl::Impl(Report r, std::vector<AdHocMetric> more,
     extra.push_back(std::move(m));
   }
   column_location.assign(model.locations.size(), 0);
+  location_column.reserve(model.locations.size());
+  for (const Location& l : model.locations) location_column.push_back(l.id);
   for (Index l = 0; l < model.locations.size(); ++l)
     if (model.locations[l].id < column_location.size()) column_location[model.locations[l].id] = l;
   build_preorder();
@@ -622,6 +630,22 @@ Row MetricEngine::Impl::row(Index m, Index c, Flavour f) {
   }
 }
 
+void MetricEngine::Impl::row_into(Index m, Index c, Flavour f, std::span<double> out) {
+  const MetricKind kind = metric(m).kind;
+  if (!inactive[m] && !is_derived(kind)) {
+    const Values v = cubekit::location_values(report, m, c, Flavour::kInclusive, f);
+    scalars(v.type(), v.data(), v.size(), out.data());
+    return;
+  }
+  if (!inactive[m] && kind == MetricKind::kPrederivedExclusive && f == Flavour::kExclusive) {
+    const Row& v = point(m, c);
+    std::copy(v.begin(), v.end(), out.begin());
+    return;
+  }
+  const Row v = row(m, c, f);
+  std::copy(v.begin(), v.end(), out.begin());
+}
+
 const Row& MetricEngine::Impl::aggregated(Index m, Flavour f) {
   const auto key = std::make_pair(m, flavour_index(f));
   if (auto it = aggregated_cache.find(key); it != aggregated_cache.end()) return it->second;
@@ -633,10 +657,9 @@ const Row& MetricEngine::Impl::aggregated(Index m, Flavour f) {
     const cubepl::Program& aggr = programs[m].aggr;
     double acc = 0;
     if (aggr.empty())
-      for (Index l = 0; l < model.locations.size(); ++l) acc += r[model.locations[l].id];
+      for (Index column : location_column) acc += r[column];
     else
-      for (Index l = 0; l < model.locations.size(); ++l)
-        acc = fold1(aggr, false, acc, r[model.locations[l].id]);
+      for (Index column : location_column) acc = fold1(aggr, false, acc, r[column]);
     return acc;
   };
   if (inactive[m]) {

@@ -119,12 +119,8 @@ Column Evaluator::short_cut(Op op, Column a, const Node& right, const Column& ma
   } else {
     b = num(right, mask);
   }
-  if (op == Op::kMul) {
-    return zip(std::move(a), std::move(b), w_,
-               [](double x, double y) { return x == 0 ? 0 : times(x, y); });
-  }
-  return zip(std::move(a), std::move(b), w_,
-             [](double x, double y) { return x == 0 ? 0 : divide(x, y); });
+  if (op == Op::kMul) return zip(std::move(a), std::move(b), w_, product);
+  return zip(std::move(a), std::move(b), w_, quotient);
 }
 
 Column Evaluator::function(const Node& n, const Column& mask) {

@@ -4,6 +4,7 @@
 #include "cubekit/cubepl.hpp"
 #include "cubepl/evaluator.hpp"
 #include "cubepl/parser.hpp"
+#include "cubepl/row_program.hpp"
 
 namespace cubekit::cubepl {
 
@@ -23,6 +24,7 @@ Program compile(std::string_view source, const CompileContext& context) {
   const std::string_view text = program.source_;
   detail::Parser parser(text, 0, text.size(), context, names);
   Ast ast = parser.parse_program();
+  ast.rows = ast.root && detail::rows_evaluable(*ast.root);
   if (ast.root) program.ast_ = std::make_shared<const Ast>(std::move(ast));
   program.metrics_ = parser.metrics();
   std::sort(program.metrics_.begin(), program.metrics_.end());
@@ -43,6 +45,10 @@ void Program::evaluate(Environment& env, Globals& globals, std::span<double> out
   }
   if (!ast_) {
     std::fill(out.begin(), out.end(), 0.0);
+    return;
+  }
+  if (ast_->rows) {
+    detail::evaluate_rows(*ast_->root, env, out);
     return;
   }
   detail::Evaluator evaluator(*ast_, env, globals.store());

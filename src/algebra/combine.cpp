@@ -29,10 +29,26 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, const R
   if (!derived && !input.has_data(metric)) return;
   if (!derived && stored_inclusive(m.kind) == (flavour == Flavour::kInclusive))
     return input.visit_rows(metric, visit);
-  MetricEngine engine(input);
   const size_t n = input.model().locations.size();
   std::vector<uint64_t> buffer((m.dtype.memory_size() * n + 7) / 8);
   std::byte* row = reinterpret_cast<std::byte*>(buffer.data());
+  if (!derived && flavour == Flavour::kExclusive) {
+    // Stored inclusive: the call path's own row ⊖ each child's, the engine's arithmetic
+    // (location_values) done here into one reused row, without a row allocated and copied
+    // per call path.
+    const auto matrix = input.severities(metric);
+    for (Index c = 0; c < input.model().cnodes.size(); ++c) {
+      set_identity(m.dtype, row, n);
+      if (const std::byte* own = matrix ? matrix->row(c) : nullptr) plus_rows(m.dtype, row, own, n);
+      for (Index k : input.model().cnodes[c].children)
+        if (const std::byte* child = matrix ? matrix->row(k) : nullptr)
+          minus_rows(m.dtype, row, child, n);
+      visit(c, row);
+    }
+    input.drop(metric);
+    return;
+  }
+  MetricEngine engine(input);
   for (Index c = 0; c < input.model().cnodes.size(); ++c) {
     const Values v = engine.location_values(metric, c, Flavour::kInclusive, flavour);
     // The engine answers derived metrics in DOUBLE or their integer type.

@@ -218,6 +218,10 @@ void set_identity(DataType type, std::byte* dst, size_t n) {
   }
   const size_t lanes = type.lanes();
   std::memset(dst, 0, n * lanes * sizeof(double));  // 0.0 is all zero bits
+  const TypeKind kind = type.kind();
+  if (kind != TypeKind::kMinDouble && kind != TypeKind::kMaxDouble &&
+      kind != TypeKind::kTauAtomic && kind != TypeKind::kHistogram)
+    return;  // all lanes 0.0: no pass over the values (a row per call path in the algebra)
   for (std::byte* d = dst; d != dst + n * lanes * sizeof(double); d += lanes * sizeof(double)) {
     switch (type.kind()) {
       case TypeKind::kMinDouble:

@@ -3,7 +3,10 @@
 # reports of the same structure (`cubekit generate --size S --call-paths 3000`, written twice:
 # the tools do the same work whatever the values), against the physical work: one plain pass
 # over both inputs plus writing an output of the input's size with fsync. Also the tools'
-# peak RSS against one metric's data (call paths × locations × 8 bytes).
+# peak RSS against one metric's data (call paths × locations × 8 bytes). CPU time (user + sys,
+# least of the runs) is printed beside the wall time: on a loaded machine the wall time is mostly
+# waiting for a core, and the CPU ratio is the steadier one. The load average before and after
+# is printed too.
 #
 #   bench/algebra.sh [BUILD_DIR] [OUT_DIR]      (SIZES="10MB 335MB 1GB 5GB" by default)
 #
@@ -26,29 +29,34 @@ done
 work=$(mktemp -d "$out/cubekit-algebra.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-echo "| inputs | file MB (each) | one metric MB | physical work s | diff s | merge s | mean s | vs physical (diff / merge / mean) | peak RSS MB (diff / merge / mean) |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| inputs | file MB (each) | one metric MB | physical work s | diff s | merge s | mean s | vs physical (diff / merge / mean) | CPU s physical / diff / merge / mean | CPU vs physical | peak RSS MB (diff / merge / mean) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for s in $sizes; do
   a=$work/a.cubex b=$work/b.cubex
   line=$("$gen" generate --size "$s" --call-paths 3000 -o "$a")
   cp "$a" "$b"
   # "a.cubex: 3000 call paths, 4096 locations, ..." gives one metric's size.
   metric_bytes=$(awk '{ print $2 * $5 * 8 }' <<<"$line")
-  read -r pa _ _ < <(best_of "$runs" "$plain" "$a")
-  read -r pb _ _ < <(best_of "$runs" "$plain" "$b")
-  read -r pw _ _ < <(best_of "$runs" dd if="$a" of="$work/w.bin" bs=16M conv=fsync status=none)
+  read -r pa _ ca < <(best_of "$runs" "$plain" "$a")
+  read -r pb _ cb < <(best_of "$runs" "$plain" "$b")
+  read -r pw _ cw < <(best_of "$runs" dd if="$a" of="$work/w.bin" bs=16M conv=fsync status=none)
   rm -f "$work/w.bin"
-  declare -A t rss
+  declare -A t rss cpu
   for tool in diff merge mean; do
-    read -r t[$tool] rss[$tool] _ < <(best_of "$runs" "$build/cube_$tool" -o "$work/out" "$a" "$b")
+    read -r t[$tool] rss[$tool] cpu[$tool] < <(best_of "$runs" "$build/cube_$tool" -o "$work/out" "$a" "$b")
     rm -f "$work/out.cubex"
   done
   awk -v s="$s" -v size="$(stat -c %s "$a")" -v m="$metric_bytes" -v pa="$pa" -v pb="$pb" \
     -v pw="$pw" -v td="${t[diff]}" -v tg="${t[merge]}" -v tm="${t[mean]}" \
-    -v rd="${rss[diff]}" -v rg="${rss[merge]}" -v rm="${rss[mean]}" 'BEGIN {
+    -v rd="${rss[diff]}" -v rg="${rss[merge]}" -v rm="${rss[mean]}" -v ca="$ca" -v cb="$cb" \
+    -v cw="$cw" -v cd="${cpu[diff]}" -v cg="${cpu[merge]}" -v cm="${cpu[mean]}" 'BEGIN {
       phys = pa + pb + pw
-      printf "| %s | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.2f× / %.2f× / %.2f× | %.0f / %.0f / %.0f |\n",
+      cphys = ca + cb + cw
+      printf "| %s | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.2f× / %.2f× / %.2f× | %.2f / %.2f / %.2f / %.2f | %.2f× / %.2f× / %.2f× | %.0f / %.0f / %.0f |\n",
         s, size / 1e6, m / 1e6, phys, td, tg, tm, td / phys, tg / phys, tm / phys,
+        cphys, cd, cg, cm, cd / cphys, cg / cphys, cm / cphys,
         rd * 1024 / 1e6, rg * 1024 / 1e6, rm * 1024 / 1e6 }'
   rm -f "$a" "$b"
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

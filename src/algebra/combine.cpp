@@ -29,10 +29,26 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, const R
   if (!derived && !input.has_data(metric)) return;
   if (!derived && stored_inclusive(m.kind) == (flavour == Flavour::kInclusive))
     return input.visit_rows(metric, visit);
-  MetricEngine engine(input);
   const size_t n = input.model().locations.size();
   std::vector<uint64_t> buffer((m.dtype.memory_size() * n + 7) / 8);
   std::byte* row = reinterpret_cast<std::byte*>(buffer.data());
+  if (!derived && flavour == Flavour::kExclusive) {
+    // Stored inclusive: the call path's own row ⊖ each child's, the engine's arithmetic
+    // (location_values) done here into one reused row, without a row allocated and copied
+    // per call path.
+    const auto matrix = input.severities(metric);
+    for (Index c = 0; c < input.model().cnodes.size(); ++c) {
+      set_identity(m.dtype, row, n);
+      if (const std::byte* own = matrix ? matrix->row(c) : nullptr) plus_rows(m.dtype, row, own, n);
+      for (Index k : input.model().cnodes[c].children)
+        if (const std::byte* child = matrix ? matrix->row(k) : nullptr)
+          minus_rows(m.dtype, row, child, n);
+      visit(c, row);
+    }
+    input.drop(metric);
+    return;
+  }
+  MetricEngine engine(input);
   for (Index c = 0; c < input.model().cnodes.size(); ++c) {
     const Values v = engine.location_values(metric, c, Flavour::kInclusive, flavour);
     // The engine answers derived metrics in DOUBLE or their integer type.
@@ -73,12 +89,14 @@ class Accumulator {
 };
 
 // x[i] = −x[i]: integers modulo their width, a scale function term by term (identity ⊖ x),
-// numbers of MIN/MAXDOUBLE and the lanes of the other types negated as doubles.
-void negate_row(DataType type, std::byte* x, size_t n, const std::string& what) {
+// numbers of MIN/MAXDOUBLE and the lanes of the other types negated as doubles. `scratch` is
+// reused from row to row (no allocation and zeroing per row).
+void negate_row(DataType type, std::byte* x, size_t n, const std::string& what,
+                std::vector<uint64_t>& scratch) {
   if (!type.is_integer() && type.kind() != TypeKind::kDouble && type.kind() != TypeKind::kScaleFunc)
     return scale_values(type, x, n, -1, what);
-  std::vector<uint64_t> zero((type.memory_size() * n + 7) / 8);
-  std::byte* z = reinterpret_cast<std::byte*>(zero.data());
+  scratch.resize((type.memory_size() * n + 7) / 8);
+  std::byte* z = reinterpret_cast<std::byte*>(scratch.data());
   set_identity(type, z, n);
   minus_rows(type, z, x, n);
   std::memcpy(x, z, type.memory_size() * n);
@@ -130,7 +148,7 @@ void prepare_rows(const Term& t, DataType type, Flavour flavour, const std::stri
                   const CombinationRowVisitor& visit) {
   const Metric& in = t.input->model().metrics[t.metric];
   const size_t n = t.input->model().locations.size();
-  std::vector<uint64_t> buffer((type.memory_size() * n + 7) / 8);
+  std::vector<uint64_t> buffer((type.memory_size() * n + 7) / 8), negated;
   std::byte* tmp = reinterpret_cast<std::byte*>(buffer.data());
   const Model& model = t.input->model();
   visit_flavoured(*t.input, t.metric, flavour, [&](Index c, const std::byte* row) {
@@ -139,9 +157,10 @@ void prepare_rows(const Term& t, DataType type, Flavour flavour, const std::stri
     // An inclusive value already holds those of the call paths folded into it.
     const Index parent = model.cnodes[c].parent;
     if (t.only_unfolded && parent != kNoIndex && t.map->cnode[parent] == to) return;
+    if (in.dtype == type && t.factor == 1 && !t.negate) return visit(to, row);  // as it lies
     convert_values(in.dtype, row, type, tmp, n, what);
     if (t.factor != 1) scale_values(type, tmp, n, t.factor, what);
-    if (t.negate) negate_row(type, tmp, n, what);
+    if (t.negate) negate_row(type, tmp, n, what, negated);
     visit(to, tmp);
   });
 }

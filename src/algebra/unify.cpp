@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
@@ -479,16 +481,24 @@ bool UnifiedDefinitions::add_system_tree(const Model& input, InputMapping& map,
 }
 
 void UnifiedDefinitions::add_topologies(const Model& input, const InputMapping& map) {
+  if (input.topologies.empty()) return;
+  // The input's locations by id (ties in index order): a coordinate finds its locations by a
+  // search, not by a scan of every location (coordinates × locations was seconds for large
+  // systems).
+  std::vector<std::pair<uint32_t, Index>> by_id(input.locations.size());
+  for (Index l = 0; l < input.locations.size(); ++l) by_id[l] = {input.locations[l].id, l};
+  std::sort(by_id.begin(), by_id.end());
   for (const Topology& t : input.topologies) {
     Topology copy;
     copy.name = t.name;
     copy.dims = t.dims;
     for (const Topology::Coord& c : t.coords) {
       if (c.owner != Topology::Owner::kLocation) continue;
-      for (Index l = 0; l < input.locations.size(); ++l)
-        if (input.locations[l].id == c.owner_id && map.location[l] != kNoIndex) {
+      auto it = std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(c.owner_id, Index{0}));
+      for (; it != by_id.end() && it->first == c.owner_id; ++it)
+        if (map.location[it->second] != kNoIndex) {
           Topology::Coord mapped = c;
-          mapped.owner_id = model_->locations[map.location[l]].id;
+          mapped.owner_id = model_->locations[map.location[it->second]].id;
           copy.coords.push_back(std::move(mapped));
         }
     }

@@ -225,7 +225,7 @@ void set_identity(DataType type, std::byte* dst, size_t n) {
   const TypeKind kind = type.kind();
   if (kind != TypeKind::kMinDouble && kind != TypeKind::kMaxDouble &&
       kind != TypeKind::kTauAtomic && kind != TypeKind::kHistogram)
-    return;  // all zero: no pass over the values (a row of DOUBLEs per call path in CubePL)
+    return;  // all lanes 0.0: no pass over the values (a row per call path: CubePL, algebra)
   for (std::byte* d = dst; d != dst + n * lanes * sizeof(double); d += lanes * sizeof(double)) {
     switch (type.kind()) {
       case TypeKind::kMinDouble:

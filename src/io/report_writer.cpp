@@ -144,11 +144,16 @@ void ReportWriter::write_row(Index cnode, const std::byte* values) {
   if (s.options.skip_identity_rows &&
       std::memcmp(values, s.identity.data(), s.identity.size()) == 0)
     return;
-  format::encode_row(s.type, values, s.disk.data(), s.model->locations.size());
+  // Rows whose memory layout is the file's go to the file as they are: no staging copy.
+  const std::byte* disk = values;
+  if (!format::row_layout_is_native(s.type, format::kHostOrder)) {
+    format::encode_row(s.type, values, s.disk.data(), s.model->locations.size());
+    disk = s.disk.data();
+  }
   if (s.options.compress) {
     s.packed.resize(libdeflate_zlib_compress_bound(s.deflate.get(), s.disk_row));
-    const size_t n = libdeflate_zlib_compress(s.deflate.get(), s.disk.data(), s.disk_row,
-                                              s.packed.data(), s.packed.size());
+    const size_t n = libdeflate_zlib_compress(s.deflate.get(), disk, s.disk_row, s.packed.data(),
+                                              s.packed.size());
     // Entry k describes the k-th stored row, as CubeLib's reader finds it: through the sparse
     // index (cnode → k), then by start_uncompressed = k · row size.
     const uint64_t base = 19 + uint64_t{s.model->cnodes.size()} * 24;
@@ -157,7 +162,7 @@ void ReportWriter::write_row(Index cnode, const std::byte* values) {
     s.sub_index[3 * k + 2] = n;
     s.tar.append(s.packed.data(), n);
   } else {
-    s.tar.append(s.disk.data(), s.disk_row);
+    s.tar.append(disk, s.disk_row);
   }
   s.positions.push_back(p);
 }

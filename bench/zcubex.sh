@@ -36,8 +36,8 @@ z=$out/cubekit-zcubex-z.$$.cubex
 trap 'rm -f "$p" "$z"' EXIT
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-read -r _ _ gen_p_cpu < <(best_of 1 "$gen" generate --size "$size" --call-paths 5000 -o "$p")
-read -r _ _ gen_z_cpu < <(best_of 1 "$gen" generate --size "$size" --call-paths 5000 --compress -o "$z")
+read -r _ _ gen_p_cpu < <(best_of "$runs" "$gen" generate --size "$size" --call-paths 5000 -o "$p")
+read -r _ _ gen_z_cpu < <(best_of "$runs" "$gen" generate --size "$size" --call-paths 5000 --compress -o "$z")
 data=$("$plain" "$p" | awk '{ print $4 }')
 read -r pass_s _ _ < <(best_of "$runs" "$plain" "$p")
 read -r _ _ dump_p_cpu < <(CUBEKIT_THREADS=1 best_of "$runs" "$dump" -m all -z incl -t aggr "$p")
@@ -68,8 +68,8 @@ awk -v data="$data" -v file_p="$(stat -c %s "$p")" -v file_z="$(stat -c %s "$z")
     printf "  write: cubekit (ISA-L 1) %.3f GB/s ratio %.3f | libdeflate-6 %.3f ratio %.3f | zlib-6 %.3f ratio %.3f | zlib-1 %.3f ratio %.3f\n",
       wc, rc, wl, rl, wz6, rz6, wz1, rz1
     printf "  cubekit writer vs zlib-6: %.1fx faster, ratio %.1f%% of zlib-6'"'"'s\n", wc / wz6, 100 * rc / rz6
-    printf "cubekit generate (values + writing), CPU s: plain %.2f, --compress %.2f: %.3f GB/s per core of input for the compression\n",
-      gp, gz, data / (gz - gp) / 1e9
+    printf "cubekit generate (values + writing), CPU s: plain %.2f, --compress %.2f: %.3f GB/s per core of input for the compression (whole program: %.3f)\n",
+      gp, gz, data / (gz - gp) / 1e9, data / gz / 1e9
     printf "goals: decode %.2fx of 1.5 GB/s (codec alone %.2fx); write %.2fx of 0.5 GB/s (codec alone %.2fx); ratio %.3fx of 0.9 x zlib-6\n",
       data / dz / 1e9 / 1.5, ld6 / 1.5, data / (gz - gp) / 1e9 / 0.5, wc / 0.5, rc / rz6 / 0.9
   }'

@@ -96,7 +96,8 @@ size_t zlib_deflate(std::span<const std::byte> in, std::span<std::byte> out,
                 std::to_string(in.size()) + ", need " +
                 std::to_string(zlib_deflate_bound(in.size())));
   if (in.size() > std::min(isal_limit, kIsalDeflateLimit)) return libdeflate_zlib(in, out, where);
-  // Level 1's hash tables; with them ISA-L is faster than without (the level's buffer is optional).
+  // Level 1's buffer is optional: with it, rows of 14 KB deflate as fast as without, rows of 64 KB
+  // 10% faster (measured on value-like doubles).
   thread_local std::vector<uint8_t> level_buffer(ISAL_DEF_LVL1_DEFAULT);
   isal_zstream s;
   isal_deflate_stateless_init(&s);

@@ -1,11 +1,13 @@
 #include "format/compression.hpp"
 
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <vector>
 
 #include "cubekit/error.hpp"
 
@@ -64,6 +66,56 @@ void zlib_inflate_exact(std::span<const std::byte> in, std::span<std::byte> out,
   if (actual != out.size())
     throw FormatError(where + ": compressed row inflates to " + std::to_string(actual) +
                       " bytes, expected " + std::to_string(out.size()));
+}
+
+size_t zlib_deflate_bound(size_t size) {
+  // Stored blocks cost 5 bytes per 65,535; zlib adds 2 bytes of header and 4 of Adler-32.
+  return size + size / 1024 + 64;
+}
+
+namespace {
+
+size_t libdeflate_zlib(std::span<const std::byte> in, std::span<std::byte> out,
+                       const std::string& where) {
+  thread_local std::unique_ptr<libdeflate_compressor, void (*)(libdeflate_compressor*)> c(
+      libdeflate_alloc_compressor(6), libdeflate_free_compressor);
+  if (!c) throw Error(where + ": cannot start the libdeflate compressor");
+  const size_t n = libdeflate_zlib_compress(c.get(), in.data(), in.size(), out.data(), out.size());
+  if (n == 0)
+    throw Error(where + ": libdeflate could not deflate " + std::to_string(in.size()) +
+                " bytes into " + std::to_string(out.size()));
+  return n;
+}
+
+}  // namespace
+
+size_t zlib_deflate(std::span<const std::byte> in, std::span<std::byte> out,
+                    const std::string& where, size_t isal_limit) {
+  if (out.size() < zlib_deflate_bound(in.size()))
+    throw Error(where + ": " + std::to_string(out.size()) + " bytes of room for deflating " +
+                std::to_string(in.size()) + ", need " +
+                std::to_string(zlib_deflate_bound(in.size())));
+  if (in.size() > std::min(isal_limit, kIsalDeflateLimit)) return libdeflate_zlib(in, out, where);
+  // Level 1's buffer is optional: with it, rows of 14 KB deflate as fast as without, rows of 64 KB
+  // 10% faster (measured on value-like doubles).
+  thread_local std::vector<uint8_t> level_buffer(ISAL_DEF_LVL1_DEFAULT);
+  isal_zstream s;
+  isal_deflate_stateless_init(&s);
+  s.level = 1;
+  s.level_buf = level_buffer.data();
+  s.level_buf_size = static_cast<uint32_t>(level_buffer.size());
+  s.gzip_flag = IGZIP_ZLIB;
+  s.end_of_stream = 1;
+  s.flush = NO_FLUSH;
+  s.next_in = reinterpret_cast<uint8_t*>(const_cast<std::byte*>(in.data()));
+  s.avail_in = static_cast<uint32_t>(in.size());
+  s.next_out = reinterpret_cast<uint8_t*>(out.data());
+  s.avail_out = static_cast<uint32_t>(std::min<size_t>(out.size(), UINT32_MAX));
+  const int rc = isal_deflate_stateless(&s);
+  if (rc != COMP_OK)
+    throw Error(where + ": ISA-L could not deflate " + std::to_string(in.size()) + " bytes (code " +
+                std::to_string(rc) + ")");
+  return s.total_out;
 }
 
 }  // namespace cubekit::format

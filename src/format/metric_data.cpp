@@ -191,8 +191,11 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
         throw FormatError(where + ": two sub-index entries for row " +
                           std::to_string(start / disk_row));
     }
-    // Only allocated when some row is stored: a report without rows must cost nothing.
-    std::vector<std::byte> raw(blocks.empty() ? 0 : disk_row);
+    // Rows whose memory layout is the file's are inflated straight into their destination
+    // (no copy); the others go through one row of scratch memory, decoded from there. Only
+    // allocated when some row is stored: a report without rows must cost nothing.
+    const bool direct = !in_place && row_layout_is_native(type, index.order);
+    std::vector<std::byte> raw(blocks.empty() || direct ? 0 : disk_row);
     reserve(blocks.size());
     // Blocks are inflated in row order; writers store them in that order too, but nothing
     // requires it, so the bytes still needed start at the lowest offset of the blocks to come.
@@ -209,9 +212,17 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
         ++visited;
         continue;
       }
-      zlib_inflate_exact(bytes.subspan(block.first, block.second), raw,
-                         where + ": row " + std::to_string(k));
-      emit(k, raw.data());
+      const auto packed = bytes.subspan(block.first, block.second);
+      const std::string row_where = where + ": row " + std::to_string(k);
+      if (direct) {
+        const Index cnode = order[position(k)];
+        std::byte* dst = target(cnode);
+        zlib_inflate_exact(packed, {dst, disk_row}, row_where);
+        done(cnode, dst);
+      } else {
+        zlib_inflate_exact(packed, raw, row_where);
+        emit(k, raw.data());
+      }
       if (done_below) done_below(lowest_ahead[++visited]);
     }
     return;

@@ -1,4 +1,3 @@
-#include <libdeflate.h>
 #include <sys/stat.h>
 
 #include <cstring>
@@ -8,6 +7,7 @@
 #include "cubekit/writer.hpp"
 #include "format/anchor_writer.hpp"
 #include "format/byte_order.hpp"
+#include "format/compression.hpp"
 #include "format/metric_data.hpp"
 #include "format/tar_writer.hpp"
 
@@ -38,8 +38,6 @@ struct ReportWriter::State {
   std::vector<uint32_t> positions;  // rows written, ascending
   std::vector<uint64_t> sub_index;  // ZCUBEX: 3 words per position
   std::vector<std::byte> disk, identity, packed;
-  std::unique_ptr<libdeflate_compressor, void (*)(libdeflate_compressor*)> deflate{
-      nullptr, libdeflate_free_compressor};
 
   State(std::string path, std::shared_ptr<const Model> m, WriteOptions o)
       : model(std::move(m)), options(o), tar(std::move(path), o.mtime) {}
@@ -115,9 +113,9 @@ void ReportWriter::begin_metric(Index metric) {
   set_identity(m.dtype, s.identity.data(), model.locations.size());
   const uint64_t rows = model.cnodes.size();
   if (s.options.compress) {
-    if (!s.deflate) s.deflate.reset(libdeflate_alloc_compressor(6));
     s.sub_index.assign(rows * 3, 0);
-    const uint64_t bound = libdeflate_zlib_compress_bound(s.deflate.get(), s.disk_row);
+    const uint64_t bound = format::zlib_deflate_bound(s.disk_row);
+    s.packed.resize(bound);
     s.tar.begin_member(member_stem(m) + ".data", 19 + rows * 24 + rows * bound + 1);
     s.tar.append(kZDataMarker.data(), kZDataMarker.size());
     std::byte count[8];
@@ -151,9 +149,9 @@ void ReportWriter::write_row(Index cnode, const std::byte* values) {
     disk = s.disk.data();
   }
   if (s.options.compress) {
-    s.packed.resize(libdeflate_zlib_compress_bound(s.deflate.get(), s.disk_row));
-    const size_t n = libdeflate_zlib_compress(s.deflate.get(), disk, s.disk_row, s.packed.data(),
-                                              s.packed.size());
+    const size_t n = format::zlib_deflate(
+        {disk, s.disk_row}, s.packed,
+        s.tar.path() + ": " + member_stem(s.model->metrics[s.metric]) + ".data");
     // Entry k describes the k-th stored row, as CubeLib's reader finds it: through the sparse
     // index (cnode → k), then by start_uncompressed = k · row size.
     const uint64_t base = 19 + uint64_t{s.model->cnodes.size()} * 24;

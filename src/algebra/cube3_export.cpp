@@ -3,23 +3,12 @@
 // metric-inclusive, made call-tree exclusive.
 #include "cubekit/cube3_writer.hpp"
 
-#include <sys/stat.h>
-
 #include "calc/kernels.hpp"
 #include "cubekit/error.hpp"
 #include "format/cube3_writer.hpp"
+#include "format/mapped_file.hpp"
 
 namespace cubekit {
-namespace {
-
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {
-  }, sb{};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
-
-}  // namespace
 
 void check_cube3_system_tree(const Model& model, const std::string& where) {
   format::check_cube3_system_tree(model, where);
@@ -28,8 +17,7 @@ void check_cube3_system_tree(const Model& model, const std::string& where) {
 void write_cube3(const Report& report, const std::string& path, const Cube3Options& options,
                  const Cube3Note& note) {
   // The default name of `cube4to3 x.cube` is x.cube itself.
-  if (same_file(report.path(), path))
-    throw IoError(path + ": refusing to overwrite the report being read");
+  format::refuse_overwriting(report.path(), path);
   check_cube3_system_tree(report.model(), report.path());
   Values current(DataType{}, 0);
   format::Cube3Rows rows;

@@ -51,4 +51,12 @@ MappedFile::~MappedFile() {
   if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
 }
 
+void refuse_overwriting(const std::string& input, const std::string& output) {
+  struct stat in {
+  }, out{};
+  if (::stat(input.c_str(), &in) == 0 && ::stat(output.c_str(), &out) == 0 &&
+      in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+    throw IoError(output + ": refusing to overwrite the report being read");
+}
+
 }  // namespace cubekit::format

@@ -29,4 +29,8 @@ class MappedFile {
   size_t size_ = 0;
 };
 
+// Throws IoError naming `output` when it is the file `input` (the same device and inode, by
+// whatever path): a report being read, and mapped, must not be written over.
+void refuse_overwriting(const std::string& input, const std::string& output);
+
 }  // namespace cubekit::format

@@ -1,5 +1,3 @@
-#include <sys/stat.h>
-
 #include <cstring>
 
 #include "cubekit/algebra.hpp"
@@ -8,6 +6,7 @@
 #include "format/anchor_writer.hpp"
 #include "format/byte_order.hpp"
 #include "format/compression.hpp"
+#include "format/mapped_file.hpp"
 #include "format/metric_data.hpp"
 #include "format/tar_writer.hpp"
 
@@ -188,13 +187,6 @@ void ReportWriter::finish() {
 
 namespace {
 
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {
-  }, sb{};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
-
 // Members the writer produces itself: the anchor and the data of metrics that have data.
 // Everything else (misc data, members of VOID metrics, orphans) is copied byte for byte.
 bool written_member(const Report& report, const std::string& name) {
@@ -214,8 +206,7 @@ void write_report(const Report& report, const std::string& path, WriteOptions op
 
 void write_report(const Report& report, std::shared_ptr<const Model> model, const std::string& path,
                   WriteOptions options) {
-  if (same_file(report.path(), path))
-    throw IoError(path + ": refusing to overwrite the report being read");
+  format::refuse_overwriting(report.path(), path);
   const Model& in = report.model();
   if (model->metrics.size() != in.metrics.size() || model->cnodes.size() != in.cnodes.size() ||
       model->locations.size() != in.locations.size())

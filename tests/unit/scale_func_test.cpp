@@ -2,11 +2,14 @@
 // the dominant term a·x^(b/c)·log2(x)^d, 1000·b/c + d + a/1000 (cube-format.md §7.3 layout).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "core/scale_func.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/data_type.hpp"
+#include "cubekit/value_text.hpp"
 
 namespace cubekit {
 namespace {
@@ -33,6 +36,26 @@ std::vector<std::byte> slot_of(const std::vector<Term>& terms) {
   return slot;
 }
 
+struct Measurement {
+  uint32_t processes;
+  double mean, width;
+};
+
+// slot_of with measurements packed after the terms (20 bytes each).
+std::vector<std::byte> slot_with(const std::vector<Term>& terms,
+                                 const std::vector<Measurement>& measurements) {
+  std::vector<std::byte> slot = slot_of(terms);
+  const uint32_t m = static_cast<uint32_t>(measurements.size());
+  std::memcpy(slot.data() + 4, &m, 4);
+  for (size_t i = 0; i < measurements.size(); ++i) {
+    std::byte* p = slot.data() + 8 + 20 * terms.size() + 20 * i;
+    std::memcpy(p, &measurements[i].processes, 4);
+    std::memcpy(p + 4, &measurements[i].mean, 8);
+    std::memcpy(p + 12, &measurements[i].width, 8);
+  }
+  return slot;
+}
+
 double key_of(const std::vector<Term>& terms) {
   return scalar(DataType::parse("SCALE_FUNC"), slot_of(terms).data());
 }
@@ -47,6 +70,39 @@ TEST(ScaleFuncKey, DominantTermByExponentThenLogThenCoefficient) {
   EXPECT_DOUBLE_EQ(key_of({{-3, 1, 1, 0}, {5, 1, 1, 0}}), 1000.005);
   // Terms with coefficient 0 do not count.
   EXPECT_DOUBLE_EQ(key_of({{0, 3, 1, 0}, {4, 0, 1, 0}}), 0.004);
+}
+
+// CubeLib's ScaleFuncValue::getString puts each measurement "(processes,mean)" in front of
+// the terms (also of a value without terms); CubeLib 4.6's cube_dump prints the report of
+// values so (docs/models.md, checked with the original on a report given such values).
+TEST(ScaleFuncText, MeasurementsComeFirst) {
+  const DataType type = DataType::parse("SCALE_FUNC");
+  const auto with = slot_with({{2, 0, 1, 0}, {3, 3, 2, 0}}, {{16, 2.5, 0.1}, {32, 4.125, 0.2}});
+  EXPECT_EQ(value_text(type, with.data()), "(16,2.5)(32,4.125)3*x**(3.0/2.0) + 2");
+  const auto only = slot_with({}, {{8, 1.0 / 3, 0}});
+  EXPECT_EQ(value_text(type, only.data()), "(8,0.333333)0");
+  EXPECT_EQ(value_text(type, slot_of({{2, 0, 1, 0}}).data()), "2");
+}
+
+// Adding keeps the accumulator's measurements, now after its new number of terms, and ignores
+// the other operand's (CubeLib's op_plus_or_minus adds terms only).
+TEST(ScaleFuncPlus, KeepsTheAccumulatorsMeasurements) {
+  auto acc = slot_with({{2, 0, 1, 0}}, {{16, 2.5, 0.1}, {32, 4.125, 0.2}});
+  const auto x = slot_with({{3, 3, 2, 0}, {1, 0, 1, 0}}, {{64, 9, 1}});
+  core::scale_func_plus(acc.data(), x.data(), 1.0);
+  const auto terms = core::scale_func_terms(acc.data());
+  ASSERT_EQ(terms.size(), 2u);
+  EXPECT_EQ(terms[0].a, 3);
+  EXPECT_EQ(terms[1].a, 3);  // 2 + 1
+  const auto measurements = core::scale_func_measurements(acc.data());
+  ASSERT_EQ(measurements.size(), 2u);
+  EXPECT_EQ(measurements[0].processes, 16u);
+  EXPECT_EQ(measurements[1].mean, 4.125);
+  EXPECT_EQ(measurements[1].width, 0.2);
+  // The bytes after the measurements are zero, as a written value pads them.
+  const size_t end = 8 + 2 * 20 + 2 * 20;
+  EXPECT_TRUE(std::all_of(acc.begin() + long(end), acc.end(),
+                          [](std::byte b) { return b == std::byte{0}; }));
 }
 
 }  // namespace

@@ -193,7 +193,9 @@ int model_main(int argc, char** argv) {
   app.add_option("-o,--output", report_output,
                  "also write the models as a Cube report of SCALE_FUNC values (.cubex)");
   app.add_option("--experiment", experiment_output,
-                 "also write the measurements as Extra-P's JSON input (extrap --json FILE)");
+                 "also write the models and measurements as Extra-P's experiment "
+                 "(FILE.extra-p: extrap --experiment FILE), or with FILE.json the measurements "
+                 "as Extra-P's JSON input (extrap --json FILE)");
   bool per_location = false;
   app.add_flag("--per-location", per_location,
                "a model per location (its index in each report) instead of all pooled");
@@ -230,8 +232,10 @@ int model_main(int argc, char** argv) {
                    result.incomplete[0].metric.c_str());
     const std::vector<CallPathModel>& models = result.models;
     if (!report_output.empty()) write_model_report(report_output, models, series.parameters);
-    if (!experiment_output.empty())
+    if (experiment_output.ends_with(".json"))
       write_extrap_experiment(experiment_output, models, series.parameters);
+    else if (!experiment_output.empty())
+      write_extrap_experiment_file(experiment_output, models, series, options);
     if (format == "json")
       print_json(models, at);
     else if (format == "csv")

@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <sstream>
 #include <vector>
 
 #include "core/scale_func.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/data_type.hpp"
 #include "cubekit/value_text.hpp"
+#include "test_support.hpp"
+#include "unit/small_model.hpp"
 
 namespace cubekit {
 namespace {
@@ -103,6 +107,54 @@ TEST(ScaleFuncPlus, KeepsTheAccumulatorsMeasurements) {
   const size_t end = 8 + 2 * 20 + 2 * 20;
   EXPECT_TRUE(std::all_of(acc.begin() + long(end), acc.end(),
                           [](std::byte b) { return b == std::byte{0}; }));
+}
+
+// cube_dump of SCALE_FUNC values that carry measurements, as CubeLib 4.6's cube_dump printed
+// them for the same values (2026-11-27, a model report given these measurements): a call
+// path's whole row keeps them (the inclusive value those of the call path's own value), values
+// computed for one location or over all start empty and have none. main: 1.8 + 3·x^(3/2) with
+// (16, 2.5), (32, 4.125); its callee solve: 8.4 + 3.9·x² with (8, 1/3).
+TEST(ScaleFuncDump, MeasurementsWhereCubeLibPrintsThem) {
+  test::TempDir dir("scale-func-dump");
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "time", "SCALE_FUNC", MetricKind::kExclusive);
+  test::add_call_tree(*model, {"main", "solve"}, {kNoIndex, 0});
+  test::add_one_machine(*model, {1});
+  const std::string path = (dir.path() / "m.cubex").string();
+  model->finalize(path);
+  const std::vector<std::vector<std::byte>> slots = {
+      slot_with({{1.8, 0, 1, 0}, {3, 3, 2, 0}}, {{16, 2.5, 0}, {32, 4.125, 0}}),
+      slot_with({{8.4, 0, 1, 0}, {3.9, 2, 1, 0}}, {{8, 1.0 / 3, 0}})};
+  {
+    ReportWriter writer(path, model);
+    writer.begin_metric(0);
+    for (Index c : storage_order(*model, MetricKind::kExclusive))
+      writer.write_row(c, slots[c].data());
+    writer.end_metric();
+    writer.finish();
+  }
+  auto rows = [&](std::vector<std::string> args) {
+    args.push_back(path);
+    const test::RunResult r = test::run_tool("cube_dump", args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> lines;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("main(", 0) == 0 || line.rfind("solve(", 0) == 0) lines.push_back(line);
+    return lines;
+  };
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(rows({"-m", "time"}), (Lines{"main(id=0)  (16,2.5)(32,4.125)3*x**(3.0/2.0) + 1.8",
+                                         "solve(id=1) (8,0.333333)3.9*x**(2.0/1.0) + 8.4"}));
+  EXPECT_EQ(rows({"-m", "time", "-z", "incl"}),
+            (Lines{"main(id=0)  (16,2.5)(32,4.125)3.9*x**(2.0/1.0) + 3*x**(3.0/2.0) + 10",
+                   "solve(id=1) (8,0.333333)3.9*x**(2.0/1.0) + 8.4"}));
+  for (const char* t : {"0", "aggr"})
+    EXPECT_EQ(rows({"-m", "time", "-z", "incl", "-t", t}),
+              (Lines{"main(id=0)  3.9*x**(2.0/1.0) + 3*x**(3.0/2.0) + 10",
+                     "solve(id=1) 3.9*x**(2.0/1.0) + 8.4"}))
+        << t;
+  std::filesystem::remove(path);
 }
 
 }  // namespace

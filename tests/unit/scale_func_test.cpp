@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "cubekit/value_text.hpp"
 #include "test_support.hpp"
 #include "unit/small_model.hpp"
+#include "unit/tar_builder.hpp"
 
 namespace cubekit {
 namespace {
@@ -154,6 +156,50 @@ TEST(ScaleFuncDump, MeasurementsWhereCubeLibPrintsThem) {
               (Lines{"main(id=0)  3.9*x**(2.0/1.0) + 3*x**(3.0/2.0) + 10",
                      "solve(id=1) 3.9*x**(2.0/1.0) + 8.4"}))
         << t;
+  std::filesystem::remove(path);
+}
+
+// A big-endian report's SCALE_FUNC value: its measurements are read where they are stored,
+// right after its terms (cube-format.md §7.3), and come out in host order.
+TEST(ScaleFuncRead, BigEndianMeasurementsFollowTheTerms) {
+  std::string slot;
+  test::append_value<uint32_t>(slot, 1, true);  // one term
+  test::append_value<uint32_t>(slot, 1, true);  // one measurement
+  test::append_value<double>(slot, 2.5, true);  // 2.5 · x^(1/2)
+  test::append_value<int32_t>(slot, 1, true);
+  test::append_value<uint32_t>(slot, 2, true);
+  test::append_value<int32_t>(slot, 0, true);
+  test::append_value<uint32_t>(slot, 16, true);  // (16, 3.5, 0.25)
+  test::append_value<double>(slot, 3.5, true);
+  test::append_value<double>(slot, 0.25, true);
+  slot.resize(848, '\0');
+  const std::string empty(848, '\0');
+  std::string rows = slot + empty;  // call path 0: locations 0 and 1
+  for (int i = 0; i < 4; ++i) rows += empty;
+  test::AnchorSpec anchor;
+  anchor.metrics = {{0, "model", "SCALE_FUNC"}};
+  test::TarBuilder tar;
+  tar.add("0.data", test::plain_data(rows))
+      .add("0.index", test::dense_index(true))
+      .add("anchor.xml", test::anchor_xml(anchor));
+  test::TempDir dir("scale-func-big-endian");
+  const std::string path = (dir.path() / "b.cubex").string();
+  { std::ofstream(path, std::ios::binary) << tar.finish(); }
+  {
+    const Report report = Report::open(path);
+    const auto matrix = report.severities(0);
+    const std::byte* value = matrix->row(0);
+    ASSERT_NE(value, nullptr);
+    const auto terms = core::scale_func_terms(value);
+    ASSERT_EQ(terms.size(), 1u);
+    EXPECT_EQ(terms[0].a, 2.5);
+    EXPECT_EQ(terms[0].c, 2u);
+    const auto measurements = core::scale_func_measurements(value);
+    ASSERT_EQ(measurements.size(), 1u);
+    EXPECT_EQ(measurements[0].processes, 16u);
+    EXPECT_EQ(measurements[0].mean, 3.5);
+    EXPECT_EQ(measurements[0].width, 0.25);
+  }
   std::filesystem::remove(path);
 }
 

@@ -93,6 +93,7 @@ cases=(
   "peri_blast|cubekit export-peri -o blast.xml blast.cubex && cubekit import-peri -o peri_blast.cubex blast.xml|peri_blast.cubex"
   "peri_summary|cubekit export-peri -o summary.xml summary.cubex && cubekit import-peri -o peri_summary.cubex summary.xml|peri_summary.cubex"
   "peri_profile|cubekit export-peri -o profile.xml profile.cube && cubekit import-peri -o peri_profile.cubex profile.xml|peri_profile.cubex"
+  "model_scale_func|cubekit generate --series series --law 'main:time=2+3*p^1.5' --law 'main/solve:time=1+4*p^2' --law 'main/solve:visits=7+5*p*log2(p)' --points p=2,4,8,16,32 --repetitions 2 --noise 0.02 && cubekit model series -o model.cubex|model.cubex"
   "commoncalltree_f1_f2|cube_commoncalltree ./f1.cubex ./f2.cubex|f1_commoncalltree.cubex f2_commoncalltree.cubex"
   "commoncalltree_summary_cut|cube_cut -p x_solve_ -o summary_cut summary.cubex >/dev/null && cube_commoncalltree ./summary.cubex ./summary_cut.cubex|summary_commoncalltree.cubex summary_cut_commoncalltree.cubex"
 )

@@ -2,7 +2,7 @@
 # Installs what cubekit needs on Debian 12 (run as root, or with sudo available).
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev clang-format
-  libpugixml-dev zlib1g-dev libdeflate-dev libisal-dev libpcre2-dev
+  libpugixml-dev zlib1g-dev libdeflate-dev libisal-dev libpcre2-dev libminizip-dev
   libgtest-dev libbenchmark-dev time ccache
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pandas python3-setuptools
   python3-pip python3-build python3-venv

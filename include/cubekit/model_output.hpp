@@ -14,11 +14,10 @@ namespace cubekit {
 // Writes `models` (model_series' complete ones) as a Cube report: the call tree of their call
 // paths (one region per name), one EXCLUSIVE metric of type SCALE_FUNC per metric whose value
 // at a call path is its exclusive model (so Cube's inclusive value is the sum of the subtree's
-// models), one location. Each value also keeps up to 10 measured points (parameter value,
-// measure, spread) when every parameter value is a whole number below 2^32. Written
-// atomically (ReportWriter); Error when there is no model, a model has more terms than a
-// SCALE_FUNC value holds, the series has several parameters (a SCALE_FUNC value has one
-// variable) or the models are per location.
+// models), one location. The values carry no measured points (CubeLib would print them in
+// front of every value, docs/models.md). Written atomically (ReportWriter); Error when there is no
+// model, a model has more terms than a SCALE_FUNC value holds, the series has several parameters (a
+// SCALE_FUNC value has one variable) or the models are per location.
 void write_model_report(const std::string& path, const std::vector<CallPathModel>& models,
                         const std::vector<std::string>& parameters);
 
@@ -30,6 +29,17 @@ void write_model_report(const std::string& path, const std::vector<CallPathModel
 // temporary file and renamed.
 void write_extrap_experiment(const std::string& path, const std::vector<CallPathModel>& models,
                              const std::vector<std::string>& parameters);
+
+// Writes the models with the measurements behind them as Extra-P's experiment file (.extra-p:
+// a zip holding experiment.json), which Extra-P opens with `--experiment FILE` and shows without
+// modelling again: the series' parameters and scaling, per call path × metric (exclusive under
+// the metric's name, inclusive under "<name> (inclusive)") each point's mean, median, minimum,
+// maximum, standard deviation and number of reports, and one model set ("cubekit") holding the
+// models as Extra-P's default modeler describes them. The points need their samples
+// (SeriesOptions::keep_samples) and must pool the locations; Error otherwise. Written to a
+// temporary file and renamed.
+void write_extrap_experiment_file(const std::string& path, const std::vector<CallPathModel>& models,
+                                  const Series& series, const SeriesOptions& options);
 
 // A point at which a model is evaluated: the value of each of the series' parameters.
 struct ModelPrediction {

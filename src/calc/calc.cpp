@@ -1,5 +1,7 @@
 #include "calc/kernels.hpp"
 
+#include <cstring>
+
 #include "core/unaligned.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
@@ -90,6 +92,16 @@ void add_row(const SeverityMatrix* matrix, Index cnode, Values& acc) {
   if (const std::byte* row = matrix->row(cnode)) plus_rows(acc.type(), acc.data(), row, acc.size());
 }
 
+// acc (the identity) ⊕= a call path's own stored row. A SCALE_FUNC row is taken whole, as
+// CubeLib takes a call path's row: its values keep the measurements they carry, which adding
+// onto an empty value would drop (docs/models.md).
+void start_with_own_row(const std::byte* row, Values& acc) {
+  if (acc.type().kind() == TypeKind::kScaleFunc)
+    std::memcpy(acc.data(), row, acc.size() * kScaleFuncSize);
+  else
+    plus_rows(acc.type(), acc.data(), row, acc.size());
+}
+
 // The stored rows of a few call paths (`wanted`; an empty row: none stored, the identity), from
 // one pass over the metric's rows: those of the decoded matrix if the report holds it, else
 // streamed from the file, where they lie when the layout allows. No call paths × locations
@@ -111,8 +123,9 @@ std::vector<std::vector<std::byte>> stored_rows(const Report& report, Index metr
   return rows;
 }
 
-// v ⊕= the stored rows of `order` (call paths), in that order, streamed: true when the metric's
-// rows come in an order that keeps it (then v holds the sum), false otherwise (v is spoilt).
+// v (the identity) ⊕= the stored rows of `order` (call paths, the first one's own row first), in
+// that order, streamed: true when the metric's rows come in an order that keeps it (then v
+// holds the sum), false otherwise (v is spoilt).
 bool sum_rows_in_order(const Report& report, Index metric, const std::vector<Index>& order,
                        Values& v) {
   std::vector<size_t> position(report.model().cnodes.size(), SIZE_MAX);
@@ -126,7 +139,8 @@ bool sum_rows_in_order(const Report& report, Index metric, const std::vector<Ind
         if (at == SIZE_MAX || !in_order) return;
         in_order = at >= next;
         next = at + 1;
-        if (in_order) plus_rows(v.type(), v.data(), row, v.size());
+        if (in_order && at == 0) start_with_own_row(row, v);
+        if (in_order && at != 0) plus_rows(v.type(), v.data(), row, v.size());
       },
       RowPlacement::kAligned);
   return in_order;
@@ -153,7 +167,7 @@ Values call_values(const Report& report, Index metric, Index cnode, Flavour call
   }
   Values v(m.dtype, model.locations.size());
   if (const auto matrix = report.severities_for_rows(metric)) {
-    add_row(matrix.get(), cnode, v);
+    if (const std::byte* own = matrix->row(cnode)) start_with_own_row(own, v);
     for (size_t i = 1; i < rows.size(); ++i)
       if (const std::byte* row = matrix->row(rows[i]))
         (subtree ? plus_rows : minus_rows)(m.dtype, v.data(), row, v.size());
@@ -163,13 +177,14 @@ Values call_values(const Report& report, Index metric, Index cnode, Flavour call
     if (sum_rows_in_order(report, metric, rows, v)) return v;
     v = Values(m.dtype, model.locations.size());
     const auto matrix = report.severities(metric);
-    for (Index c : rows) add_row(matrix.get(), c, v);
+    if (const std::byte* own = matrix ? matrix->row(cnode) : nullptr) start_with_own_row(own, v);
+    for (size_t i = 1; i < rows.size(); ++i) add_row(matrix.get(), rows[i], v);
     return v;
   }
   const auto stored = stored_rows(report, metric, rows);
-  for (size_t i = 0; i < stored.size(); ++i)
-    if (!stored[i].empty())
-      (i == 0 ? plus_rows : minus_rows)(m.dtype, v.data(), stored[i].data(), v.size());
+  if (!stored[0].empty()) start_with_own_row(stored[0].data(), v);
+  for (size_t i = 1; i < stored.size(); ++i)
+    if (!stored[i].empty()) minus_rows(m.dtype, v.data(), stored[i].data(), v.size());
   return v;
 }
 

@@ -10,6 +10,7 @@ namespace {
 
 constexpr size_t kTermBytes = 20;
 constexpr size_t kTermsAt = 8;
+constexpr size_t kMeasurementBytes = 20;  // u32 process count, f64 mean, f64 width (packed)
 
 ScaleTerm read_term(const std::byte* p) {
   ScaleTerm t;
@@ -70,10 +71,37 @@ void scale_func_plus(std::byte* acc, const std::byte* x, double sign) {
   std::erase_if(terms, [](const ScaleTerm& t) { return t.a == 0; });
   std::stable_sort(terms.begin(), terms.end(), more_dominant);
   if (terms.size() > kScaleFuncMaxTerms) terms.resize(kScaleFuncMaxTerms);  // least dominant go
+  // acc's measurements follow its terms; CubeLib keeps them (and never merges x's), so they
+  // move to follow the new terms.
+  const std::vector<std::byte> measurements = scale_func_measurement_bytes(acc);
   const uint32_t n = static_cast<uint32_t>(terms.size());
   std::memcpy(acc, &n, 4);
-  std::memset(acc + kTermsAt, 0, kScaleFuncMaxTerms * kTermBytes);
+  std::memset(acc + kTermsAt, 0, kScaleFuncSize - kTermsAt);
   for (uint32_t i = 0; i < n; ++i) write_term(acc + kTermsAt + i * kTermBytes, terms[i]);
+  if (!measurements.empty())
+    std::memcpy(acc + kTermsAt + n * kTermBytes, measurements.data(), measurements.size());
+}
+
+std::vector<std::byte> scale_func_measurement_bytes(const std::byte* slot) {
+  uint32_t n = 0, m = 0;
+  std::memcpy(&n, slot, 4);
+  std::memcpy(&m, slot + 4, 4);
+  n = std::min<uint32_t>(n, kScaleFuncMaxTerms);
+  m = std::min<uint32_t>(m, kScaleFuncMaxMeasurements);
+  const std::byte* at = slot + kTermsAt + n * kTermBytes;
+  return std::vector<std::byte>(at, at + m * kMeasurementBytes);
+}
+
+std::vector<ScaleMeasurement> scale_func_measurements(const std::byte* slot) {
+  const std::vector<std::byte> bytes = scale_func_measurement_bytes(slot);
+  std::vector<ScaleMeasurement> out(bytes.size() / kMeasurementBytes);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const std::byte* p = bytes.data() + i * kMeasurementBytes;
+    std::memcpy(&out[i].processes, p, 4);
+    std::memcpy(&out[i].mean, p + 4, 8);
+    std::memcpy(&out[i].width, p + 12, 8);
+  }
+  return out;
 }
 
 double scale_func_asymptotic_key(const std::byte* slot) {

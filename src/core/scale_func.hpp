@@ -15,11 +15,21 @@ struct ScaleTerm {
   int32_t d = 0;
 };
 
+// A measurement a SCALE_FUNC value may carry (CubeLib prints them before the terms).
+struct ScaleMeasurement {
+  uint32_t processes = 0;
+  double mean = 0, width = 0;
+};
+
 // Terms of a slot, sorted by decreasing asymptotic dominance (exponent b/c, then d, then a).
 std::vector<ScaleTerm> scale_func_terms(const std::byte* slot);
 // acc = acc + sign·x, merging like terms (same b/c and d); terms whose coefficient becomes 0
-// are dropped. Measurements of acc are kept.
+// are dropped. Measurements of acc are kept (moved to follow the new terms), x's ignored, as
+// CubeLib does.
 void scale_func_plus(std::byte* acc, const std::byte* x, double sign);
+// The measurements of a slot (at most 10), and their packed bytes as stored after the terms.
+std::vector<ScaleMeasurement> scale_func_measurements(const std::byte* slot);
+std::vector<std::byte> scale_func_measurement_bytes(const std::byte* slot);
 // The number CubeLib gives a scale function wherever it needs one (CubePL, sorting): a key of
 // its dominant term a·x^(b/c)·log2(x)^d that orders by growth first, 1000·b/c + d + a/1000
 // (0 without terms).

@@ -35,7 +35,7 @@ void decode_scale_func(const std::byte* src, std::byte* dst, ByteOrder order) {
     store(dst + at + 12, load<uint32_t>(src + at + 12, order), kHostOrder);
     store(dst + at + 16, load<int32_t>(src + at + 16, order), kHostOrder);
   }
-  at = 8 + 20 * kScaleFuncMaxTerms;
+  // The measurements follow the terms (cube-format.md §7.3), where `at` now is.
   for (uint32_t m = 0; m < measurements && m < kScaleFuncMaxMeasurements; ++m, at += 20) {
     store(dst + at, load<uint32_t>(src + at, order), kHostOrder);
     store(dst + at + 4, load<double>(src + at + 4, order), kHostOrder);

@@ -90,10 +90,14 @@ std::string exponent_text(double v) {
   return buf;
 }
 
+// CubeLib's ScaleFuncValue::getString: each measurement as "(processes,mean)" (the mean at the
+// stream's default 6 digits), then the three most dominant terms, or "0" without terms.
 std::string scale_func_text(const std::byte* slot) {
-  const auto terms = core::scale_func_terms(slot);
-  if (terms.empty()) return "0";
   std::string s;
+  for (const core::ScaleMeasurement& m : core::scale_func_measurements(slot))
+    s += "(" + std::to_string(m.processes) + "," + format_double(m.mean) + ")";
+  const auto terms = core::scale_func_terms(slot);
+  if (terms.empty()) return s + "0";
   for (size_t i = 0; i < terms.size() && i < 3; ++i) {
     const core::ScaleTerm& t = terms[i];
     if (i > 0) s += " + ";

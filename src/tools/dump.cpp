@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
@@ -180,6 +181,16 @@ struct Selection {
   std::vector<Index> metrics, cnodes, locations;
 };
 
+// The text of value i of v as CubeLib computes a value of one chosen location (-t N, csv2): from
+// an empty value, to which it is added, so a SCALE_FUNC value loses the measurements that only
+// a whole row keeps (docs/models.md).
+std::string single_value_text(const Values& v, size_t i) {
+  if (v.type().kind() != TypeKind::kScaleFunc) return value_text(v.type(), v.at(i));
+  Values one(v.type(), 1);
+  plus_rows(v.type(), one.data(), v.at(i), 1);
+  return value_text(v.type(), one.at(0));
+}
+
 // The values one metric shows, per cnode (aggregated) or per cnode and location.
 class MetricValues {
  public:
@@ -206,7 +217,10 @@ class MetricValues {
   }
   std::string at(Index c, Index location) {
     const Values& r = row(c);
-    return value_text(r.type(), r.at(engine_.report().model().locations[location].id));
+    const size_t i = engine_.report().model().locations[location].id;
+    if (!options_.threads.empty() || options_.format == Format::kCsv2)
+      return single_value_text(r, i);
+    return value_text(r.type(), r.at(i));
   }
 
  private:

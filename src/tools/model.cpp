@@ -187,7 +187,9 @@ OptionTable model_options() {
                   "also write the models as a Cube report of SCALE_FUNC values (.cubex)", {}, 1,
                   true),
       long_option('e', "experiment", "FILE",
-                  "also write the measurements as Extra-P's JSON input (extrap --json FILE)"),
+                  "also write the models and measurements as Extra-P's experiment (FILE.extra-p: "
+                  "extrap --experiment FILE), or with FILE.json the measurements as Extra-P's "
+                  "JSON input (extrap --json FILE)"),
       long_option('E', "exponents", "LIST",
                   "fit over terms p^(i/j) of these exponents instead of Extra-P's, e.g. 1,2,4 "
                   "(with --log-exponents)"),
@@ -274,8 +276,10 @@ int model_main(int argc, char** argv) {
     const std::vector<CallPathModel>& models = result.models;
     if (!q.report_output.empty() && job_writes_files())
       write_model_report(q.report_output, models, series.parameters);
-    if (!q.experiment_output.empty() && job_writes_files())
+    if (q.experiment_output.ends_with(".json") && job_writes_files())
       write_extrap_experiment(q.experiment_output, models, series.parameters);
+    else if (!q.experiment_output.empty() && job_writes_files())
+      write_extrap_experiment_file(q.experiment_output, models, series, options);
     if (q.format == "json")
       print_json(models, at);
     else if (q.format == "csv")

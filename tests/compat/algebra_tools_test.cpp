@@ -610,4 +610,55 @@ TEST(AlgebraRoundTrip, CubeTestUnifiesAlikeSiblingsAsCubeLibMerges) {
   fs::remove(a);
 }
 
+// cube_merge where one call path of an input is alike several unified ones (alike siblings of
+// an earlier input): CubeLib's compare_tree maps it onto each alike callee in turn, each
+// mapping replacing the one before, so the last alike callee gets its value and the others keep
+// the earlier input's; it stops at the first callee below which it added something. Worked out
+// by hand from algebra4-internals.cpp and confirmed with CubeLib 4.6's cube_merge and cube_dump
+// (built outside the repository, 2026-11-27) on these very reports: A = main → {foo, foo}
+// (1, 2, 3), B = main → foo (10, 20), C = main → foo → baz (10, 20, 40).
+TEST(AlgebraRoundTrip, MergeOntoAlikeSiblingsAsCubeLib) {
+  using namespace cubekit;
+  TempDir tmp("algebra-merge-alike");
+  auto write = [&](const char* name, const std::vector<std::string>& names,
+                   const std::vector<Index>& parents, const std::vector<double>& time) {
+    auto model = std::make_shared<Model>();
+    add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+    add_call_tree(*model, names, parents);
+    add_one_machine(*model, {1});
+    const std::string path = (tmp.path() / name).string();
+    write_first_metric(path, model, time.data());
+    return path;
+  };
+  const std::string a = write("a.cubex", {"main", "foo", "foo"}, {kNoIndex, 0, 0}, {1, 2, 3});
+  const std::string b = write("b.cubex", {"main", "foo"}, {kNoIndex, 0}, {10, 20});
+  const std::string c = write("c.cubex", {"main", "foo", "baz"}, {kNoIndex, 0, 1}, {10, 20, 40});
+  // Exclusive time per call path in pre-order, with the merge's names.
+  auto merged = [&](const std::string& first, const std::string& second) {
+    const std::string out = (tmp.path() / "m").string();
+    const RunResult r = run_tool("cube_merge", {"-o", out, first, second});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::pair<std::string, double>> values;
+    {
+      const Report report = Report::open(out + ".cubex");
+      const Model& m = report.model();
+      MetricEngine engine(report);
+      const Values v = engine.aggregated_values(*m.metric_by_uniq_name("time"), Flavour::kInclusive,
+                                                Flavour::kExclusive);
+      for (Index n : pre_order(m))
+        values.emplace_back(m.regions[m.cnodes[n].region].name, v.number(n));
+    }
+    fs::remove(out + ".cubex");
+    return values;
+  };
+  using Values = std::vector<std::pair<std::string, double>>;
+  // B's foo goes onto both foos of A, the second keeps it.
+  EXPECT_EQ(merged(a, b), (Values{{"main", 10}, {"foo", 2}, {"foo", 20}}));
+  // A's two foos go onto B's one foo: the second is written last.
+  EXPECT_EQ(merged(b, a), (Values{{"main", 1}, {"foo", 3}}));
+  // C's foo adds baz below A's first foo and stops there: the first foo gets C's value.
+  EXPECT_EQ(merged(a, c), (Values{{"main", 10}, {"foo", 20}, {"baz", 40}, {"foo", 3}}));
+  for (const std::string& f : {a, b, c}) fs::remove(f);
+}
+
 }  // namespace

@@ -769,6 +769,43 @@ TEST(CubeInfo, AbridgedChildrenAreSummed) {
   expect_info_output({"-a", "INT16,30", values_example()}, "Diff-Calltree\n");
 }
 
+// Issue 25's cube_info -x gap (CubeLib's test16/trace_remapped.cube, test29/template2.cube; the
+// oracle has no step for them). CubeLib 4.6's cube_info, built outside the repository, printed
+// what cubekit prints for -x/-a/-r/-m/-t/-v/-l/-b on both (2026-11-27; metric time, and exp1,
+// exp2, bytes_sent of template2). What -x keeps, worked out by hand from the inputs: CubeLib
+// ranks a call path's callees by the call path's own value v, so each weighs v and it keeps the
+// first k in id order with k·v ≥ ½·(v + … + v), k = n/2 or n/2 + 1 as the last bit of the sum
+// decides (docs/compatibility.md). MAIN__ of trace_remapped.cube has 16 callees; the original
+// keeps 9, the other 7 (exch_qbc_ … MPI_Finalize) hold 17 + 37 + 32 = 86 call paths below them.
+// MAIN__ of template2.cube has 20 callees; it keeps 10, the other 10 hold 23 + 59 + 34 = 116.
+TEST(CubeInfo, CumulativeAbridgingOfTheIssue25Reports) {
+  REQUIRE_SHARED();
+  const fs::path tests = shared_dir() / "data/cubelib-test";
+  auto kept_below_main = [](const std::string& out, const std::string& indent) {
+    std::vector<std::string> names;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind(indent + "* ", 0) == 0 && line.find("*****") == std::string::npos)
+        names.push_back(line.substr(indent.size() + 2));
+    return names;
+  };
+  auto r = run_tool("cube_info", {"-x", "time,0.5", tests / "test16/trace_remapped.cube"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(" |  * ***** Aggregated 7 siblings (+86 children) within MAIN__\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(kept_below_main(r.out, " |  "),
+            (std::vector<std::string>{"mpi_setup_", "MPI_Bcast", "env_setup_", "zone_setup_",
+                                      "map_zones_", "zone_starts_", "set_constants_", "initialize_",
+                                      "exact_rhs_"}));
+  r = run_tool("cube_info", {"-x", "exp1,0.5", tests / "test29/template2.cube"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(" |  |  * ***** Aggregated 10 siblings (+116 children) within MAIN__\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(kept_below_main(r.out, " |  |  ").size(), 10u) << r.out;
+}
+
 TEST(CubeInfo, BasicsWithoutNodes) {
   REQUIRE_SHARED();
   // proxy.cubex: machine TEST holds Process 0 directly (no class "node"); one location, whose

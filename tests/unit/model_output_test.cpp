@@ -1,10 +1,13 @@
 // Where models go (cubekit/model_output.hpp): a Cube report of SCALE_FUNC values decoded here
 // from the bytes as cube-format.md §7.3 lays them out and printed by cube_dump as CubeLib prints
 // them (its Term::getString: coefficient at precision 2, exponents with showpoint, dominant
-// terms first), and Extra-P's JSON input checked against the values stored in the series.
+// terms first), and Extra-P's JSON input and experiment file checked against the values stored
+// in the series and the planted laws.
 #include <gtest/gtest.h>
+#include <unzip.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -256,6 +259,119 @@ TEST(ExtrapExperiment, NeedsTheSamples) {
   const fs::path path = dir.path() / "e.json";
   EXPECT_THROW(write_extrap_experiment(path.string(), fitted.models, {"p"}), Error);
   EXPECT_FALSE(fs::exists(path));
+}
+
+// The one member of a zip file, read with minizip's reader.
+std::string zip_member(const std::string& zip, const std::string& member) {
+  unzFile in = unzOpen64(zip.c_str());
+  if (!in) throw Error(zip + ": not a zip file");
+  std::string text;
+  if (unzLocateFile(in, member.c_str(), 1) == UNZ_OK && unzOpenCurrentFile(in) == UNZ_OK) {
+    char buffer[4096];
+    for (int n; (n = unzReadCurrentFile(in, buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+    unzCloseCurrentFile(in);
+  }
+  unzClose(in);
+  return text;
+}
+
+// Extra-P opens the file and prints the models `cubekit model` prints (checked by hand,
+// outside CI, with Extra-P 4.2.5: `extrapcmd --experiment FILE --print functions`,
+// docs/models.md). Here: its measurements are the statistics of the stored values, computed
+// by the test (numpy's population standard deviation; repetitions counts reports).
+TEST(ExtrapExperimentFile, HoldsThePointsOfTheSeries) {
+  test::TempDir dir("modelout");
+  SeriesSpec spec = planted_spec();
+  spec.repetitions = 3;
+  spec.noise = 0.05;
+  write_series((dir.path() / "s").string(), spec);
+  const Series series = read_series_folder((dir.path() / "s").string());
+  const std::string path = (dir.path() / "series.extra-p").string();
+  const test::RunResult r = test::run_tool(
+      "cubekit", {"model", "-s", "csv", "--experiment", path, (dir.path() / "s").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json experiment = nlohmann::json::parse(zip_member(path, "experiment.json"));
+  EXPECT_EQ(experiment.at("parameters"), nlohmann::json::array({"p"}));
+  EXPECT_EQ(experiment.at("scaling"), "weak");
+  const nlohmann::json& measurements = experiment.at("measurements");
+  for (const auto& [callpath, metrics] : stored_values(series))
+    for (const auto& [metric, points] : metrics) {
+      const nlohmann::json& written = measurements.at(callpath).at(metric);
+      ASSERT_EQ(written.size(), points.size()) << callpath << " " << metric;
+      size_t i = 0;
+      for (const auto& [p, values] : points) {
+        double mean = 0, squares = 0;
+        for (double v : values) mean += v / double(values.size());
+        for (double v : values) squares += (v - mean) * (v - mean);
+        std::vector<double> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        const nlohmann::json& m = written[i++];
+        EXPECT_EQ(m.at("coordinate"), nlohmann::json::array({p}));
+        EXPECT_NEAR(m.at("mean").get<double>(), mean, 1e-12 * std::abs(mean));
+        EXPECT_EQ(m.at("median").get<double>(), sorted[1]);
+        EXPECT_EQ(m.at("minimum").get<double>(), sorted[0]);
+        EXPECT_EQ(m.at("maximum").get<double>(), sorted[2]);
+        EXPECT_NEAR(m.at("std").get<double>(), std::sqrt(squares / 3), 1e-9 * std::abs(mean));
+        EXPECT_EQ(m.at("repetitions"), 3);
+        EXPECT_TRUE(m.at("values").is_null());
+      }
+    }
+  EXPECT_TRUE(measurements.at("main").contains("time (inclusive)"));
+}
+
+// On a noise-free series the model set holds the planted laws in Extra-P's terms.
+TEST(ExtrapExperimentFile, HoldsThePlantedLawsAsExtrapModels) {
+  test::TempDir dir("modelout");
+  write_series((dir.path() / "s").string(), planted_spec());
+  const std::string path = (dir.path() / "m.extra-p").string();
+  ASSERT_EQ(test::run_tool("cubekit", {"model", "--experiment", path, (dir.path() / "s").string()})
+                .exit_code,
+            0);
+  const nlohmann::json experiment = nlohmann::json::parse(zip_member(path, "experiment.json"));
+  ASSERT_EQ(experiment.at("modelers").size(), 1u);
+  const nlohmann::json& set = experiment.at("modelers")[0];
+  EXPECT_EQ(set.at("modeler").at("$type"), "SingleParameterModeler");
+  EXPECT_EQ(set.at("modeler").at("use_measure"), "MEAN");
+  auto function = [&](const char* callpath, const char* metric) {
+    const nlohmann::json& h = set.at("models").at(callpath).at(metric).at("hypothesis");
+    EXPECT_EQ(h.at("$type"), "SingleParameterHypothesis");
+    EXPECT_EQ(h.at("rRSS"), "nan");  // not computed by cubekit: not a made-up 0
+    return h.at("function");
+  };
+  const nlohmann::json main_time = function("main", "time");  // 2 + 3 * p^(3/2)
+  EXPECT_NEAR(main_time.at("constant_coefficient").get<double>(), 2, 1e-9);
+  ASSERT_EQ(main_time.at("compound_terms").size(), 1u);
+  const nlohmann::json& term = main_time.at("compound_terms")[0];
+  EXPECT_NEAR(term.at("coefficient").get<double>(), 3, 1e-9);
+  EXPECT_EQ(term.at("simple_terms"),
+            nlohmann::json::parse(R"([{"term_type": "polynomial", "exponent": "3/2"}])"));
+  const nlohmann::json visits = function("main->solve", "visits");  // 7 + 5 * p * log2(p)
+  EXPECT_NEAR(visits.at("constant_coefficient").get<double>(), 7, 1e-9);
+  EXPECT_EQ(visits.at("compound_terms")[0].at("simple_terms"),
+            nlohmann::json::parse(R"([{"term_type": "polynomial", "exponent": "1"},
+                                      {"term_type": "logarithm", "exponent": 1}])"));
+  const nlohmann::json& zero = set.at("models").at("main").at("visits").at("hypothesis");
+  EXPECT_EQ(zero.at("$type"), "ConstantHypothesis");  // visits of main: 0
+  EXPECT_EQ(zero.at("function").at("$type"), "ConstantFunction");
+}
+
+TEST(ExtrapExperimentFile, FailsClearlyAndLeavesNothing) {
+  test::TempDir dir("modelout");
+  write_series((dir.path() / "s").string(), planted_spec());
+  const std::string into = (dir.path() / "missing" / "m.extra-p").string();
+  const test::RunResult r =
+      test::run_tool("cubekit", {"model", "--experiment", into, (dir.path() / "s").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(into), std::string::npos) << r.err;
+  const SeriesModels fitted = model_series(read_series_folder((dir.path() / "s").string()));
+  const fs::path path = dir.path() / "e.extra-p";
+  EXPECT_THROW(write_extrap_experiment_file(path.string(), fitted.models,
+                                            read_series_folder((dir.path() / "s").string()), {}),
+               Error);  // modelled without keep_samples
+  EXPECT_FALSE(fs::exists(path));
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path())) ++entries;
+  EXPECT_EQ(entries, 1u);  // the series only
 }
 
 }  // namespace

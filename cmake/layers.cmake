@@ -85,6 +85,9 @@ set(CUBEKIT_INTERNAL_HEADERS
 # layer may include them. The checker enforces it for tests/ and bench/ (ctest: layers.*).
 set(CUBEKIT_TEST_HEADERS
   format/chunked_file_writer.hpp  # tests/unit/chunked_file_writer_test.cpp
+  cubepl/evaluator.hpp            # tests/unit/cubepl_rows_test.cpp: the row path against
+  cubepl/parser.hpp               #   the general evaluator, program by program
+  cubepl/row_program.hpp
   format/xml_pull.hpp             # tests/unit/xml_stream_test.cpp
   io/peri_reader.hpp              # tests/fuzz/fuzz_peri.cpp, tests/roundtrip/peri_xml_test.cpp
   model/least_squares.hpp         # tests/unit/multi_parameter_test.cpp

@@ -312,24 +312,12 @@ void write_extrap_experiment(const std::string& path, const std::vector<CallPath
   if (models.empty()) throw Error(path + ": no model to write the measurements of");
   if (models.front().location)
     throw Error(path + ": Extra-P's experiments pool the locations; model without per-location");
-  // Call paths in the order of the models (parents first), metrics in theirs.
-  std::vector<std::string> order;
-  std::map<std::string, std::string> metrics_of;  // call path → its "metric": [...] members
-  for (const CallPathModel& m : models) {
-    const std::string callpath = extrap_callpath(m.callpath);
-    auto [it, added] = metrics_of.emplace(callpath, std::string());
-    if (added) order.push_back(callpath);
-    it->second += std::string(it->second.empty() ? "" : ",\n    ") + json_string(extrap_metric(m)) +
-                  ": " + measurements_json(m);
-  }
   AtomicTextFile out(path);
   std::string names;
   for (const std::string& p : parameters) names += (names.empty() ? "" : ", ") + json_string(p);
-  out.put("{\"parameters\": [" + names + "],\n \"measurements\": {");
-  for (size_t i = 0; i < order.size(); ++i)
-    out.put(std::string(i ? ",\n  " : "\n  ") + json_string(order[i]) + ": {\n    " +
-            metrics_of[order[i]] + "}");
-  out.put("}}\n");
+  out.put("{\"parameters\": [" + names + "],\n \"measurements\": ");
+  out.put(nested_by_callpath(models, measurements_json));
+  out.put("}\n");
   out.commit();
 }
 

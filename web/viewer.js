@@ -18,9 +18,18 @@ import callgraph from './plugins/callgraph.js';
 import iterations from './plugins/iterations.js';
 import scaling from './plugins/scaling.js';
 
-async function openReport(path) {
+// The series of the report list (/reports' `series`) by the value of their item: the folder's
+// path with a trailing '/', which no report path has.
+const seriesItems = new Map();
+
+// Opens a report, or a series item of the list: its first report in the panes, the whole
+// series for the plugins (api.series, the Scaling tab).
+async function openReport(item) {
+  const series = seriesItems.get(item);
+  const path = series ? series.first : item;
   state.generation = newGeneration();  // every answer still on its way is stale now
   const mine = state.generation;
+  state.series = series ? series.path : null;
   state.report = path; state.tree = null;
   state.calls = null; state.callsRequest = null; state.metricTotals.clear(); state.cnode = null; state.systemValues = null;
   state.ext.metricTotals.clear(); state.ext.calls = null; state.ext.systemValues = null;
@@ -36,7 +45,7 @@ async function openReport(path) {
   updateSaveLink();
   reportOpened();
   await showReport(state.userMetrics.map((u) => ({ m: userMetricItem(u), onRemove: () => removeUserMetric(u) })));
-  if (mine === state.generation) document.title = `cubekit: ${path}`;
+  if (mine === state.generation) document.title = `cubekit: ${series ? `${series.path}/ (series)` : path}`;
 }
 
 async function search(text) {
@@ -57,9 +66,18 @@ async function search(text) {
     if (li._node.c.name.toLowerCase().includes(needle)) li.firstChild.classList.add('match');
 }
 
-function setUpHeader(reports) {
+function setUpHeader(reports, series) {
   for (const sel of [$('report'), $('external')])
     for (const r of reports) sel.add(new Option(r.path, r.path));
+  if (series.length) {
+    const group = document.createElement('optgroup');
+    group.label = 'series (Scaling tab)';
+    for (const s of series) {
+      seriesItems.set(`${s.path}/`, s);
+      group.append(new Option(`${s.path}/ (series: ${s.points} points of ${s.parameters.join(',')}, ${s.reports} reports)`, `${s.path}/`));
+    }
+    $('report').append(group);
+  }
   $('report').addEventListener('change', () => openReport($('report').value));
   $('external').addEventListener('change', () => {
     state.external = $('external').value;
@@ -83,8 +101,8 @@ async function start() {
   for (const [plugin, id] of [[flame, 'flame'], [sunburst, 'sunburst'], [box, 'box'], [topology, 'topology'], [flat, 'flat'], [pop, 'pop'], [diff, 'diff'], [source, 'source'], [callgraph, 'callgraph'], [iterations, 'iterations'], [scaling, 'scaling']])
     register(plugin, id);
   showFirst();
-  const [{ reports }] = await Promise.all([get('reports'), loadUserPlugins().catch(report)]);
-  setUpHeader(reports);
+  const [{ reports, series }] = await Promise.all([get('reports'), loadUserPlugins().catch(report)]);
+  setUpHeader(reports, series);
   const params = new URLSearchParams(location.search);
   $('report').value = params.get('report') || (reports[0] && reports[0].path) || '';
   if ($('report').value) await openReport($('report').value);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "cubekit/error.hpp"
@@ -168,11 +169,54 @@ std::shared_ptr<OpenReport> Api::open(const Params& p, const char* key) {
   return cache_.get(confinement_.resolve(relative), relative);
 }
 
+namespace {
+
+// The series folder holding a listed report's experiment folder ("s/exp.p2.r1/a.cubex": "s"),
+// or "" for a report less than two folders deep.
+std::string series_candidate(const std::string& report) {
+  const std::filesystem::path folder = std::filesystem::path(report).parent_path();
+  return folder.has_parent_path() ? folder.parent_path().generic_string() : "";
+}
+
+// The series folder `folder` below the root as one item of the report list: its report and
+// point counts, parameters and first report (the one /model names call paths by by default);
+// null when read_series_folder does not take it for a series (an ordinary folder of reports)
+// or one of its reports leads out of the root.
+json series_item(const Confinement& confinement, const std::string& folder) {
+  const std::filesystem::path absolute = confinement.root() / folder;
+  Series series;
+  try {
+    series = read_series_folder(absolute.string());
+    for (const SeriesReport& r : series.reports) confinement.require_inside(r.path, r.path);
+  } catch (const std::runtime_error&) {
+    return nullptr;
+  }
+  std::set<std::vector<double>> points;
+  for (const SeriesReport& r : series.reports) points.insert(r.coordinate);
+  const std::string first = std::filesystem::path(series.reports.front().path)
+                                .lexically_relative(absolute)
+                                .generic_string();
+  return {{"path", folder},
+          {"reports", series.reports.size()},
+          {"points", points.size()},
+          {"parameters", series.parameters},
+          {"first", folder + "/" + first}};
+}
+
+}  // namespace
+
 std::string Api::reports(const Params&) {
   json list = json::array();
-  for (const ReportFile& f : confinement_.list())
+  std::set<std::string> candidates;
+  for (const ReportFile& f : confinement_.list()) {
     list.push_back({{"path", f.path}, {"size", f.size}});
-  return json{{"reports", list}}.dump();
+    if (std::string folder = series_candidate(f.path); !folder.empty())
+      candidates.insert(std::move(folder));
+  }
+  json series = json::array();
+  for (const std::string& folder : candidates)
+    if (json item = series_item(confinement_, folder); !item.is_null()) series.push_back(item);
+  return json{{"reports", list}, {"series", series}}.dump();
 }
 
 std::string Api::tree(const Params& p) {

@@ -6,7 +6,8 @@
 // measure (the formula then `cubekit model --measure median`'s); log axes space the points
 // evenly; the call tree's marks give each call path's growth and its value at a point typed
 // (`cubekit model --predict`'s); a call path refitted with exponents that include the law's
-// (outside Extra-P's hypotheses) gets the law, as `cubekit model --exponents` does. Called from
+// (outside Extra-P's hypotheses) gets the law, as `cubekit model --exponents` does; a series
+// opened as one item of the report list shows `cubekit model`'s model. Called from
 // viewer_test.js.
 'use strict';
 const { spawnSync } = require('child_process');
@@ -150,6 +151,25 @@ async function noisySeries(ctx, url, root, cubekit) {
   await page.close();
 }
 
+// A series opened as one item of the report list: listed once per series folder (with its
+// points and reports), its first report (in folder-name order) in the panes, and the Scaling
+// tab's model of the selected call path the one `cubekit model` prints for the folder.
+async function seriesItem(ctx, url, root, cubekit) {
+  const page = await openPage(ctx, url, 'plain.cubex');
+  const items = await page.$$eval('#report option', (os) => os.filter((o) => o.value.endsWith('/')).map((o) => [o.value, o.textContent]));
+  assert.deepStrictEqual(items.map((i) => i[0]), ['exact/', 'noisy/']);
+  assert.ok(items[1][1].includes('5 points of p, 15 reports'), items[1][1]);
+  const first = (await api(url, 'reports')).reports.map((r) => r.path).filter((r) => r.startsWith('noisy/')).sort()[0];
+  await page.selectOption('#report', 'noisy/');
+  await page.waitForFunction((f) => window.cubekitViewer.state.report === f && document.title.endsWith('(series)'), first);
+  await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
+  await showSolve(page);
+  assert.strictEqual(await page.textContent('#scaling-formula'), printedSolve(cubekit, path.join(root, 'noisy')).model);
+  assert.deepStrictEqual((await points(page)).map((x) => x.p), POINTS);
+  assert.deepStrictEqual(page.errors, []);
+  await page.close();
+}
+
 async function scalingTab(ctx) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cubekit-series-'));
   const { cubekit } = ctx;
@@ -163,6 +183,7 @@ async function scalingTab(ctx) {
     server = await startServer(cubekit, root);
     await exactSeries(ctx, server.url, root, cubekit);
     await noisySeries(ctx, server.url, root, cubekit);
+    await seriesItem(ctx, server.url, root, cubekit);
   } finally {
     if (server) server.proc.kill('SIGTERM');
     fs.rmSync(root, { recursive: true, force: true });

@@ -100,6 +100,31 @@ TEST(ServerModelApi, ModelsWithTheirMeasuredPoints) {
   EXPECT_EQ(one.at("models")[0].at("flavour"), "incl");
 }
 
+// The report list names a series folder once, as one item (the viewer opens it whole), with
+// the counts of its reports and points and its first report in folder-name order; a folder of
+// report folders not named like experiments is no series.
+TEST(ServerModelApi, TheReportListNamesASeriesOnce) {
+  test::TempDir dir("modelapi");
+  write_noisy_series(dir.path() / "runs" / "series");
+  fs::create_directories(dir.path() / "plain" / "x");
+  fs::copy_file(dir.path() / "runs/series/exp.p2.r1/profile.cubex",
+                dir.path() / "plain/x/profile.cubex");
+  test::RunningServer server(over(dir.path()));
+  const auto [status, body] = server.get("/api/v1/reports");
+  ASSERT_EQ(status, 200) << body.dump();
+  std::vector<std::string> in_series;
+  for (const json& r : body.at("reports"))
+    if (r.at("path").get<std::string>().starts_with("runs/series/")) in_series.push_back(r["path"]);
+  ASSERT_EQ(in_series.size(), 15u);  // 5 points × 3 repetitions, each listed as a report too
+  ASSERT_EQ(body.at("series").size(), 1u) << body.dump();
+  const json& series = body.at("series")[0];
+  EXPECT_EQ(series.at("path"), "runs/series");
+  EXPECT_EQ(series.at("reports"), 15);
+  EXPECT_EQ(series.at("points"), 5);
+  EXPECT_EQ(series.at("parameters"), json::array({"p"}));
+  EXPECT_EQ(series.at("first"), *std::min_element(in_series.begin(), in_series.end()));
+}
+
 // The id of call path main/solve in `report`.
 std::string solve_id(const fs::path& report) {
   const Report r = Report::open(report.string());

@@ -6,7 +6,7 @@ import { get, ticket, isStale, currentGeneration } from './requests.js';
 import { MODES, PANE_MODES, percent, distribution, paneFormat, formatValue, caption } from './modes.js';
 
 export const state = {
-  report: '', tree: null, generation: 0,
+  report: '', series: null, tree: null, generation: 0,  // series: the folder when a series item is open
   metric: null, cnode: null, location: null,
   metricTotals: new Map(), callRoots: [], systemValues: null, systemItems: [],
   modes: { metrics: 'abs', calls: 'abs', system: 'abs' },

@@ -46,6 +46,8 @@ function makeApi(plugin, handler) {
     // GET /api/v1/<path> (path may carry its query; params are added to it) as JSON.
     get: (path, params = {}) => get(path.replace(/^\/?(api\/v1\/)?/, ''), params, t),
     get report() { return state.report; },
+    // The series folder when the report list's series item is open (its first report is api.report).
+    get series() { return state.series; },
     get tree() { return state.tree; },
     get selection() { return selection(); },
     get shown() { return shown === plugin; },

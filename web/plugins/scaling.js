@@ -189,7 +189,7 @@ export default {
     element.append(el('div', { className: 'controls' }, ui.measure, ui.scaling, ui.axes, ui.hotspots, ui.point, ui.exponents, ui.logs, refit, reset), ui.formula, ui.quality, ui.message, ui.plot);
   },
   onReportOpened(report, api) {
-    series = seriesOf(report);
+    series = api.series || seriesOf(report);
     last = null; latest = null; space = null;
     api.clearMarks('calls');
     if (ui) { ui.formula.textContent = ''; ui.quality.textContent = ''; ui.message.textContent = ''; ui.plot.replaceChildren(); }

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 # would have to be loaded before the interpreter (CMakeLists.txt leaves the Python package out).
 echo "== build and test under ASan + UBSan (clang, with the fuzzers)"
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 CXX=clang++ CC=clang cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug \

@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}"  # hits across clones side by side
-export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"  # with -g ccache would key on the build folder: no hits across clones
+# With -g ccache keys on the build folder unless told not to: no hits across clones otherwise.
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake_args=() targets=()

@@ -264,8 +264,8 @@ class SeverityReader {
       read_row(row, mid, *m, seen_[it->second]);
   }
 
-  // CubeLib keeps a document's values in storage that starts zeroed, so a call path without a
-  // <row> (or a metric without a <matrix>) reads 0, not the type's identity. Of the types a
+  // CubeLib shows a call path without a <row> (or a metric without a <matrix>) as 0, not as the
+  // type's identity, in every form of its cube_dump (docs/compatibility.md). Of the types a
   // document holds, MIN/MAXDOUBLE are the ones whose identity is not 0 but ±DBL_MAX (printed
   // "-"): their call paths without a row get a row of zeros.
   void zero_absent_rows(Index metric, const pugi::xml_node& severity) {

@@ -12,6 +12,7 @@
 
 #include <pugixml.hpp>
 
+#include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "format/anchor.hpp"
 #include "format/compression.hpp"
@@ -20,23 +21,27 @@
 namespace cubekit::format {
 namespace {
 
-// The matrices were decoded while reading the document; loading only hands them out.
+// The matrices were decoded while reading the document; loading only hands them out. A metric
+// without a <matrix> has no data, like a .cubex metric without members, even where its values
+// are rows of zeros (MIN/MAXDOUBLE: SeverityReader::zero_absent_rows).
 class Cube3Source : public SeveritySource {
  public:
-  explicit Cube3Source(std::vector<std::shared_ptr<const SeverityMatrix>> matrices)
-      : matrices_(std::move(matrices)) {}
+  Cube3Source(std::vector<std::shared_ptr<const SeverityMatrix>> matrices,
+              std::vector<bool> in_document)
+      : matrices_(std::move(matrices)), in_document_(std::move(in_document)) {}
 
   std::shared_ptr<const SeverityMatrix> load(const Model&, Index metric) const override {
     return metric < matrices_.size() ? matrices_[metric] : nullptr;
   }
   bool has_data(const Model&, Index metric) const override {
-    return metric < matrices_.size() && matrices_[metric] != nullptr;
+    return metric < in_document_.size() && in_document_[metric];
   }
   // A Cube 3 document is one XML file: there are no archive members to list.
   std::vector<MemberInfo> members() const override { return {}; }
 
  private:
   std::vector<std::shared_ptr<const SeverityMatrix>> matrices_;
+  std::vector<bool> in_document_;  // by metric: whether the document has its <matrix>
 };
 
 // Error context: the document text (for line numbers) and the file name.
@@ -226,10 +231,16 @@ class SeverityReader {
 
   void read(const pugi::xml_node& severity) {
     for (const pugi::xml_node& matrix : severity.children("matrix")) read_matrix(matrix);
+    for (Index metric = 0; metric < model_.metrics.size(); ++metric)
+      zero_absent_rows(metric, severity);
   }
 
-  std::vector<std::shared_ptr<const SeverityMatrix>> take() {
-    return {matrices_.begin(), matrices_.end()};
+  std::shared_ptr<Cube3Source> take() {
+    std::vector<bool> in_document(seen_.size());
+    for (Index i = 0; i < seen_.size(); ++i) in_document[i] = !seen_[i].empty();
+    return std::make_shared<Cube3Source>(
+        std::vector<std::shared_ptr<const SeverityMatrix>>(matrices_.begin(), matrices_.end()),
+        std::move(in_document));
   }
 
  private:
@@ -253,25 +264,38 @@ class SeverityReader {
       read_row(row, mid, *m, seen_[it->second]);
   }
 
-  // A row may list fewer values than there are threads (the rest are 0), so a small hostile
-  // document can describe gigabytes of rows. Rows whose values are all 0 are not stored when 0
-  // is the type's identity (reading them back gives the same 0s), and what is stored may not
-  // exceed what a document of this size could hold written out in full, with ample margin.
-  void account(const pugi::xml_node& row, size_t bytes) {
+  // CubeLib shows a call path without a <row> (or a metric without a <matrix>) as 0, not as the
+  // type's identity, in every form of its cube_dump (docs/compatibility.md). Of the types a
+  // document holds, MIN/MAXDOUBLE are the ones whose identity is not 0 but ±DBL_MAX (printed
+  // "-"): their call paths without a row get a row of zeros.
+  void zero_absent_rows(Index metric, const pugi::xml_node& severity) {
+    const Metric& m = model_.metrics[metric];
+    if (m.is_void || is_derived(m.kind) || !m.dtype.is_single_number() || identity_is_zero(m.dtype))
+      return;
+    auto& matrix = matrices_[metric];
+    if (!matrix)
+      matrix =
+          std::make_shared<SeverityMatrix>(m.dtype, model_.cnodes.size(), model_.locations.size());
+    for (Index c = 0; c < model_.cnodes.size(); ++c) {
+      if (matrix->has_row(c)) continue;
+      account(severity, matrix->row_bytes(), "call paths without a <row> hold zeros");
+      std::memset(matrix->add_row(c), 0, matrix->row_bytes());
+    }
+  }
+
+  // A row may list fewer values than there are threads (the rest are 0), and a MIN/MAXDOUBLE
+  // call path without a row holds a row of zeros, so a small hostile document can describe
+  // gigabytes of rows. Rows whose values are all 0 are not stored when 0 is the type's identity
+  // (reading them back gives the same 0s), and what is stored may not exceed what a document
+  // of this size could hold written out in full, with ample margin.
+  void account(const pugi::xml_node& node, size_t bytes, const std::string& why) {
     stored_bytes_ += bytes;
     const uint64_t limit = 64 * static_cast<uint64_t>(ctx_.text.size()) + (64u << 20);
     if (stored_bytes_ > limit)
-      ctx_.fail(row, "the rows so far need " + std::to_string(stored_bytes_) +
-                         " bytes of values, more than a document of " +
-                         std::to_string(ctx_.text.size()) +
-                         " bytes can describe (rows list far fewer values than the " +
-                         std::to_string(model_.locations.size()) + " threads)");
-  }
-
-  // Of the scalar types a Cube 3 document holds, MIN/MAXDOUBLE are the ones whose identity is
-  // not 0 but ±DBL_MAX (the algebra table in core/algebra.cpp).
-  static bool zero_is_identity(DataType type) {
-    return type.is_integer() || type.kind() == TypeKind::kDouble;
+      ctx_.fail(node, "the rows so far need " + std::to_string(stored_bytes_) +
+                          " bytes of values, more than a document of " +
+                          std::to_string(ctx_.text.size()) + " bytes can describe (" + why + "; " +
+                          std::to_string(model_.locations.size()) + " threads)");
   }
 
   void read_row(const pugi::xml_node& row, const std::string& mid, SeverityMatrix& m,
@@ -289,9 +313,9 @@ class SeverityReader {
     if (values_.size() > threads)
       ctx_.fail(row, what() + " has more values than the " + std::to_string(threads) + " threads");
     if (std::all_of(values_.begin(), values_.end(), [](double v) { return v == 0; }) &&
-        zero_is_identity(m.type()))
+        identity_is_zero(m.type()))
       return;
-    account(row, m.row_bytes());
+    account(row, m.row_bytes(), "rows list fewer values than the threads");
     // add_row() hands out uninitialised memory; all-zero bytes are 0 in every scalar type, and
     // missing trailing values mean 0.
     std::byte* out = m.add_row(*cnode);
@@ -375,7 +399,7 @@ Cube3Document read_cube3(std::span<const std::byte> bytes, const std::string& wh
   // After finalize: VOID inheritance and the cnode id lookup are known only then.
   SeverityReader reader(*model, ctx);
   reader.read(cube.child("severity"));
-  return {model, std::make_shared<Cube3Source>(reader.take())};
+  return {model, reader.take()};
 }
 
 }  // namespace cubekit::format

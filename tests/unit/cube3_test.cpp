@@ -279,6 +279,37 @@ TEST(Cube3Reader, RejectsDocumentsDescribingFarMoreValuesThanTheyHold) {
   expect_format_error(xml, "more than a document of " + std::to_string(xml.size()) + " bytes");
 }
 
+// A MAXDOUBLE call path without a row holds a row of zeros (CubeLib reads 0 there, not the
+// identity), so a document of call paths and threads alone describes 3000 × 5000 values too.
+TEST(Cube3Reader, RejectsDocumentsWhoseAbsentRowsNeedFarMoreThanTheyHold) {
+  constexpr int kThreads = 5000, kCnodes = 3000;
+  std::string xml = R"(<?xml version="1.0"?><cube version="3.0"><metrics><metric id="0">)"
+                    R"(<uniq_name>t</uniq_name><dtype>MAXDOUBLE</dtype></metric></metrics>)"
+                    R"(<program><region id="0" mod="x" begin="1" end="2"><name>r</name></region>)";
+  for (int c = 0; c < kCnodes; ++c)
+    xml += "<cnode id=\"" + std::to_string(c) + "\" calleeId=\"0\"/>";
+  xml += R"(</program><system><machine Id="0"><node Id="0"><process Id="0">)";
+  for (int t = 0; t < kThreads; ++t) xml += "<thread Id=\"" + std::to_string(t) + "\"/>";
+  xml += "</process></node></machine></system><severity></severity></cube>";
+  expect_format_error(xml, "more than a document of " + std::to_string(xml.size()) +
+                               " bytes can describe (call paths without a <row> hold zeros");
+}
+
+// Where a MIN/MAXDOUBLE call path has no row, the reader stores zeros (cube_dump's view of
+// this is tests/compat/dump_cube3_absent_rows_test.cpp); a DOUBLE one stays without a row.
+TEST(Cube3Reader, AbsentMaxDoubleRowsAreZeroRows) {
+  TempFile file(".cube");
+  file.write(
+      replaced(replaced(kExample, "FLOAT", "MAXDOUBLE"), "<row cnodeId=\"0\">0.5 0.25</row>", ""));
+  const Report report = Report::open(file.path());
+  const Index main = *report.model().cnode_by_id(0);
+  ASSERT_TRUE(report.severities(0)->has_row(main));
+  EXPECT_EQ(doubles(report.severities(0), main)[0], 0.0);
+  EXPECT_EQ(doubles(report.severities(0), main)[1], 0.0);
+  file.write(replaced(kExample, "<row cnodeId=\"0\">0.5 0.25</row>", ""));
+  EXPECT_FALSE(Report::open(file.path()).severities(0)->has_row(main));
+}
+
 TEST(Cube3Reader, RejectsEmptyFiles) {
   expect_format_error("", "empty file");
 }

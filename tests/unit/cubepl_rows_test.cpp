@@ -63,7 +63,8 @@ CompileContext context() {
 
 Ast parse(const std::string& text) {
   VariableNames names;
-  detail::Parser parser(text, 0, text.size(), context(), names);
+  const CompileContext names_of_metrics = context();  // the parser keeps a reference to it
+  detail::Parser parser(text, 0, text.size(), names_of_metrics, names);
   return parser.parse_program();
 }
 

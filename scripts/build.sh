@@ -5,11 +5,7 @@
 # instead of everything (README command 1 builds only `cubekit_cli`: the tools and their links).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}"  # hits across clones side by side
-# With -g ccache keys on the build folder unless told not to: no hits across clones otherwise.
-export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
-launcher=()
-command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+source scripts/ccache_env.sh
 cmake_args=() targets=()
 for arg in "$@"; do
   if [[ $arg == -D* ]]; then cmake_args+=("$arg"); else targets+=("$arg"); fi

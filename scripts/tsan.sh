@@ -5,18 +5,22 @@
 # reports, calc, cube_dump, the report algebra, CubePL's row-wise evaluation, PERI import) and
 # the engine's shared caches. Any report fails the run (halt_on_error); nothing of ours is
 # suppressed (tests/tsan.supp names the one uninstrumented library that is, and why).
-# Usage: tsan.sh [BUILD_DIR] (default build-tsan).
+# Usage: tsan.sh [--build-only] [BUILD_DIR] (default build-tsan). --build-only stops after the
+# build (scripts/sanitizers.sh builds while the fuzzers run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+if [[ ${1:-} == --build-only ]]; then
+  build_only=1
+  shift
+fi
 build=${1:-build-tsan}
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}"
-export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
-launcher=()
-command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+source scripts/ccache_env.sh
 CXX=clang++ CC=clang cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DCUBEKIT_TSAN=ON -DCUBEKIT_BENCH=OFF -DCUBEKIT_PYTHON=OFF \
   "${launcher[@]}" >/dev/null
 ninja -C "$build" cubekit_tests cubekit_cli
+[[ $build_only -eq 0 ]] || exit 0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The tests that run the cubekit executable run it instrumented too (CUBEKIT_TOOL). Two gtest

@@ -24,8 +24,9 @@ void* module_entry(const char* file, const char* entry) {
   for (const std::filesystem::path& dir :
        {exe.parent_path(), exe.parent_path() / CUBEKIT_MODULE_DIR}) {
     const std::string path = (dir / file).lexically_normal().string();
-    // RTLD_LOCAL: the module's libraries (MPI, ...) stay out of the executable's lookups.
-    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    // RTLD_GLOBAL: MPI libraries open plugins of their own that look their symbols up globally
+    // (mpi4py loads libmpi the same way). The modules export nothing else: their entry only.
+    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (module == nullptr) {
       why += std::string(why.empty() ? "" : "; ") + dlerror();
       continue;

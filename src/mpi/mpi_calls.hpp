@@ -1,7 +1,7 @@
 // The MPI calls the MPI layer is made of, as a table of functions that the module cubekit-mpi.so
 // fills (src/mpi/module/mpi_calls.cpp, the one file that includes <mpi.h>). The executable
 // loads the module only when a launcher started it (launched_by_launcher): a tool started alone
-// then neither loads libmpi and its eight libraries nor relocates them at every start.
+// then neither loads libmpi and the six libraries it needs nor relocates them at every start.
 // Every call waits for its non-blocking collective by testing it with growing pauses (20 µs to
 // 1 ms), so that a rank waiting for rank 0 does not take a core from it (MPI's blocking calls
 // spin).

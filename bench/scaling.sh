@@ -10,8 +10,9 @@
 # 8-byte values per call path and location, plus sparse byte counts). Reports are written to
 # OUT_DIR (default ${TMPDIR:-/tmp}; 5 GB needs 5 GB free there and enough RAM to keep it in the
 # page cache) and removed at the end. Each timing is the best of RUNS (default 3) runs; CPU time
-# (user + sys, 10 ms steps) is the least of them: on a loaded machine the wall time is mostly
-# waiting for a core. NO_ZCUBEX=1 leaves out the ZCUBEX line. The load average is printed.
+# (user + sys, 1 ms steps, printed to the ms) is the least of them: on a loaded machine the
+# wall time is mostly waiting for a core. NO_ZCUBEX=1 leaves out the ZCUBEX line. The load
+# average is printed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -44,7 +45,7 @@ measure() {
     -v c1="$cpu1" -v r1="$rss1" -v t2="$t2" -v r2="$rss2" -v os="$open_s" -v orss="$open_rss" \
     -v pc="$plain_cpu" -v c2="$cpu2" 'BEGIN {
       cpu_ratio = pc > 0 ? sprintf("%.2f×", c2 / pc) : "–"
-      printf "| %s | %.0f | %.3f | %.3f | %.0f | %.3f | %.1f× | %.2f× | %.2f / %.2f s, %s | %.0f / %.0f | %.3f s, %.0f MB |\n",
+      printf "| %s | %.0f | %.3f | %.3f | %.0f | %.3f | %.1f× | %.2f× | %.3f / %.3f s, %s | %.0f / %.0f | %.3f s, %.0f MB |\n",
         label, size / 1e6, ps, t1, data / 1e6 / t1, t2, t1 / t2, t2 / ps, pc, c2, cpu_ratio,
         r1 * 1024 / 1e6, r2 * 1024 / 1e6, os, orss * 1024 / 1e6 }'
 }

@@ -24,6 +24,10 @@ void minus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n);
 void minus_rows_unsnapped(DataType type, std::byte* acc, const std::byte* x, size_t n);
 // acc[0] = acc[0] ⊕ x[0] ⊕ … ⊕ x[n-1]: aggregation over the locations of a row.
 void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n);
+// fold_row of `count` rows lying one after the other, row j at x + j * stride into accs[j]:
+// the same results bit for bit (each row's values in their order), several rows at a time.
+void fold_rows(DataType type, std::byte* const* accs, const std::byte* x, size_t stride,
+               size_t count, size_t n);
 // Whether fold_row of this type accepts a row `x` at any address (integers and the doubles):
 // such rows can be folded where they lie in the mapped file, without a copy.
 bool fold_reads_unaligned(DataType type);

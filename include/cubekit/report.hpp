@@ -47,11 +47,21 @@ class Report {
   // otherwise streamed from the file with memory for one row.
   void visit_rows(Index metric, const RowVisitor& visit,
                   RowPlacement placement = RowPlacement::kAligned, RowShare share = {}) const;
+  // visit_rows in runs of rows that lie together (RowRunVisitor): from the file, the rows of a
+  // plain member come in runs; from the cache, one at a time.
+  void visit_row_runs(Index metric, const RowRunVisitor& visit,
+                      RowPlacement placement = RowPlacement::kAligned, RowShare share = {}) const;
   // Forgets the cached values of a metric (memory is freed when no caller holds them).
   void drop(Index metric) const;
 
  private:
   struct Cache;
+  // A metric's decoded values if they are cached (else nullptr); `none`: known to have no data.
+  struct CachedRows {
+    std::shared_ptr<const SeverityMatrix> values;
+    bool none = false;
+  };
+  CachedRows cached_rows(Index metric) const;
   std::string path_;
   std::shared_ptr<const Model> model_;
   std::shared_ptr<const SeveritySource> source_;

@@ -62,4 +62,29 @@ class Server {
   std::unique_ptr<Impl> impl_;
 };
 
+namespace server {
+struct ServerCalls;
+}
+
+// The Server of `cubekit serve`, from the module cubekit-server.so (built beside the
+// executable, installed in lib/cubekit/), which the executable loads only here: every other
+// tool then starts without cpp-httplib and the OpenSSL set-up that its library runs when it is
+// loaded (docs/benchmarks.md). The same calls and errors as Server; Error when the module
+// cannot be loaded.
+class LoadedServer {
+ public:
+  explicit LoadedServer(const ServerOptions& options);
+  ~LoadedServer();
+  LoadedServer(const LoadedServer&) = delete;
+  LoadedServer& operator=(const LoadedServer&) = delete;
+
+  int listen();
+  void run();
+  void stop();
+
+ private:
+  const server::ServerCalls* calls_;
+  Server* server_;
+};
+
 }  // namespace cubekit

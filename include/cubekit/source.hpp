@@ -25,6 +25,12 @@ struct MemberInfo {
 // every location, in memory layout. The row memory is only valid during the call.
 using RowVisitor = std::function<void(Index cnode, const std::byte* row)>;
 
+// Receives stored rows several at a time: `count` rows lying one after the other, row j (of
+// cnode cnodes[j]) at rows + j * stride, in memory layout, valid only during the call. A visitor
+// can then work on several rows at once (e.g. independent sums that run side by side).
+using RowRunVisitor =
+    std::function<void(const Index* cnodes, size_t count, const std::byte* rows, size_t stride)>;
+
 // Where a visitor accepts its rows. kAligned: aligned for the lane type (rows are copied out of
 // the file when needed). kAnyAddress: the visitor reads values with memcpy-style loads, so rows
 // that need no conversion (plain or inflated data in host byte order, memory layout = file
@@ -56,6 +62,11 @@ class SeveritySource {
   virtual void visit_rows(const Model& model, Index metric, const RowVisitor& visit,
                           RowPlacement placement = RowPlacement::kAligned,
                           RowShare share = {}) const;
+  // visit_rows in runs of rows (RowRunVisitor). The default hands over runs of one row;
+  // a .cubex archive hands over runs of the rows that lie together in its plain members.
+  virtual void visit_row_runs(const Model& model, Index metric, const RowRunVisitor& visit,
+                              RowPlacement placement = RowPlacement::kAligned,
+                              RowShare share = {}) const;
 };
 
 // Hands the stored rows of `matrix`, taken in `order` (cnode indices), to `visit`; with several

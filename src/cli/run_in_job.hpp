@@ -9,7 +9,10 @@
 #include <string_view>
 
 #if CUBEKIT_WITH_MPI
+#include <memory>
+
 #include "cubekit/mpi.hpp"
+#include "run_guarded.hpp"
 #endif
 
 namespace cubekit::cli {
@@ -23,7 +26,14 @@ int run_in_job([[maybe_unused]] const std::string& tool, [[maybe_unused]] int& a
                [[maybe_unused]] char**& argv, Main&& main) {
 #if CUBEKIT_WITH_MPI
   if (mpi::launched_by_launcher()) {
-    mpi::Job job(&argc, &argv);
+    // A job that cannot start (e.g. the MPI module is missing) ends with one line, like a tool.
+    std::unique_ptr<mpi::Job> started;
+    if (run_guarded(tool.c_str(), [&] {
+          started = std::make_unique<mpi::Job>(&argc, &argv);
+          return 0;
+        }) != 0)
+      return 1;
+    mpi::Job& job = *started;
     const bool spread =
         std::find(std::begin(kJobTools), std::end(kJobTools), tool) != std::end(kJobTools);
     int rc = 0;

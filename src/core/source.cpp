@@ -25,4 +25,11 @@ void SeveritySource::visit_rows(const Model& model, Index metric, const RowVisit
   visit_stored_rows(*matrix, storage_order(model, model.metrics[metric].kind), visit, share);
 }
 
+void SeveritySource::visit_row_runs(const Model& model, Index metric, const RowRunVisitor& visit,
+                                    RowPlacement placement, RowShare share) const {
+  visit_rows(
+      model, metric, [&](Index c, const std::byte* row) { visit(&c, 1, row, 0); }, placement,
+      share);
+}
+
 }  // namespace cubekit

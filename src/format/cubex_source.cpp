@@ -121,6 +121,19 @@ std::optional<std::string> CubexSource::member_content(const std::string& name) 
 
 void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor& visit,
                              RowPlacement placement, RowShare share) const {
+  stream_rows(model, metric, visit, nullptr, placement, share);
+}
+
+void CubexSource::visit_row_runs(const Model& model, Index metric, const RowRunVisitor& visit,
+                                 RowPlacement placement, RowShare share) const {
+  stream_rows(
+      model, metric, [&](Index c, const std::byte* row) { visit(&c, 1, row, 0); }, &visit,
+      placement, share);
+}
+
+void CubexSource::stream_rows(const Model& model, Index metric, const RowVisitor& visit,
+                              const RowRunVisitor* runs, RowPlacement placement,
+                              RowShare share) const {
   if (zero_without_members(model, metric)) {
     visit_stored_rows(*zero_rows(model, metric), storage_order(model, model.metrics[metric].kind),
                       visit, share);
@@ -142,7 +155,7 @@ void CubexSource::visit_rows(const Model& model, Index metric, const RowVisitor&
   std::function<void(uint64_t)> done_below;
   if (plain || share.parts == 1) done_below = release_behind(data, released);
   stream_data(bytes, index, storage_order(model, m.kind), m.dtype, model.locations.size(),
-              stored.data_where, placement, visit, done_below, share);
+              stored.data_where, placement, visit, done_below, share, runs);
   if (share.parts == 1) file_->release(data.offset, data.size);
 }
 

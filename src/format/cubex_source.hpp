@@ -22,6 +22,8 @@ class CubexSource : public SeveritySource {
   bool has_data(const Model& model, Index metric) const override;
   void visit_rows(const Model& model, Index metric, const RowVisitor& visit, RowPlacement placement,
                   RowShare share) const override;
+  void visit_row_runs(const Model& model, Index metric, const RowRunVisitor& visit,
+                      RowPlacement placement, RowShare share) const override;
 
   // The anchor text: a view of the mapped file, or of `inflated` when it was gzipped.
   // Throws FormatError when absent.
@@ -32,6 +34,9 @@ class CubexSource : public SeveritySource {
 
  private:
   std::string member_name(const Metric& m, const char* suffix) const;
+  // visit_rows, with the rows of plain members in runs when `runs` is set.
+  void stream_rows(const Model& model, Index metric, const RowVisitor& visit,
+                   const RowRunVisitor* runs, RowPlacement placement, RowShare share) const;
   // The decoded index of a metric that has data, its data member and that member's name for
   // errors ("file:0.data").
   struct StoredMetric {

@@ -1,5 +1,6 @@
 #include "format/metric_data.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -145,7 +146,8 @@ template <class Reserve, class Target, class Done>
 void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, bool in_place, Reserve reserve, Target target, Done done,
-                 const std::function<void(uint64_t)>& done_below = {}, RowShare share = {}) {
+                 const std::function<void(uint64_t)>& done_below = {}, RowShare share = {},
+                 const RowRunVisitor* runs = nullptr) {
   const size_t rows = index.rows(order.size());
   const size_t share_begin = rows * share.part / share.parts;
   const size_t share_end = rows * (share.part + 1) / share.parts;
@@ -237,6 +239,18 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                       std::to_string(static_cast<unsigned long long>(need)) +
                       " bytes, the member has " + std::to_string(bytes.size()));
   reserve(share_end - share_begin);
+  if (in_place && runs != nullptr) {
+    // Consecutive rows lie one after the other: handed over together, where they lie.
+    constexpr size_t kRunRows = 32;
+    Index cnodes[kRunRows];
+    for (size_t k = share_begin; k < share_end; k += kRunRows) {
+      const size_t count = std::min(kRunRows, share_end - k);
+      for (size_t j = 0; j < count; ++j) cnodes[j] = order[position(k + j)];
+      (*runs)(cnodes, count, bytes.data() + 10 + k * disk_row, disk_row);
+      if (done_below) done_below(10 + (k + count) * disk_row);
+    }
+    return;
+  }
   for (size_t k = share_begin; k < share_end; ++k) {
     emit(k, bytes.data() + 10 + k * disk_row);
     if (done_below) done_below(10 + (k + 1) * disk_row);
@@ -289,7 +303,8 @@ bool row_layout_is_native(DataType type, ByteOrder order) {
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, RowPlacement placement, const RowVisitor& visit,
-                 const std::function<void(uint64_t)>& done_below, RowShare share) {
+                 const std::function<void(uint64_t)>& done_below, RowShare share,
+                 const RowRunVisitor* runs) {
   const bool in_place =
       placement == RowPlacement::kAnyAddress && row_layout_is_native(type, index.order);
   // One row of scratch memory, 8-byte aligned for every lane type; it stays in cache.
@@ -297,7 +312,7 @@ void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
   std::byte* row = reinterpret_cast<std::byte*>(scratch.data());
   decode_rows(
       bytes, index, order, type, locations, where, in_place, [](size_t) {},
-      [&](Index) { return row; }, visit, done_below, share);
+      [&](Index) { return row; }, visit, done_below, share, runs);
 }
 
 uint64_t plain_row_offset(DataType type, size_t locations, size_t k) {

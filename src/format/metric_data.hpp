@@ -46,11 +46,13 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
 // `done_below(n)` is called now and then with a byte count n: the rows still to come lie at or
 // after bytes[n], so the caller may give the pages before it back (plain and compressed data).
 // Only the rows of `share` are visited (the others are still checked where the layout needs it,
-// e.g. the whole ZCUBEX sub-index).
+// e.g. the whole ZCUBEX sub-index). With `runs`, rows handed over where they lie in a plain
+// member go to `runs` several at a time instead of to `visit`.
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, RowPlacement placement, const RowVisitor& visit,
-                 const std::function<void(uint64_t)>& done_below = {}, RowShare share = {});
+                 const std::function<void(uint64_t)>& done_below = {}, RowShare share = {},
+                 const RowRunVisitor* runs = nullptr);
 // The byte offset in a plain data member at which stored row k starts.
 uint64_t plain_row_offset(DataType type, size_t locations, size_t k);
 // Whether rows of this type in this byte order read the same in the file and in memory.

@@ -100,19 +100,34 @@ std::shared_ptr<const SeverityMatrix> Report::severities_for_rows(Index metric) 
   return severities(metric);
 }
 
-void Report::visit_rows(Index metric, const RowVisitor& visit, RowPlacement placement,
-                        RowShare share) const {
+Report::CachedRows Report::cached_rows(Index metric) const {
   if (metric >= cache_->slots.size())
     throw LookupError(path_ + ": no metric at index " + std::to_string(metric));
-  std::shared_ptr<const SeverityMatrix> cached;
-  {
-    Cache::Slot& slot = cache_->slots[metric];
-    std::lock_guard<std::mutex> guard(slot.lock);
-    if (slot.loaded) cached = slot.values;
-    if (slot.loaded && cached == nullptr) return;  // known to have no data
-  }
-  if (cached == nullptr) return source_->visit_rows(*model_, metric, visit, placement, share);
-  visit_stored_rows(*cached, storage_order(*model_, model_->metrics[metric].kind), visit, share);
+  Cache::Slot& slot = cache_->slots[metric];
+  std::lock_guard<std::mutex> guard(slot.lock);
+  if (!slot.loaded) return {};
+  return {slot.values, slot.values == nullptr};
+}
+
+void Report::visit_rows(Index metric, const RowVisitor& visit, RowPlacement placement,
+                        RowShare share) const {
+  const CachedRows cached = cached_rows(metric);
+  if (cached.none) return;
+  if (cached.values == nullptr)
+    return source_->visit_rows(*model_, metric, visit, placement, share);
+  visit_stored_rows(*cached.values, storage_order(*model_, model_->metrics[metric].kind), visit,
+                    share);
+}
+
+void Report::visit_row_runs(Index metric, const RowRunVisitor& visit, RowPlacement placement,
+                            RowShare share) const {
+  const CachedRows cached = cached_rows(metric);
+  if (cached.none) return;
+  if (cached.values == nullptr)
+    return source_->visit_row_runs(*model_, metric, visit, placement, share);
+  visit_stored_rows(
+      *cached.values, storage_order(*model_, model_->metrics[metric].kind),
+      [&](Index c, const std::byte* row) { visit(&c, 1, row, 0); }, share);
 }
 
 void Report::drop(Index metric) const {

@@ -1,47 +1,22 @@
-// The MPI layer's collectives (collectives.hpp): non-blocking MPI-3 collectives waited on
-// gently, the failure agreement before each gather, and the plan of who reads what.
+// The MPI layer's collectives (collectives.hpp): the failure agreement before each gather, the
+// records gathered on rank 0, and the plan of who reads what; MPI itself is behind mpi_calls().
 #include "mpi/collectives.hpp"
-
-#include <mpi.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <new>
 #include <numeric>
 
+#include "core/modules.hpp"
 #include "cubekit/error.hpp"
+#include "mpi/mpi_calls.hpp"
 
 namespace cubekit::mpi {
 namespace {
 
-// Tests the request with growing pauses (20 µs to 1 ms): a rank that waits for rank 0 to write
-// does not take a core from it (MPI's blocking calls spin).
-void wait_gently(MPI_Request& request) {
-  long pause_ns = 20'000;
-  for (int done = 0;;) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) return;
-    const timespec pause{0, pause_ns};
-    nanosleep(&pause, nullptr);
-    pause_ns = std::min(pause_ns * 2, 1'000'000L);
-  }
-}
-
-// Records travel in units of 4 KiB so that MPI's int counts reach 8 TiB per step.
-constexpr size_t kUnit = 4096;
+constexpr size_t kUnit = kUnitBytes;
 constexpr uint64_t kEndOfRecords = UINT64_MAX;
-
-MPI_Datatype unit_type() {
-  static MPI_Datatype unit = [] {
-    MPI_Datatype t;
-    MPI_Type_contiguous(kUnit, MPI_BYTE, &t);
-    MPI_Type_commit(&t);
-    return t;
-  }();
-  return unit;
-}
 
 void append_word(std::string& out, uint64_t word) {
   out.append(reinterpret_cast<const char*>(&word), sizeof word);
@@ -70,17 +45,13 @@ Gathered gather_records(Job& job, std::string& records) {
   records.resize((records.size() + kUnit - 1) / kUnit * kUnit);
   int units = static_cast<int>(records.size() / kUnit);
   std::vector<int> counts(job.root() ? job.size() : 0), starts(counts.size());
-  MPI_Request request;
-  MPI_Igather(&units, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
-  wait_gently(request);
+  mpi_calls().gather_int(units, counts.data());
   Gathered g;
   if (job.root()) {
     std::exclusive_scan(counts.begin(), counts.end(), starts.begin(), 0);
     g.storage.resize((static_cast<size_t>(starts.back()) + counts.back()) * kUnit);
   }
-  MPI_Igatherv(records.data(), units, unit_type(), g.storage.data(), counts.data(), starts.data(),
-               unit_type(), 0, MPI_COMM_WORLD, &request);
-  wait_gently(request);
+  mpi_calls().gather_units(records.data(), units, g.storage.data(), counts.data(), starts.data());
   for (int start : starts) index_records(g, static_cast<size_t>(start) * kUnit);
   return g;
 }
@@ -108,30 +79,35 @@ void assign(const std::vector<uint64_t>& sizes, size_t begin, size_t end, int ra
 
 }  // namespace
 
+const MpiCalls& mpi_calls() {
+  static const MpiCalls* const calls = [] {
+    const auto entry = reinterpret_cast<const MpiCalls* (*)()>(
+        core::module_entry(CUBEKIT_MPI_MODULE_FILE, CUBEKIT_MPI_MODULE_ENTRY));
+    const MpiCalls* table = entry();
+    if (table->version != kMpiCallsVersion)
+      throw Error(std::string(CUBEKIT_MPI_MODULE_FILE) + ": version " +
+                  std::to_string(table->version) + " of the MPI calls, this build needs " +
+                  std::to_string(kMpiCallsVersion));
+    return table;
+  }();
+  return *calls;
+}
+
 FirstRank first_by_key(int key) {
-  FirstRank mine{key, 0}, first{};
-  MPI_Comm_rank(MPI_COMM_WORLD, &mine.rank);
-  MPI_Request request;
-  MPI_Iallreduce(&mine, &first, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD, &request);
-  wait_gently(request);
+  FirstRank first{};
+  mpi_calls().first_by_key(key, &first.key, &first.rank);
   return first;
 }
 
 void broadcast(std::string& text, int from) {
   uint64_t size = text.size();
-  MPI_Request request;
-  MPI_Ibcast(&size, 1, MPI_UINT64_T, from, MPI_COMM_WORLD, &request);
-  wait_gently(request);
+  mpi_calls().broadcast_words(&size, 1, from);
   text.resize(size);
-  MPI_Ibcast(text.data(), static_cast<int>(size), MPI_CHAR, from, MPI_COMM_WORLD, &request);
-  wait_gently(request);
+  mpi_calls().broadcast_chars(text.data(), static_cast<int>(size), from);
 }
 
 void broadcast(std::vector<uint64_t>& values, int from) {
-  MPI_Request request;
-  MPI_Ibcast(values.data(), static_cast<int>(values.size()), MPI_UINT64_T, from, MPI_COMM_WORLD,
-             &request);
-  wait_gently(request);
+  mpi_calls().broadcast_words(values.data(), static_cast<int>(values.size()), from);
 }
 
 std::string ranks_text(const Job& job) {

@@ -1,6 +1,7 @@
-// The few collectives the MPI layer is made of (collectives.cpp). Every rank calls each of them
-// in the same order; a rank waiting in one sleeps between tests of its request instead of
-// spinning, so that waiting ranks leave the cores to the working ones (oversubscribed runs).
+// The few collectives the MPI layer is made of (collectives.cpp, over the MPI calls of
+// mpi_calls.hpp). Every rank calls each of them in the same order; a rank waiting in one sleeps
+// between tests of its request instead of spinning, so that waiting ranks leave the cores to
+// the working ones (oversubscribed runs).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,11 @@
 #include "cubekit/mpi.hpp"
 
 namespace cubekit::mpi {
+
+struct MpiCalls;
+// The MPI calls (mpi_calls.hpp), from the module cubekit-mpi.so, loaded at the first call.
+// Throws Error when the module cannot be loaded.
+const MpiCalls& mpi_calls();
 
 // The rank with the smallest `key` (ties: the lowest rank), and that key.
 struct FirstRank {

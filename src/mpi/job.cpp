@@ -1,7 +1,6 @@
 // A tool's run as one rank of an MPI job (mpi.hpp): MPI started and ended, the other ranks'
 // output kept from the terminal, and the agreement on failure that every collective step opens.
 #include <fcntl.h>
-#include <mpi.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include "cubekit/error.hpp"
 #include "cubekit/mpi.hpp"
 #include "mpi/collectives.hpp"
+#include "mpi/mpi_calls.hpp"
 
 namespace cubekit::mpi {
 namespace {
@@ -55,9 +55,7 @@ bool launched_by_launcher() {
 }
 
 Job::Job(int* argc, char*** argv) {
-  MPI_Init(argc, argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  mpi_calls().init(argc, argv, &rank_, &size_);
   current_job = this;
   if (root()) {
     const char* asked = std::getenv("CUBEKIT_PROGRESS");
@@ -74,7 +72,7 @@ Job::~Job() {
   std::cerr.flush();
   std::fflush(nullptr);
   current_job = nullptr;
-  MPI_Finalize();
+  mpi_calls().finalize();
 }
 
 Job* Job::current() {

@@ -72,7 +72,7 @@ int serve_main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
-    Server server(o);
+    LoadedServer server(o);
     const int port = server.listen();
     const std::string url = "http://" + o.bind + ":" + std::to_string(port) + "/";
     std::printf("cubekit serve: %s (reports below %s; Ctrl-C stops)\n", url.c_str(),

@@ -31,11 +31,10 @@ for f in include/cubekit/derived.hpp lib/cmake/cubekit/cubekitConfig.cmake lib/l
   [ -e "$root/usr/$f" ] || fail "the package holds no /usr/$f"
 done
 
-# Every shared library the executable needs itself (its NEEDED entries; what those need, their
-# packages depend on) belongs to a Debian package named in Depends.
+# Every shared library the executable and its modules (cubekit-server.so, cubekit-mpi.so,
+# loaded on demand from /usr/lib/cubekit) need themselves (their NEEDED entries; what those
+# need, their packages depend on) belongs to a Debian package named in Depends.
 depends=$(dpkg-deb -f "$deb" Depends)
-needed=$(readelf -d "$root/usr/bin/cubekit" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-[ -n "$needed" ] || fail "readelf found no NEEDED libraries in /usr/bin/cubekit"
 package_of() {  # dpkg knows a file by the path its package installed it under (/lib or /usr/lib)
   local path
   for path in "$1" "$(readlink -f "$1")" "${1#/usr}" "/usr${1#/usr}"; do
@@ -43,14 +42,19 @@ package_of() {  # dpkg knows a file by the path its package installed it under (
   done
   return 1
 }
-for name in $needed; do
-  [[ "$name" == ld-linux* ]] && continue  # the dynamic loader, libc6's
-  lib=$(ldd "$root/usr/bin/cubekit" | awk -v n="$name" '$1 == n {print $3}')
-  [ -n "$lib" ] || fail "the system has no $name, which /usr/bin/cubekit needs"
-  owner=$(package_of "$lib") || fail "no Debian package holds $lib"
-  case "$owner" in libc6 | libgcc-s1 | libstdc++6) ;;  # always there (essential or required)
-  *) [[ ",$depends," == *"$owner"* ]] || fail "Depends ($depends) lacks $owner, which holds $lib" ;;
-  esac
+ls "$root"/usr/lib/cubekit/cubekit-server.so >/dev/null || fail "the package holds no server module"
+for elf in "$root/usr/bin/cubekit" "$root"/usr/lib/cubekit/*.so; do
+  needed=$(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+  [ -n "$needed" ] || fail "readelf found no NEEDED libraries in $elf"
+  for name in $needed; do
+    [[ "$name" == ld-linux* ]] && continue  # the dynamic loader, libc6's
+    lib=$(ldd "$elf" | awk -v n="$name" '$1 == n {print $3}')
+    [ -n "$lib" ] || fail "the system has no $name, which $elf needs"
+    owner=$(package_of "$lib") || fail "no Debian package holds $lib"
+    case "$owner" in libc6 | libgcc-s1 | libstdc++6) ;;  # always there (essential or required)
+    *) [[ ",$depends," == *"$owner"* ]] || fail "Depends ($depends) lacks $owner, which holds $lib" ;;
+    esac
+  done
 done
 
 # The unpacked tools run: 60 call paths, 1 machine × 1 node × 2 ranks × 2 threads = 4 locations.
@@ -62,6 +66,14 @@ rows=$(($(wc -l <"$work/dump.csv") - 1))
 "$root/usr/bin/cube_dump" -m visits -t 0-3 -s csv2 "$work/generated.cubex" >"$work/dump.csv"
 threads=$(tail -n +2 "$work/dump.csv" | cut -d, -f2 | sort -u | wc -l)
 [ "$threads" -eq 4 ] || fail "cube_dump printed values of $threads locations, not 4"
+
+# The packaged `cubekit serve` finds its module: the server itself answers (here: that the
+# root is no folder), not the loader.
+if said=$("$root/usr/bin/cubekit" serve --port 0 --root "$work/no-such-folder" 2>&1); then
+  fail "cubekit serve started on a root that does not exist"
+fi
+[[ $said == *"no-such-folder: cannot serve it: not an existing folder"* ]] ||
+  fail "the packaged cubekit serve did not reach its server module: $said"
 
 summary="$shared/data/real/cubelib/examples/summary.cubex"
 oracle="$shared/oracle/cubelib__examples__cube__summary.cubex"

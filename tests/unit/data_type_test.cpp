@@ -5,7 +5,9 @@
 #include <limits>
 
 #include <cfloat>
+#include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/data_type.hpp"
@@ -96,6 +98,57 @@ TEST(Algebra, MinAndMaxFoldEqualsPlusValueByValue) {
           << "start " << start;
     }
   }
+}
+
+// fold_rows folds rows side by side: every result has the bits of fold_row on that row alone,
+// for every count (groups of 8 and 4 and the rest), rows at odd addresses, NaNs, signed zeros
+// and sums whose digits depend on the order of the additions.
+TEST(Algebra, FoldRowsEqualsFoldRowRowByRow) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double pattern[] = {1e16, 1.0, -1e16, 0.1, -0.0, nan, 0.0, 3.0, -2.5, 1e-300, 7.0};
+  for (const char* text : {"DOUBLE", "MINDOUBLE", "MAXDOUBLE", "INT64", "UINT32", "INT8"}) {
+    const DataType t = DataType::parse(text);
+    const size_t n = 9, size = t.memory_size(), stride = n * size + 3;
+    for (size_t count = 1; count <= 13; ++count) {
+      std::vector<std::byte> rows(1 + count * stride);
+      for (size_t j = 0; j < count; ++j)
+        for (size_t i = 0; i < n; ++i) {
+          std::byte* v = rows.data() + 1 + j * stride + i * size;
+          if (t.lane_type() == LaneType::kDouble) {
+            const bool with_nan = j % 3 == 0;  // NaN only in some rows
+            double x = pattern[(i + j) % std::size(pattern)];
+            if (std::isnan(x) && !with_nan) x = 4.0;
+            std::memcpy(v, &x, sizeof x);
+          } else {
+            for (size_t b = 0; b < size; ++b)
+              v[b] = std::byte(static_cast<uint8_t>(i * 31 + j * 7 + b));
+          }
+        }
+      std::vector<uint64_t> together(count), alone(count);
+      std::vector<std::byte*> accs(count);
+      for (size_t j = 0; j < count; ++j) {
+        set_identity(t, reinterpret_cast<std::byte*>(&together[j]), 1);
+        set_identity(t, reinterpret_cast<std::byte*>(&alone[j]), 1);
+        accs[j] = reinterpret_cast<std::byte*>(&together[j]);
+        fold_row(t, reinterpret_cast<std::byte*>(&alone[j]), rows.data() + 1 + j * stride, n);
+      }
+      fold_rows(t, accs.data(), rows.data() + 1, stride, count, n);
+      EXPECT_EQ(together, alone) << text << ", " << count << " rows";
+    }
+  }
+  // The hand-computed case: ((0 + 1e16) + 1) + −1e16 is 0 in sequence (1e16 + 1 rounds to 1e16),
+  // whatever else is folded beside it.
+  const double row[] = {1e16, 1.0, -1e16};
+  double sums[5] = {};
+  std::byte* accs[5];
+  std::vector<double> five_rows;
+  for (int j = 0; j < 5; ++j) {
+    accs[j] = reinterpret_cast<std::byte*>(&sums[j]);
+    five_rows.insert(five_rows.end(), std::begin(row), std::end(row));
+  }
+  fold_rows(DataType(TypeKind::kDouble), accs, reinterpret_cast<const std::byte*>(five_rows.data()),
+            sizeof row, 5, 3);
+  for (double s : sums) EXPECT_EQ(s, 0.0);
 }
 
 // The row form is the value-by-value form, for every type (rows at odd addresses included).

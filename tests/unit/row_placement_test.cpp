@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubekit/generator.hpp"
@@ -62,13 +64,52 @@ void expect_shares_make_the_whole(const Report& r, Index metric) {
   }
 }
 
+using RowSequence = std::vector<std::pair<Index, std::vector<std::byte>>>;
+
+// The rows as visit_rows hands them over, in order.
+RowSequence rows_in_order(const Report& r, Index metric, RowPlacement placement, RowShare share) {
+  RowSequence rows;
+  const size_t bytes = r.model().metrics[metric].dtype.memory_size() * r.model().locations.size();
+  r.visit_rows(
+      metric,
+      [&](Index c, const std::byte* row) { rows.emplace_back(c, std::vector(row, row + bytes)); },
+      placement, share);
+  return rows;
+}
+
+// visit_row_runs hands over the rows visit_rows does, in the same order, for every placement
+// and share; returns the longest run.
+size_t expect_runs_are_the_rows(const Report& r, Index metric) {
+  const size_t bytes = r.model().metrics[metric].dtype.memory_size() * r.model().locations.size();
+  size_t longest = 0;
+  for (RowPlacement placement : {RowPlacement::kAligned, RowPlacement::kAnyAddress})
+    for (size_t parts : {1u, 3u})
+      for (size_t part = 0; part < parts; ++part) {
+        RowSequence runs;
+        r.visit_row_runs(
+            metric,
+            [&](const Index* cnodes, size_t count, const std::byte* rows, size_t stride) {
+              longest = std::max(longest, count);
+              for (size_t j = 0; j < count; ++j)
+                runs.emplace_back(cnodes[j],
+                                  std::vector(rows + j * stride, rows + j * stride + bytes));
+            },
+            placement, RowShare{part, parts});
+        EXPECT_EQ(runs, rows_in_order(r, metric, placement, RowShare{part, parts}))
+            << r.path() << " metric " << metric << ", part " << part << " of " << parts;
+      }
+  return longest;
+}
+
 // Every metric: same rows either way; returns whether kAnyAddress handed over any row at an
 // address no copy would have (rows of 8-byte values in a .cubex start 10 bytes after a
 // 512-byte boundary, so a row in the mapped file is never 8-aligned).
-bool same_rows_either_way(const std::string& path) {
+bool same_rows_either_way(const std::string& path, size_t* longest_run = nullptr) {
   const Report r = Report::open(path);
   bool zero_copy = false;
   for (Index m = 0; m < r.model().metrics.size(); ++m) {
+    const size_t longest = expect_runs_are_the_rows(r, m);  // streamed from the file
+    if (longest_run) *longest_run = std::max(*longest_run, longest);
     bool unaligned = false;
     const Rows aligned = rows_of(r, m, RowPlacement::kAligned, &unaligned);
     EXPECT_FALSE(unaligned) << path << " metric " << m << ": kAligned row not aligned";
@@ -77,6 +118,7 @@ bool same_rows_either_way(const std::string& path) {
     expect_shares_make_the_whole(r, m);  // streamed from the file
     r.severities(m);
     expect_shares_make_the_whole(r, m);  // from the decoded cache
+    EXPECT_LE(expect_runs_are_the_rows(r, m), 1u) << "decoded rows come one at a time";
     r.drop(m);
   }
   return zero_copy;
@@ -101,12 +143,18 @@ class RowPlacementTest : public ::testing::Test {
   fs::path dir_;
 };
 
+// Plain rows come in place and, through visit_row_runs, several at a time (runs of up to 32).
 TEST_F(RowPlacementTest, PlainRowsAreFoldedInPlace) {
-  EXPECT_TRUE(same_rows_either_way(generate("plain.cubex", false)));
+  size_t longest_run = 0;
+  EXPECT_TRUE(same_rows_either_way(generate("plain.cubex", false), &longest_run));
+  EXPECT_EQ(longest_run, 32u);
 }
 
+// Compressed rows are inflated one at a time: runs of one.
 TEST_F(RowPlacementTest, CompressedRowsGiveTheSameValues) {
-  same_rows_either_way(generate("z.cubex", true));
+  size_t longest_run = 0;
+  same_rows_either_way(generate("z.cubex", true), &longest_run);
+  EXPECT_EQ(longest_run, 1u);
 }
 
 // Calls `check(metric, data member bytes, index)` for every metric of the report at `path` that

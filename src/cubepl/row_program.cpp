@@ -45,7 +45,8 @@ class BufferPool {
 // vdivpd takes for 4. So the quotient loops are compiled for AVX2 as well as for plain x86-64
 // and the loader picks one per machine (the binary still runs on any x86-64). The division is
 // the same IEEE operation either way and AVX2 brings no fused multiply-add: the same bits.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+// Not under ThreadSanitizer: a program with such a choice (an ifunc) crashes at start under it.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define CUBEKIT_WITH_AVX2 __attribute__((target_clones("avx2", "default")))
 #else
 #define CUBEKIT_WITH_AVX2

@@ -1,9 +1,11 @@
-// The rows CubePL's operands read (issue 30). calc's location_scalars writes a stored metric's
-// per-location values as doubles straight into the evaluator's buffer; it must give the bits
-// of the general path (location_values, then scalars()) for every call path and flavour, over
-// rows of -0, NaN, infinities, subnormal and huge values, rows left out and integer types. The
-// engine sums a prederived metric over the locations several rows at a time; each sum must be
-// the one chain of additions in location order, worked out by hand.
+// The rows CubePL's operands read (issue 30). The engine writes a decoded stored metric's
+// per-location values as doubles straight into the evaluator's buffer (calc's
+// location_scalars); through a prederived metric `metric::X(i)` or `metric::X(e)` they must
+// have the bits of the stored metric's own location_values for every call path and flavour,
+// over rows of -0, NaN, infinities, subnormal and huge values, rows left out and integer
+// types, and the values worked out by hand. The engine sums a prederived metric over the
+// locations several rows at a time; each sum must be the one chain of additions in location
+// order, worked out by hand.
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -14,7 +16,6 @@
 #include <map>
 #include <vector>
 
-#include "calc/kernels.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/source.hpp"
@@ -53,8 +54,13 @@ std::vector<std::byte> bytes_of(const std::vector<T>& values) {
 }
 
 // Metrics: 0 t (DOUBLE, inclusive), 1 v (UINT64, exclusive), 2 n (INT32, inclusive), 3 e
-// (DOUBLE, exclusive), 4 s (DOUBLE, exclusive; see PrederivedSumsFollowTheLocationOrder), then
-// the derived ones of `derived` (name, kind, expression) from 5 on.
+// (DOUBLE, exclusive), 4 s (DOUBLE, exclusive; see PrederivedSumsFollowTheLocationOrder); then
+// PREDERIVED_EXCLUSIVE operand(m, f) = `metric::X(i)` / `metric::X(e)` of each of t, v, n, e
+// (5 to 12), then the derived ones of `derived` (name, kind, expression) from 13 on.
+constexpr size_t kStored = 4;  // t, v, n, e
+Index operand(Index stored, Flavour f) {
+  return static_cast<Index>(5 + 2 * stored + (f == Flavour::kExclusive ? 1 : 0));
+}
 struct Derived {
   const char* name;
   MetricKind kind;
@@ -67,6 +73,11 @@ Report make_report(const std::vector<Derived>& derived = {}) {
   test::add_metric(*model, "n", "INT32", MetricKind::kInclusive);
   test::add_metric(*model, "e", "DOUBLE", MetricKind::kExclusive);
   test::add_metric(*model, "s", "DOUBLE", MetricKind::kExclusive);
+  for (const char* name : {"t", "v", "n", "e"})
+    for (const char* f : {"i", "e"})
+      test::add_metric(*model, std::string(name) + "_" + f, "DOUBLE",
+                       MetricKind::kPrederivedExclusive)
+          .expression = std::string("metric::") + name + "(" + f + ")";
   for (const Derived& d : derived)
     test::add_metric(*model, d.name, "DOUBLE", d.kind).expression = d.expression;
   test::add_call_tree(*model, {"r", "a", "b", "c", "d", "f"}, {kNoIndex, 0, 0, 1, 1, 2});
@@ -101,27 +112,25 @@ std::vector<uint64_t> bits(const double* values, size_t n) {
   return out;
 }
 
+// Values of metric m at call path c as doubles, from the engine.
+std::vector<double> row_of(MetricEngine& engine, Index m, Index c, Flavour f) {
+  const Values v = engine.location_values(m, c, Flavour::kInclusive, f);
+  std::vector<double> out(v.size());
+  scalars(v.type(), v.data(), v.size(), out.data());
+  return out;
+}
+
 TEST(OperandRows, DecodedRowsGiveTheBitsOfLocationValues) {
   const Report report = make_report();
-  for (Index m = 0; m < 4; ++m) ASSERT_NE(report.severities(m), nullptr);
-  for (Index m = 0; m < 4; ++m)
+  for (Index m = 0; m < kStored; ++m) ASSERT_NE(report.severities(m), nullptr);
+  MetricEngine engine(report);
+  for (Index m = 0; m < kStored; ++m)
     for (Index c = 0; c < kCnodes; ++c)
       for (Flavour f : {Flavour::kInclusive, Flavour::kExclusive}) {
-        const Values general = location_values(report, m, c, Flavour::kInclusive, f);
-        std::vector<double> expected(kLocations);
-        scalars(general.type(), general.data(), kLocations, expected.data());
-        std::vector<double> got(kLocations, 42.0);
-        const bool taken = location_scalars(report, m, c, f, got);
-        // Inclusive of exclusive storage (a subtree's sum) and an integer row minus its
-        // children's are left to location_values.
-        const bool subtree = (m == 1 || m == 3) && f == Flavour::kInclusive;
-        const bool integer_minus = m == 2 && f == Flavour::kExclusive;
-        EXPECT_EQ(taken, !subtree && !integer_minus) << "metric " << m << " cnode " << c;
-        if (taken)
-          EXPECT_EQ(bits(got.data(), kLocations), bits(expected.data(), kLocations))
-              << "metric " << m << " cnode " << c << " flavour " << static_cast<int>(f);
-        else
-          EXPECT_EQ(got, std::vector<double>(kLocations, 42.0));
+        const std::vector<double> want = row_of(engine, m, c, f);
+        const std::vector<double> got = row_of(engine, operand(m, f), c, Flavour::kExclusive);
+        EXPECT_EQ(bits(got.data(), kLocations), bits(want.data(), kLocations))
+            << "metric " << m << " cnode " << c << " flavour " << static_cast<int>(f);
       }
 }
 
@@ -129,10 +138,11 @@ TEST(OperandRows, HandComputedExclusiveValues) {
   const Report report = make_report();
   ASSERT_NE(report.severities(0), nullptr);
   ASSERT_NE(report.severities(1), nullptr);
-  std::vector<double> out(kLocations);
+  MetricEngine engine(report);
+  std::vector<double> out;
   // t at call path c, location l: special[(3c + 7l) % 12].
   // c (3) is a leaf: its own row [special 9, 4, 11] = [1 + 1e-15, NaN, 3].
-  ASSERT_TRUE(location_scalars(report, 0, 3, Flavour::kExclusive, out));
+  out = row_of(engine, operand(0, Flavour::kExclusive), 3, Flavour::kExclusive);
   EXPECT_EQ(out[0], 1 + 1e-15);
   EXPECT_TRUE(std::isnan(out[1]));
   EXPECT_EQ(out[2], 3.0);
@@ -141,19 +151,19 @@ TEST(OperandRows, HandComputedExclusiveValues) {
   // (|difference| ≤ 2 ulp of |sum|, and the sum is infinite too), then 0 - DBL_MIN. Location
   // 1: 5e-324 + DBL_MAX rounds to DBL_MAX, - -0 keeps it. Location 2: 1.5 - DBL_MAX rounds to
   // -DBL_MAX, and so does - 2^53.
-  ASSERT_TRUE(location_scalars(report, 0, 0, Flavour::kExclusive, out));
+  out = row_of(engine, operand(0, Flavour::kExclusive), 0, Flavour::kExclusive);
   EXPECT_EQ(out, (std::vector<double>{-DBL_MIN, DBL_MAX, -DBL_MAX}));
   // b (2): own [DBL_MIN, -0, 2^53] minus f's [-inf, -DBL_MAX, DBL_MAX]: inf snapped to 0,
   // +0 + DBL_MAX, 2^53 - DBL_MAX rounded to -DBL_MAX.
-  ASSERT_TRUE(location_scalars(report, 0, 2, Flavour::kExclusive, out));
+  out = row_of(engine, operand(0, Flavour::kExclusive), 2, Flavour::kExclusive);
   EXPECT_EQ(out, (std::vector<double>{0.0, DBL_MAX, -DBL_MAX}));
   // d (4) has no time row: 0 everywhere, exclusively and inclusively.
-  ASSERT_TRUE(location_scalars(report, 0, 4, Flavour::kInclusive, out));
+  out = row_of(engine, operand(0, Flavour::kInclusive), 4, Flavour::kExclusive);
   EXPECT_EQ(out, std::vector<double>(kLocations, 0.0));
   // visits of a (1): [1, UINT64_MAX, 2^53 + 1] as the nearest doubles; b (2) has no row.
-  ASSERT_TRUE(location_scalars(report, 1, 1, Flavour::kExclusive, out));
+  out = row_of(engine, operand(1, Flavour::kExclusive), 1, Flavour::kExclusive);
   EXPECT_EQ(out, (std::vector<double>{1.0, 0x1p64, kBig}));
-  ASSERT_TRUE(location_scalars(report, 1, 2, Flavour::kExclusive, out));
+  out = row_of(engine, operand(1, Flavour::kExclusive), 2, Flavour::kExclusive);
   EXPECT_EQ(out, std::vector<double>(kLocations, 0.0));
 }
 
@@ -165,7 +175,7 @@ TEST(OperandRows, NegativeZeroOwnValueReadsAsPositiveZero) {
   ASSERT_NE(report.severities(3), nullptr);
   MetricEngine engine(report);
   // e at b (2): special[10], [11], [0] = -DBL_MAX, 3, 0; at r (0): [0], [1], [2] = 0, -0, 1.5.
-  const Values r = engine.location_values(5, 0, Flavour::kInclusive, Flavour::kExclusive);
+  const Values r = engine.location_values(13, 0, Flavour::kInclusive, Flavour::kExclusive);
   EXPECT_EQ(bits(reinterpret_cast<const double*>(r.data()), kLocations),
             bits(std::vector<double>{-0.0, -0.0, -1.5}.data(), kLocations));
 }
@@ -179,7 +189,7 @@ TEST(OperandRows, PrederivedSumsFollowTheLocationOrder) {
   MetricEngine engine(report);
   std::vector<double> expected;
   for (Index c = 0; c < kCnodes; ++c) expected.push_back(c % 2 == 0 ? kBig : kBig + 2);
-  for (auto [metric, flavour] : {std::pair{5u, Flavour::kExclusive}, {6u, Flavour::kInclusive}}) {
+  for (auto [metric, flavour] : {std::pair{13u, Flavour::kExclusive}, {14u, Flavour::kInclusive}}) {
     const Values sums = engine.aggregated_values(metric, Flavour::kInclusive, flavour);
     std::vector<double> got;
     for (Index c = 0; c < kCnodes; ++c) got.push_back(sums.scalar(c));

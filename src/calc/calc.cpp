@@ -328,6 +328,35 @@ void subtract_sub_metric(const Report& report, Index parent, Index child, Values
   minus_rows_unsnapped(to, values.data(), converted.data(), values.size());
 }
 
+bool location_scalars(const Report& report, Index metric, Index cnode, Flavour call_flavour,
+                      std::span<double> out) {
+  const Model& model = report.model();
+  const Metric& m = model.metric(metric);
+  (void)model.cnode(cnode);  // LookupError when out of range
+  const bool own_only = stored_inclusive(m) == (call_flavour == Flavour::kInclusive);
+  const bool is_double = m.dtype.kind() == TypeKind::kDouble;
+  const bool minus_children = stored_inclusive(m) && call_flavour == Flavour::kExclusive;
+  if (is_derived(m.kind) || !m.dtype.is_single_number()) return false;
+  if (!own_only && !(minus_children && is_double)) return false;  // a subtree's sum, or integers'
+
+  const auto matrix = report.severities_for_rows(metric);
+  if (matrix == nullptr) return false;
+  const std::byte* own = matrix->row(cnode);
+  if (!is_double) {  // an integer call path's own row: the identity (0) ⊕ it is itself
+    if (own == nullptr) std::fill(out.begin(), out.end(), 0.0);
+    if (own != nullptr) scalars(m.dtype, own, out.size(), out.data());
+    return true;
+  }
+  // DOUBLE: call_values' steps on the doubles of `out` (0.0 + own turns a -0 into +0).
+  auto* acc = reinterpret_cast<std::byte*>(out.data());
+  set_identity(m.dtype, acc, out.size());
+  if (own != nullptr) plus_rows(m.dtype, acc, own, out.size());
+  if (minus_children)
+    for (Index k : model.cnodes[cnode].children)
+      if (const std::byte* row = matrix->row(k)) minus_rows(m.dtype, acc, row, out.size());
+  return true;
+}
+
 Values location_values(const Report& report, Index metric, Index cnode, Flavour metric_flavour,
                        Flavour call_flavour) {
   (void)report.model().cnode(cnode);  // LookupError when out of range

@@ -3,6 +3,8 @@
 // library ask MetricEngine (cubekit/derived.hpp), which answers every metric.
 #pragma once
 
+#include <span>
+
 #include "cubekit/calc.hpp"
 #include "cubekit/report.hpp"
 
@@ -12,6 +14,15 @@ namespace cubekit {
 // metric-tree flavour.
 Values location_values(const Report& report, Index metric, Index cnode, Flavour metric_flavour,
                        Flavour call_flavour);
+
+// location_values(report, metric, cnode, Flavour::kInclusive, call_flavour) as doubles (the
+// scalars() of it) written straight into `out` (one per location), with the same operations in
+// the same order, when that needs no Values in between: the metric's rows are decoded, its
+// values are single numbers, and the answer is a call path's own row, or a DOUBLE row minus its
+// children's. False (out untouched) otherwise: ask location_values. CubePL's operands (issue
+// 30): a row of time(e) read through a Values cost a zeroed row, a copy and an allocation.
+bool location_scalars(const Report& report, Index metric, Index cnode, Flavour call_flavour,
+                      std::span<double> out);
 
 // One value per cnode (indexed like Model::cnodes), aggregated over all locations. Rows are
 // aggregated first, then the tree arithmetic runs on C numbers (C×L + C work, not C×L×depth).

@@ -41,6 +41,11 @@ Flavour apply(Modifier m, Flavour current) {
   return current;
 }
 
+// The call-tree flavour a prederived metric's expression is evaluated with.
+Flavour point_flavour(MetricKind kind) {
+  return kind == MetricKind::kPrederivedInclusive ? Flavour::kInclusive : Flavour::kExclusive;
+}
+
 int flavour_index(Flavour f) {
   return f == Flavour::kInclusive ? 0 : 1;
 }
@@ -65,6 +70,28 @@ Row to_row(const Values& v) {
   Row out(v.size());
   scalars(v.type(), v.data(), v.size(), out.data());
   return out;
+}
+
+// sums[k] = Σ rows[k * L + columns[i]] for i in order, for k < n ≤ 4: one chain of additions
+// per row, all in one loop (the chains are independent, so they overlap in the pipeline).
+void sum_columns(const double* rows, size_t L, size_t n, const std::vector<Index>& columns,
+                 double* sums) {
+  if (n == 4) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (Index column : columns) {
+      s0 += rows[column];
+      s1 += rows[L + column];
+      s2 += rows[2 * L + column];
+      s3 += rows[3 * L + column];
+    }
+    sums[0] = s0, sums[1] = s1, sums[2] = s2, sums[3] = s3;
+    return;
+  }
+  for (size_t k = 0; k < n; ++k) {
+    double s = 0;
+    for (Index column : columns) s += rows[k * L + column];
+    sums[k] = s;
+  }
 }
 
 struct Programs {
@@ -132,6 +159,14 @@ struct MetricEngine::Impl {
 
   Row evaluate(const cubepl::Program& p, Context ctx, Index m, Index c, Flavour f);
   const Row& point(Index m, Index c);
+  // point(m, c) into `out` (one value per location): the cached row, or evaluated without
+  // caching it. A whole call tree's sums read each point once; caching them cost writing
+  // C × L doubles to fresh memory (issue 30).
+  void point_into(Index m, Index c, std::span<double> out);
+  // Σ or m's aggr operator over the locations of one row of m.
+  double over_locations(Index m, const Row& r);
+  // own[c] = over_locations(m, point(m, c)) for every cnode c.
+  void point_sums(Index m, Row& own);
   // a ⊕ b lane by lane with a metric's operator (empty program: the default).
   void fold(const cubepl::Program& op, bool minus, Row& acc, const Row& value);
   double fold1(const cubepl::Program& op, bool minus, double acc, double value);
@@ -574,12 +609,47 @@ Row MetricEngine::Impl::evaluate(const cubepl::Program& p, Context ctx, Index m,
 const Row& MetricEngine::Impl::point(Index m, Index c) {
   auto& rows = points[m];
   if (rows.empty()) rows.resize(model.cnodes.size());
-  if (!rows[c]) {
-    const Flavour f = metric(m).kind == MetricKind::kPrederivedInclusive ? Flavour::kInclusive
-                                                                         : Flavour::kExclusive;
-    rows[c] = evaluate(programs[m].main, Context::kPoint, m, c, f);
-  }
+  if (!rows[c])
+    rows[c] = evaluate(programs[m].main, Context::kPoint, m, c, point_flavour(metric(m).kind));
   return *rows[c];
+}
+
+void MetricEngine::Impl::point_into(Index m, Index c, std::span<double> out) {
+  if (auto it = points.find(m); it != points.end() && !it->second.empty() && it->second[c]) {
+    std::copy(it->second[c]->begin(), it->second[c]->end(), out.begin());
+    return;
+  }
+  if (out.empty()) return;
+  Env env(*this, Context::kPoint, m, c, point_flavour(metric(m).kind), out.size());
+  programs[m].main.evaluate(env, globals, out);
+}
+
+double MetricEngine::Impl::over_locations(Index m, const Row& r) {
+  const cubepl::Program& aggr = programs[m].aggr;
+  double acc = 0;
+  if (aggr.empty())
+    for (Index column : location_column) acc += r[column];
+  else
+    for (Index column : location_column) acc = fold1(aggr, false, acc, r[column]);
+  return acc;
+}
+
+void MetricEngine::Impl::point_sums(Index m, Row& own) {
+  const size_t C = model.cnodes.size(), L = model.locations.size();
+  if (!programs[m].aggr.empty()) {
+    for (Index c = 0; c < C; ++c) own[c] = over_locations(m, point(m, c));
+    return;
+  }
+  // Each row's sum is one chain of additions in location order (CubeLib's); the chains of
+  // kRows rows run side by side, so their latencies overlap.
+  constexpr size_t kRows = 4;
+  Row rows(kRows * L);
+  for (Index first = 0; first < C; first += kRows) {
+    const size_t n = std::min<size_t>(kRows, C - first);
+    for (size_t k = 0; k < n; ++k)
+      point_into(m, first + static_cast<Index>(k), std::span<double>(rows).subspan(k * L, L));
+    sum_columns(rows.data(), L, n, location_column, own.data() + first);
+  }
 }
 
 void MetricEngine::Impl::fold(const cubepl::Program& op, bool minus, Row& acc, const Row& value) {
@@ -633,6 +703,7 @@ Row MetricEngine::Impl::row(Index m, Index c, Flavour f) {
 void MetricEngine::Impl::row_into(Index m, Index c, Flavour f, std::span<double> out) {
   const MetricKind kind = metric(m).kind;
   if (!inactive[m] && !is_derived(kind)) {
+    if (cubekit::location_scalars(report, m, c, f, out)) return;
     const Values v = cubekit::location_values(report, m, c, Flavour::kInclusive, f);
     scalars(v.type(), v.data(), v.size(), out.data());
     return;
@@ -652,22 +723,12 @@ const Row& MetricEngine::Impl::aggregated(Index m, Flavour f) {
   const Metric& d = metric(m);
   const size_t C = model.cnodes.size();
   Row out(C, 0.0);
-  // Σ or the aggr operator over the locations of one row.
-  auto over_locations = [&](const Row& r) {
-    const cubepl::Program& aggr = programs[m].aggr;
-    double acc = 0;
-    if (aggr.empty())
-      for (Index column : location_column) acc += r[column];
-    else
-      for (Index column : location_column) acc = fold1(aggr, false, acc, r[column]);
-    return acc;
-  };
   if (inactive[m]) {
   } else if (!is_derived(d.kind)) {
     out = to_row(cubekit::aggregated_values(report, m, Flavour::kInclusive, f));
   } else if (d.kind == MetricKind::kPrederivedExclusive) {
     Row own(C);
-    for (Index c = 0; c < C; ++c) own[c] = over_locations(point(m, c));
+    point_sums(m, own);
     if (f == Flavour::kExclusive) {
       out = std::move(own);
     } else {
@@ -676,7 +737,7 @@ const Row& MetricEngine::Impl::aggregated(Index m, Flavour f) {
     }
   } else if (d.kind == MetricKind::kPrederivedInclusive) {
     if (f == Flavour::kInclusive) {
-      for (Index c = 0; c < C; ++c) out[c] = over_locations(point(m, c));
+      point_sums(m, out);
     } else {
       const Row incl = aggregated(m, Flavour::kInclusive);
       for (Index c = 0; c < C; ++c) {
@@ -686,7 +747,7 @@ const Row& MetricEngine::Impl::aggregated(Index m, Flavour f) {
       }
     }
   } else if (!programs[m].aggr.empty()) {  // POSTDERIVED with aggr: per location, then folded
-    for (Index c = 0; c < C; ++c) out[c] = over_locations(row(m, c, f));
+    for (Index c = 0; c < C; ++c) out[c] = over_locations(m, row(m, c, f));
   } else {
     out = evaluate(programs[m].main, Context::kTree, m, 0, f);
   }

@@ -11,6 +11,10 @@
 #   cube_mean -o OUT (every report), cube_stat -% (every report),
 #   cubekit model over a generated series on a 5 × 5 grid of two parameters, SERIES_REPS
 #   (default 2) repetitions, 2 × SERIES_LAWS (default 60) call paths with known laws.
+# One huge report (HUGE_SIZE, default 512M, as `cubekit generate --size` takes it, with
+# HUGE_CALL_PATHS call paths, default 2000, so that the size comes from many locations; 0:
+# none), split over the ranks by its locations: cube_dump -m all of it (standard output compared by
+# its SHA-256, not kept).
 # More ranks than cores are oversubscribed: on a 2-core machine 4 ranks share 2 cores, so the
 # best ratio there is about 2×.
 set -euo pipefail
@@ -46,21 +50,30 @@ echo "| work | ranks | wall s | CPU s | speed-up vs alone | same output |"
 echo "|---|---|---|---|---|---|"
 
 # row NAME OUTPUT CMD...: alone, then on 1, 2, 4 ranks. OUTPUT: a file the command writes
-# (compared by its members' bytes for .cubex) or - for standard output.
+# (compared by its members' bytes for .cubex), - for standard output, or # for standard output
+# compared by its SHA-256 (output too large to keep).
 row() {
   local name=$1 output=$2
   shift 2
   local alone t rss cpu same
   read -r alone rss cpu < <(best_of "$runs" "$@")
-  "$@" >alone.out
-  [ "$output" = - ] || mv "$output" "alone.$output"
+  if [ "$output" = "#" ]; then
+    "$@" | sha256sum >alone.out
+  else
+    "$@" >alone.out
+  fi
+  [ "$output" = - ] || [ "$output" = "#" ] || mv "$output" "alone.$output"
   printf '| %s | alone | %.2f | %.2f | 1.00 | — |\n' "$name" "$alone" "$cpu"
   for np in 1 2 4; do
     read -r t rss cpu < <(best_of "$runs" "$mpirun" -q --oversubscribe -np $np "$@")
-    "$mpirun" -q --oversubscribe -np $np "$@" >ranks.out
+    if [ "$output" = "#" ]; then
+      "$mpirun" -q --oversubscribe -np $np "$@" | sha256sum >ranks.out
+    else
+      "$mpirun" -q --oversubscribe -np $np "$@" >ranks.out
+    fi
     same=yes
     cmp -s alone.out ranks.out || same=no
-    if [ "$output" != - ]; then
+    if [ "$output" != - ] && [ "$output" != "#" ]; then
       python3 -c 'import sys, tarfile
 def m(p):
     with tarfile.open(p) as t: return [(x.name, t.extractfile(x).read()) for x in t.getmembers()]
@@ -71,6 +84,14 @@ sys.exit(m(sys.argv[1]) != m(sys.argv[2]))' "alone.$output" "$output" || same=no
   done
 }
 
+huge_size=${HUGE_SIZE:-512M}
+if [ "$huge_size" != 0 ]; then
+  "$build/cubekit" generate -o huge.cubex --size "$huge_size" \
+    --call-paths "${HUGE_CALL_PATHS:-2000}" --seed 9 >/dev/null
+  echo "huge report: $(du -h --apparent-size huge.cubex | cut -f1), $("$build/cube_info" huge.cubex 2>/dev/null | grep -m1 -i 'location' || true)"
+  row "cube_dump -m all of one $huge_size report" "#" "$build/cube_dump" -m all huge.cubex
+  rm -f huge.cubex
+fi
 row "cube_mean of $reports reports" mean.cubex "$build/cube_mean" -o mean "${inputs[@]}"
 row "cube_stat -% of $reports reports" - "$build/cube_stat" -% "${inputs[@]}"
 row "cubekit model of the series" - "$build/cubekit" model -s csv series

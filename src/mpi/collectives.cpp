@@ -85,12 +85,6 @@ Gathered gather_records(Job& job, std::string& records) {
   return g;
 }
 
-uint64_t window_bytes() {
-  const char* asked = std::getenv("CUBEKIT_MPI_WINDOW_BYTES");
-  const uint64_t bytes = asked ? std::strtoull(asked, nullptr, 10) : 0;
-  return bytes > 0 ? bytes : uint64_t{64} << 20;
-}
-
 // Items [begin, end) to ranks: largest first, each to the rank with the least bytes so far.
 void assign(const std::vector<uint64_t>& sizes, size_t begin, size_t end, int ranks,
             std::vector<int>& owner) {
@@ -107,6 +101,12 @@ void assign(const std::vector<uint64_t>& sizes, size_t begin, size_t end, int ra
 }
 
 }  // namespace
+
+uint64_t window_bytes() {
+  const char* asked = std::getenv("CUBEKIT_MPI_WINDOW_BYTES");
+  const uint64_t bytes = asked ? std::strtoull(asked, nullptr, 10) : 0;
+  return bytes > 0 ? bytes : uint64_t{64} << 20;
+}
 
 FirstRank first_by_key(int key) {
   FirstRank mine{key, 0}, first{};

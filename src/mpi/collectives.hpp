@@ -76,6 +76,9 @@ struct Gathered {
 Gathered gather_step(Job& job,
                      const std::function<void(std::string& records, size_t& item)>& prepare);
 
+// Bytes of work per rank and step: CUBEKIT_MPI_WINDOW_BYTES, default 64 MiB.
+uint64_t window_bytes();
+
 // Which rank works on each item, and the windows of consecutive items the work goes in
 // (docs/mpi.md): within a window the items go to the least loaded rank, largest first.
 struct WorkPlan {

@@ -116,4 +116,48 @@ void write_combination_in_job(const std::vector<const Report*>& inputs,
   write_combination(inputs, maps, std::move(definitions), how, path);
 }
 
+bool job_splits_reports() {
+#if CUBEKIT_WITH_MPI
+  if (const mpi::Job* job = mpi::Job::current()) return job->size() > 1;
+#endif
+  return false;
+}
+
+ItemRun share_in_job(size_t items) {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) {
+    const mpi::Run run = mpi::share_of(items);
+    return {run.first, run.end};
+  }
+#endif
+  return {0, items};
+}
+
+void agreed_in_job(const std::function<void()>& step) {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) return mpi::agreed(step);
+#endif
+  step();
+}
+
+RowFolds row_folds_in_job() {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) return mpi::fold_rows_in_rank_order;
+#endif
+  return {};
+}
+
+std::function<std::string(size_t)> rows_in_job([[maybe_unused]] bool split,
+                                               [[maybe_unused]] size_t rows,
+                                               [[maybe_unused]] uint64_t row_bytes,
+                                               std::function<std::string(size_t)> part) {
+#if CUBEKIT_WITH_MPI
+  if (split && mpi::Job::current()) {
+    auto joined = std::make_shared<mpi::JoinedRows>(rows, row_bytes, std::move(part));
+    return [joined](size_t row) { return joined->row(row); };
+  }
+#endif
+  return part;
+}
+
 }  // namespace cubekit::tools

@@ -1,0 +1,91 @@
+// One report split over the ranks by its locations (mpi.hpp, docs/mpi.md): each rank makes the
+// part of every row that its run of locations gives, rank 0 joins the parts in rank order, so
+// that the rows are those one process prints.
+#include <algorithm>
+#include <cstring>
+
+#include "cubekit/algebra.hpp"
+#include "cubekit/error.hpp"
+#include "cubekit/mpi.hpp"
+#include "mpi/collectives.hpp"
+
+namespace cubekit::mpi {
+namespace {
+
+Job& current_job() {
+  Job* job = Job::current();
+  if (!job) throw Error("the MPI layer was used outside an MPI job");
+  return *job;
+}
+
+}  // namespace
+
+void agreed(const std::function<void()>& step) {
+  gather_step(current_job(), [&](std::string&, size_t& item) {
+    item = static_cast<size_t>(current_job().rank());
+    step();
+  });
+}
+
+Run share_of(size_t items) {
+  const Job& job = current_job();
+  const auto rank = static_cast<size_t>(job.rank()), ranks = static_cast<size_t>(job.size());
+  return {items * rank / ranks, items * (rank + 1) / ranks};
+}
+
+JoinedRows::JoinedRows(size_t rows, uint64_t row_bytes, std::function<std::string(size_t)> part)
+    : rows_(rows),
+      // The same on every rank (each rank's own part size would differ): steps must match.
+      rows_per_step_(static_cast<size_t>(
+          std::max<uint64_t>(1, window_bytes() * static_cast<uint64_t>(current_job().size()) /
+                                    std::max<uint64_t>(row_bytes, 1)))),
+      part_(std::move(part)) {}
+
+const std::string& JoinedRows::row(size_t row) {
+  if (row < begin_ || row >= rows_)
+    throw Error("JoinedRows: row " + std::to_string(row) + " asked out of order");
+  while (row >= end_) {
+    Job& job = current_job();
+    begin_ = end_;
+    end_ = std::min(rows_, begin_ + rows_per_step_);
+    Gathered g = gather_step(job, [&](std::string& records, size_t& item) {
+      item = static_cast<size_t>(job.rank());
+      ByteWriter parts;
+      for (size_t r = begin_; r < end_; ++r) parts.text(part_(r));
+      append_record(records, item, parts.out);
+    });
+    joined_.assign(job.root() ? end_ - begin_ : 0, std::string());
+    for (int rank = 0; job.root() && rank < job.size(); ++rank) {
+      ByteReader parts(g.by_item.at(static_cast<uint64_t>(rank)));
+      for (std::string& text : joined_) text += parts.text();
+    }
+    job.show_progress("lines " + std::to_string(end_) + "/" + std::to_string(rows_) +
+                      ranks_text(job));
+  }
+  if (row + 1 == rows_) current_job().end_progress();
+  static const std::string kNone;
+  return joined_.empty() ? kNone : joined_[row - begin_];
+}
+
+Values fold_rows_in_rank_order(const Report& columns, Index metric) {
+  Job& job = current_job();
+  const Model& model = columns.model();
+  const DataType type = model.metrics[metric].dtype;
+  std::shared_ptr<const SeverityMatrix> rows;
+  agreed([&] { rows = columns.severities(metric); });  // every rank decodes its columns at once
+  Values folds(type, model.cnodes.size());
+  const size_t bytes = folds.size() * folds.stride();
+  for (int rank = 0; rank < job.size(); ++rank) {
+    if (rank == job.rank() && rows)
+      for (Index c = 0; c < model.cnodes.size(); ++c)
+        if (const std::byte* row = rows->row(c))
+          fold_row(type, folds.at(c), row, rows->locations());
+    std::string sent(reinterpret_cast<const char*>(folds.data()), bytes);
+    broadcast(sent, rank);
+    std::memcpy(folds.data(), sent.data(), bytes);
+  }
+  columns.drop(metric);
+  return folds;
+}
+
+}  // namespace cubekit::mpi

@@ -81,9 +81,9 @@ Report read_report(const std::string& path, bool announce);
 
 // Whether this process writes the tool's output files (false on the ranks of a job but 0).
 bool job_writes_files();
-// Runs body(i) for every file in order (exit code: the highest of them). In a job the files are
-// spread over the ranks, and what each body writes to std::cout, std::cerr and `out` is written
-// by rank 0 in file order: the same bytes as alone.
+// Runs body(i) for every file in order (exit code: the highest of them). In a job of several ranks
+// the files are spread over the ranks, and what each body writes to std::cout, std::cerr and `out`
+// is written by rank 0 in file order: the same bytes as alone.
 int for_each_file_in_order(const std::vector<std::string>& files, std::ostream& out,
                            const std::function<int(size_t)>& body);
 // pop_metrics (pop.hpp); in a job every rank measures its share of the series.

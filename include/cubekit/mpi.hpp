@@ -101,7 +101,8 @@ Run share_of(size_t items);
 class JoinedRows {
  public:
   JoinedRows(size_t rows, uint64_t row_bytes, std::function<std::string(size_t row)> part);
-  const std::string& row(size_t row);
+  // Row `row`, handed over (each row is taken once).
+  std::string take(size_t row);
 
  private:
   size_t rows_, rows_per_step_, begin_ = 0, end_ = 0;

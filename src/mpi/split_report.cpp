@@ -41,7 +41,7 @@ JoinedRows::JoinedRows(size_t rows, uint64_t row_bytes, std::function<std::strin
                                     std::max<uint64_t>(row_bytes, 1)))),
       part_(std::move(part)) {}
 
-const std::string& JoinedRows::row(size_t row) {
+std::string JoinedRows::take(size_t row) {
   if (row < begin_ || row >= rows_)
     throw Error("JoinedRows: row " + std::to_string(row) + " asked out of order");
   while (row >= end_) {
@@ -56,15 +56,22 @@ const std::string& JoinedRows::row(size_t row) {
     });
     joined_.assign(job.root() ? end_ - begin_ : 0, std::string());
     for (int rank = 0; job.root() && rank < job.size(); ++rank) {
-      ByteReader parts(g.by_item.at(static_cast<uint64_t>(rank)));
-      for (std::string& text : joined_) text += parts.text();
+      // Appended where they lie in what was gathered: rank 0 copies each byte once here.
+      std::string_view parts = g.by_item.at(static_cast<uint64_t>(rank));
+      for (std::string& text : joined_) {
+        uint64_t size;
+        if (parts.size() < sizeof size) throw Error("MPI: gathered parts are cut short");
+        std::memcpy(&size, parts.data(), sizeof size);
+        if (parts.size() - sizeof size < size) throw Error("MPI: gathered parts are cut short");
+        text.append(parts.substr(sizeof size, size));
+        parts.remove_prefix(sizeof size + size);
+      }
     }
     job.show_progress("lines " + std::to_string(end_) + "/" + std::to_string(rows_) +
                       ranks_text(job));
   }
   if (row + 1 == rows_) current_job().end_progress();
-  static const std::string kNone;
-  return joined_.empty() ? kNone : joined_[row - begin_];
+  return joined_.empty() ? std::string() : std::move(joined_[row - begin_]);
 }
 
 Values fold_rows_in_rank_order(const Report& columns, Index metric) {

@@ -156,7 +156,7 @@ std::function<std::string(size_t)> rows_in_job([[maybe_unused]] bool split,
 #if CUBEKIT_WITH_MPI
   if (split && mpi::Job::current()) {
     auto joined = std::make_shared<mpi::JoinedRows>(rows, row_bytes, std::move(part));
-    return [joined](size_t row) { return joined->row(row); };
+    return [joined](size_t row) { return joined->take(row); };
   }
 #endif
   return part;

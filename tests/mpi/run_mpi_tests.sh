@@ -341,7 +341,6 @@ PY
   for f in "${reals[@]}"; do
     i=$((i + 1))
     check "huge_real_$i" - cube_dump -m all -z incl "$f"
-    check "huge_real_${i}_csv2" - cube_dump -m all -s csv2 "$f"
     check "huge_real_${i}_stat" - cube_stat -% "$f"
   done
 }

@@ -102,6 +102,12 @@ void assign(const std::vector<uint64_t>& sizes, size_t begin, size_t end, int ra
 
 }  // namespace
 
+Job& running_job() {
+  Job* job = Job::current();
+  if (!job) throw Error("the MPI layer was used outside an MPI job");
+  return *job;
+}
+
 uint64_t window_bytes() {
   const char* asked = std::getenv("CUBEKIT_MPI_WINDOW_BYTES");
   const uint64_t bytes = asked ? std::strtoull(asked, nullptr, 10) : 0;

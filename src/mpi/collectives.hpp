@@ -14,6 +14,9 @@
 
 namespace cubekit::mpi {
 
+// The job of this process; Error when there is none (the layer used outside a job).
+Job& running_job();
+
 // The rank with the smallest `key` (ties: the lowest rank), and that key.
 struct FirstRank {
   int key, rank;

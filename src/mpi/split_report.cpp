@@ -12,23 +12,33 @@
 namespace cubekit::mpi {
 namespace {
 
-Job& current_job() {
-  Job* job = Job::current();
-  if (!job) throw Error("the MPI layer was used outside an MPI job");
-  return *job;
+// Rank 0's side of a step: each row's parts (ByteWriter texts, one per row and rank) appended
+// where they lie in what was gathered, rank after rank.
+void join_parts(const Job& job, const Gathered& g, std::vector<std::string>& rows) {
+  for (int rank = 0; rank < job.size(); ++rank) {
+    std::string_view parts = g.by_item.at(static_cast<uint64_t>(rank));
+    for (std::string& text : rows) {
+      uint64_t size;
+      if (parts.size() < sizeof size) throw Error("MPI: gathered parts are cut short");
+      std::memcpy(&size, parts.data(), sizeof size);
+      if (parts.size() - sizeof size < size) throw Error("MPI: gathered parts are cut short");
+      text.append(parts.substr(sizeof size, size));
+      parts.remove_prefix(sizeof size + size);
+    }
+  }
 }
 
 }  // namespace
 
 void agreed(const std::function<void()>& step) {
-  gather_step(current_job(), [&](std::string&, size_t& item) {
-    item = static_cast<size_t>(current_job().rank());
+  gather_step(running_job(), [&](std::string&, size_t& item) {
+    item = static_cast<size_t>(running_job().rank());
     step();
   });
 }
 
 Run share_of(size_t items) {
-  const Job& job = current_job();
+  const Job& job = running_job();
   const auto rank = static_cast<size_t>(job.rank()), ranks = static_cast<size_t>(job.size());
   return {items * rank / ranks, items * (rank + 1) / ranks};
 }
@@ -37,7 +47,7 @@ JoinedRows::JoinedRows(size_t rows, uint64_t row_bytes, std::function<std::strin
     : rows_(rows),
       // The same on every rank (each rank's own part size would differ): steps must match.
       rows_per_step_(static_cast<size_t>(
-          std::max<uint64_t>(1, window_bytes() * static_cast<uint64_t>(current_job().size()) /
+          std::max<uint64_t>(1, window_bytes() * static_cast<uint64_t>(running_job().size()) /
                                     std::max<uint64_t>(row_bytes, 1)))),
       part_(std::move(part)) {}
 
@@ -45,7 +55,7 @@ std::string JoinedRows::take(size_t row) {
   if (row < begin_ || row >= rows_)
     throw Error("JoinedRows: row " + std::to_string(row) + " asked out of order");
   while (row >= end_) {
-    Job& job = current_job();
+    Job& job = running_job();
     begin_ = end_;
     end_ = std::min(rows_, begin_ + rows_per_step_);
     Gathered g = gather_step(job, [&](std::string& records, size_t& item) {
@@ -55,27 +65,16 @@ std::string JoinedRows::take(size_t row) {
       append_record(records, item, parts.out);
     });
     joined_.assign(job.root() ? end_ - begin_ : 0, std::string());
-    for (int rank = 0; job.root() && rank < job.size(); ++rank) {
-      // Appended where they lie in what was gathered: rank 0 copies each byte once here.
-      std::string_view parts = g.by_item.at(static_cast<uint64_t>(rank));
-      for (std::string& text : joined_) {
-        uint64_t size;
-        if (parts.size() < sizeof size) throw Error("MPI: gathered parts are cut short");
-        std::memcpy(&size, parts.data(), sizeof size);
-        if (parts.size() - sizeof size < size) throw Error("MPI: gathered parts are cut short");
-        text.append(parts.substr(sizeof size, size));
-        parts.remove_prefix(sizeof size + size);
-      }
-    }
+    if (job.root()) join_parts(job, g, joined_);
     job.show_progress("lines " + std::to_string(end_) + "/" + std::to_string(rows_) +
                       ranks_text(job));
   }
-  if (row + 1 == rows_) current_job().end_progress();
+  if (row + 1 == rows_) running_job().end_progress();
   return joined_.empty() ? std::string() : std::move(joined_[row - begin_]);
 }
 
 Values fold_rows_in_rank_order(const Report& columns, Index metric) {
-  Job& job = current_job();
+  Job& job = running_job();
   const Model& model = columns.model();
   const DataType type = model.metrics[metric].dtype;
   std::shared_ptr<const SeverityMatrix> rows;

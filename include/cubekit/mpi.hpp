@@ -95,8 +95,8 @@ Run share_of(size_t items);
 // Rows of text whose parts are made by the ranks, each the part of its run of columns: rank 0
 // gets every row whole (its parts joined in rank order), the other ranks empty rows. Rows are
 // asked in order, 0, 1, …; the parts of the next rows are made and gathered in one collective
-// step each time a row beyond those gathered is asked, about CUBEKIT_MPI_WINDOW_BYTES of parts
-// per rank and step (`row_bytes`: the expected size of a whole row, the same on every rank).
+// step each time a row beyond those gathered is asked, about CUBEKIT_MPI_WINDOW_BYTES of whole
+// rows per step (`row_bytes`: the expected size of a whole row, the same on every rank).
 // An exception from `part` ends the job (agreed). Every rank must ask every row.
 class JoinedRows {
  public:

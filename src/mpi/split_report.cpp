@@ -45,10 +45,10 @@ Run share_of(size_t items) {
 
 JoinedRows::JoinedRows(size_t rows, uint64_t row_bytes, std::function<std::string(size_t)> part)
     : rows_(rows),
-      // The same on every rank (each rank's own part size would differ): steps must match.
+      // Steps of about CUBEKIT_MPI_WINDOW_BYTES of whole rows: what rank 0 holds at once stays
+      // bounded however many ranks send parts; the same count on every rank (steps must match).
       rows_per_step_(static_cast<size_t>(
-          std::max<uint64_t>(1, window_bytes() * static_cast<uint64_t>(running_job().size()) /
-                                    std::max<uint64_t>(row_bytes, 1)))),
+          std::max<uint64_t>(1, window_bytes() / std::max<uint64_t>(row_bytes, 1)))),
       part_(std::move(part)) {}
 
 std::string JoinedRows::take(size_t row) {

@@ -24,6 +24,7 @@ set(CUBEKIT_PUBLIC_HEADERS
   tau_profile.hpp=io
   peri_import.hpp=io
   calc.hpp=calc
+  row_folds.hpp=calc
   cubepl.hpp=cubepl
   derived.hpp=cubepl
   cube3_writer.hpp=algebra

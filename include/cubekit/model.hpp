@@ -186,6 +186,11 @@ class Model {
   std::unordered_map<uint32_t, Index> cnode_by_id_;
 };
 
+// The definitions of the columns [first, first + count) of a report: the locations whose id
+// (column) lies there, renumbered from 0 in the same order, the groups listing only those, no
+// topologies; metrics, call and system trees as they are. What a Report::column_window has.
+Model column_window(const Model& model, size_t first, size_t count);
+
 // Row orders of the call forest (cube-format.md §4). Position p of the order holds the index
 // of the cnode stored in row p.
 // Sorts each call path's children by id; true when an order changed. CubeLib's copies of a

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cubekit/calc.hpp"
 #include "cubekit/perf_model.hpp"
 #include "cubekit/pop.hpp"
 #include "cubekit/report_algebra.hpp"
@@ -76,6 +77,44 @@ void in_item_order(const std::vector<uint64_t>& sizes,
                    const std::function<std::string(size_t item)>& produce,
                    const std::function<void(size_t item, std::string&& result)>& consume,
                    const std::string& what);
+
+// ---- One report split over the ranks by its locations (docs/mpi.md) ----
+
+// Runs `step` on every rank and agrees whether it failed anywhere (Job::agree: then rank 0
+// throws cubekit::Error with the message of the lowest failing rank, the others JobFailed).
+// Collective.
+void agreed(const std::function<void()>& step);
+
+// This rank's run [first, end) of `items` consecutive items (e.g. a report's chosen locations):
+// runs of about equal length, in rank order.
+struct Run {
+  size_t first = 0, end = 0;
+};
+Run share_of(size_t items);
+
+// Rows of text whose parts are made by the ranks, each the part of its run of columns: rank 0
+// gets every row whole (its parts joined in rank order), the other ranks empty rows. Rows are
+// asked in order, 0, 1, …; the parts of the next rows are made and gathered in one collective
+// step each time a row beyond those gathered is asked, about CUBEKIT_MPI_WINDOW_BYTES of whole
+// rows per step (`row_bytes`: the expected size of a whole row, the same on every rank).
+// An exception from `part` ends the job (agreed). Every rank must ask every row.
+class JoinedRows {
+ public:
+  JoinedRows(size_t rows, uint64_t row_bytes, std::function<std::string(size_t row)> part);
+  // Row `row`, handed over (each row is taken once).
+  std::string take(size_t row);
+
+ private:
+  size_t rows_, rows_per_step_, begin_ = 0, end_ = 0;
+  std::function<std::string(size_t)> part_;
+  std::vector<std::string> joined_;
+};
+
+// RowFolds (row_folds.hpp) of a report split by columns: `columns` is this rank's column window
+// of it (the ranks' windows in rank order cover every column once, in column order). Each rank
+// decodes its columns of the metric (agreed), then, rank after rank, continues the folds of the
+// ranks before it over its columns: the folds one process makes, on every rank. Collective.
+Values fold_rows_in_rank_order(const Report& columns, Index metric);
 
 // write_combination (report_algebra.hpp) in a job: every rank holds the same inputs, maps and
 // definitions (each unified them); each rank reads the rows of its share of the inputs, and

@@ -51,6 +51,13 @@ class Report {
   // plain member come in runs; from the cache, one at a time.
   void visit_row_runs(Index metric, const RowRunVisitor& visit,
                       RowPlacement placement = RowPlacement::kAligned, RowShare share = {}) const;
+  // The report restricted to its columns [first, first + count) (model: column_window in
+  // model.hpp): every row holds only those values, and of a .cubex archive only their bytes are
+  // read (a plain row's part; a compressed row is inflated whole). One rank's share of a report
+  // split over the locations (docs/mpi.md). Error when the report is not a .cubex archive.
+  Report column_window(size_t first, size_t count) const;
+  // Whether column_window can be asked (a .cubex archive).
+  bool reads_by_columns() const;
   // Forgets the cached values of a metric (memory is freed when no caller holds them).
   void drop(Index metric) const;
 

@@ -57,6 +57,14 @@ class SeveritySource {
     return std::nullopt;
   }
   virtual bool has_data(const Model& model, Index metric) const = 0;
+  // The same values restricted to the columns [first, first + count) of rows of `columns`
+  // values (for a Report::column_window): rows then hold only those values, and only their bytes
+  // are read where the layout allows. nullptr when this source cannot (the default).
+  virtual std::shared_ptr<const SeveritySource> column_window(size_t first, size_t count,
+                                                              size_t columns) const {
+    (void)first, (void)count, (void)columns;
+    return nullptr;
+  }
   // Hands every stored row of a metric to `visit`, in storage order, without keeping them all
   // in memory. The default decodes the whole matrix first.
   virtual void visit_rows(const Model& model, Index metric, const RowVisitor& visit,

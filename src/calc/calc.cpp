@@ -7,6 +7,7 @@
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/parallel.hpp"
+#include "cubekit/row_folds.hpp"
 
 namespace cubekit {
 
@@ -247,13 +248,17 @@ Values histogram_inclusive(const Report& report, Index metric) {
   return out;
 }
 
-Values call_aggregated(const Report& report, Index metric, Flavour call) {
+Values call_aggregated(const Report& report, Index metric, Flavour call,
+                       const RowFolds& folds = {}) {
   require_stored(report, metric);
   const Model& model = report.model();
   const Metric& m = model.metrics[metric];
+  if (folds && m.dtype.kind() == TypeKind::kHistogram)
+    throw Error(report.path() + ": metric '" + m.uniq_name +
+                "' is a HISTOGRAM: its values over all locations cannot come from row folds");
   if (m.dtype.kind() == TypeKind::kHistogram && !stored_inclusive(m) && call == Flavour::kInclusive)
     return histogram_inclusive(report, metric);
-  Values sums = row_sums(report, metric);
+  Values sums = folds ? folds(report, metric) : row_sums(report, metric);
   if (stored_inclusive(m) == (call == Flavour::kInclusive)) return sums;
   Values out(m.dtype, model.cnodes.size());
   if (stored_inclusive(m)) {  // exclusive = own ⊖ each child's
@@ -370,10 +375,15 @@ Values location_values(const Report& report, Index metric, Index cnode, Flavour 
 
 Values aggregated_values(const Report& report, Index metric, Flavour metric_flavour,
                          Flavour call_flavour) {
-  Values v = call_aggregated(report, metric, call_flavour);
+  return aggregated_values(report, metric, metric_flavour, call_flavour, RowFolds{});
+}
+
+Values aggregated_values(const Report& report, Index metric, Flavour metric_flavour,
+                         Flavour call_flavour, const RowFolds& folds) {
+  Values v = call_aggregated(report, metric, call_flavour, folds);
   if (metric_flavour == Flavour::kExclusive)
     for (Index k : stored_children(report.model(), metric)) {
-      subtract_sub_metric(report, metric, k, v, call_aggregated(report, k, call_flavour));
+      subtract_sub_metric(report, metric, k, v, call_aggregated(report, k, call_flavour, folds));
     }
   return v;
 }

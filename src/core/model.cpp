@@ -238,4 +238,25 @@ std::vector<Index> storage_order(const Model& model, MetricKind kind) {
   return kind == MetricKind::kExclusive ? pre_order(model) : children_first_order(model);
 }
 
+Model column_window(const Model& model, size_t first, size_t count) {
+  Model window = model;
+  window.locations.clear();
+  window.topologies.clear();
+  std::vector<Index> renumbered(model.locations.size(), kNoIndex);
+  for (Index l = 0; l < model.locations.size(); ++l) {
+    const Location& location = model.locations[l];
+    if (location.id < first || location.id - first >= count) continue;
+    renumbered[l] = static_cast<Index>(window.locations.size());
+    window.locations.push_back(location);
+    window.locations.back().id = static_cast<uint32_t>(location.id - first);
+  }
+  for (LocationGroup& group : window.groups) {
+    std::vector<Index> kept;
+    for (Index l : group.locations)
+      if (renumbered[l] != kNoIndex) kept.push_back(renumbered[l]);
+    group.locations = std::move(kept);
+  }
+  return window;
+}
+
 }  // namespace cubekit

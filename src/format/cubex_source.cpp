@@ -106,8 +106,8 @@ std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Inde
     return release_behind(data, released.back());
   };
   auto matrix =
-      decode_data(bytes, stored.index, storage_order(model, m.kind), m.dtype,
-                  model.locations.size(), stored.data_where, release, available_threads());
+      decode_data(bytes, stored.index, storage_order(model, m.kind), m.dtype, row_values(model),
+                  stored.data_where, release, available_threads(), uint64_t{64} << 20, columns_);
   file_->release(data.offset, data.size);
   return matrix;
 }
@@ -149,14 +149,23 @@ void CubexSource::stream_rows(const Model& model, Index metric, const RowVisitor
   // interleave in the member, so a share of those gives its pages back only at the end.
   const bool plain = bytes.size() >= 10 && std::memcmp(bytes.data(), "CUBEX", 5) == 0;
   uint64_t released =
-      plain ? plain_row_offset(m.dtype, model.locations.size(),
+      plain ? plain_row_offset(m.dtype, row_values(model),
                                index.rows(model.cnodes.size()) * share.part / share.parts)
             : 0;
   std::function<void(uint64_t)> done_below;
   if (plain || share.parts == 1) done_below = release_behind(data, released);
-  stream_data(bytes, index, storage_order(model, m.kind), m.dtype, model.locations.size(),
-              stored.data_where, placement, visit, done_below, share, runs);
+  stream_data(bytes, index, storage_order(model, m.kind), m.dtype, row_values(model),
+              stored.data_where, placement, visit, done_below, share, columns_, runs);
   if (share.parts == 1) file_->release(data.offset, data.size);
+}
+
+std::shared_ptr<const SeveritySource> CubexSource::column_window(size_t first, size_t count,
+                                                                 size_t columns) const {
+  auto window = std::make_shared<CubexSource>(file_, tar_);
+  window->window_ = true;
+  window->columns_ = {first, count};
+  window->columns_of_file_ = columns;
+  return window;
 }
 
 std::vector<MemberInfo> CubexSource::members() const {

@@ -24,6 +24,8 @@ class CubexSource : public SeveritySource {
                   RowShare share) const override;
   void visit_row_runs(const Model& model, Index metric, const RowRunVisitor& visit,
                       RowPlacement placement, RowShare share) const override;
+  std::shared_ptr<const SeveritySource> column_window(size_t first, size_t count,
+                                                      size_t columns) const override;
 
   // The anchor text: a view of the mapped file, or of `inflated` when it was gzipped.
   // Throws FormatError when absent.
@@ -52,8 +54,16 @@ class CubexSource : public SeveritySource {
   // Gives back the pages of `data` below a byte count as the rows are read (every 16 MiB);
   // `released` counts what is given back already and must outlive the returned function.
   std::function<void(uint64_t)> release_behind(const TarMember& data, uint64_t& released) const;
+  // Values per row in the file: those of the model's locations, or of the whole report when
+  // this source is a column window of it.
+  size_t row_values(const Model& model) const {
+    return window_ ? columns_of_file_ : model.locations.size();
+  }
   std::shared_ptr<const MappedFile> file_;
   TarIndex tar_;
+  bool window_ = false;
+  Columns columns_;  // of each row in the file, when window_
+  size_t columns_of_file_ = 0;
 };
 
 }  // namespace cubekit::format

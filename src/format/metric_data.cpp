@@ -147,17 +147,19 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, bool in_place, Reserve reserve, Target target, Done done,
                  const std::function<void(uint64_t)>& done_below = {}, RowShare share = {},
-                 const RowRunVisitor* runs = nullptr) {
+                 Columns columns = {}, const RowRunVisitor* runs = nullptr) {
   const size_t rows = index.rows(order.size());
   const size_t share_begin = rows * share.part / share.parts;
   const size_t share_end = rows * (share.part + 1) / share.parts;
   const size_t disk_row = type.disk_size() * locations;
+  const size_t skipped = type.disk_size() * columns.first, kept = columns.in(locations);
+  const bool whole_rows = kept == locations;
   auto position = [&](size_t k) { return index.sparse ? index.positions[k] : k; };
   auto emit = [&](size_t k, const std::byte* src) {
     const Index cnode = order[position(k)];
-    if (in_place) return done(cnode, src);
+    if (in_place) return done(cnode, src + skipped);
     std::byte* dst = target(cnode);
-    decode_row(type, src, dst, locations, index.order);
+    decode_row(type, src + skipped, dst, kept, index.order);
     done(cnode, dst);
   };
   if (starts_with(bytes, kZDataMarker)) {
@@ -196,7 +198,7 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
     // Rows whose memory layout is the file's are inflated straight into their destination
     // (no copy); the others go through one row of scratch memory, decoded from there. Only
     // allocated when some row is stored: a report without rows must cost nothing.
-    const bool direct = !in_place && row_layout_is_native(type, index.order);
+    const bool direct = !in_place && whole_rows && row_layout_is_native(type, index.order);
     std::vector<std::byte> raw(blocks.empty() || direct ? 0 : disk_row);
     reserve(blocks.size());
     // Blocks are inflated in row order; writers store them in that order too, but nothing
@@ -246,7 +248,7 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
     for (size_t k = share_begin; k < share_end; k += kRunRows) {
       const size_t count = std::min(kRunRows, share_end - k);
       for (size_t j = 0; j < count; ++j) cnodes[j] = order[position(k + j)];
-      (*runs)(cnodes, count, bytes.data() + 10 + k * disk_row, disk_row);
+      (*runs)(cnodes, count, bytes.data() + 10 + k * disk_row + skipped, disk_row);
       if (done_below) done_below(10 + (k + count) * disk_row);
     }
     return;
@@ -264,8 +266,8 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
                                             const std::vector<Index>& order, DataType type,
                                             size_t locations, const std::string& where,
                                             const ReleaseBehind& release, unsigned threads,
-                                            uint64_t parallel_from) {
-  auto matrix = std::make_shared<SeverityMatrix>(type, order.size(), locations);
+                                            uint64_t parallel_from, Columns columns) {
+  auto matrix = std::make_shared<SeverityMatrix>(type, order.size(), columns.in(locations));
   const size_t rows = index.rows(order.size());
   const uint64_t disk_row = uint64_t{type.disk_size()} * locations;
   // Shares of a plain member are contiguous byte ranges (threads pay off from tens of MB on).
@@ -283,7 +285,7 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
       decode_rows(
           bytes, index, order, type, locations, where, false, [](size_t) {},
           [&](Index cnode) { return const_cast<std::byte*>(matrix->row(cnode)); },
-          [](Index, const std::byte*) {}, release ? release(start) : nullptr, share);
+          [](Index, const std::byte*) {}, release ? release(start) : nullptr, share, columns);
     });
     return matrix;
   }
@@ -291,7 +293,7 @@ std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
       bytes, index, order, type, locations, where, false,
       [&](size_t rows_to_come) { matrix->reserve_rows(rows_to_come); },
       [&](Index cnode) { return matrix->add_row(cnode); }, [](Index, const std::byte*) {},
-      release ? release(0) : nullptr);
+      release ? release(0) : nullptr, {}, columns);
   return matrix;
 }
 
@@ -303,16 +305,17 @@ bool row_layout_is_native(DataType type, ByteOrder order) {
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, RowPlacement placement, const RowVisitor& visit,
-                 const std::function<void(uint64_t)>& done_below, RowShare share,
+                 const std::function<void(uint64_t)>& done_below, RowShare share, Columns columns,
                  const RowRunVisitor* runs) {
   const bool in_place =
       placement == RowPlacement::kAnyAddress && row_layout_is_native(type, index.order);
   // One row of scratch memory, 8-byte aligned for every lane type; it stays in cache.
-  std::vector<uint64_t> scratch(in_place ? 0 : (type.memory_size() * locations + 7) / 8 + 1);
+  std::vector<uint64_t> scratch(
+      in_place ? 0 : (type.memory_size() * columns.in(locations) + 7) / 8 + 1);
   std::byte* row = reinterpret_cast<std::byte*>(scratch.data());
   decode_rows(
       bytes, index, order, type, locations, where, in_place, [](size_t) {},
-      [&](Index) { return row; }, visit, done_below, share, runs);
+      [&](Index) { return row; }, visit, done_below, share, columns, runs);
 }
 
 uint64_t plain_row_offset(DataType type, size_t locations, size_t k) {

@@ -24,6 +24,14 @@ struct MetricIndex {
 // `cnodes` is the number of call paths; positions must lie below it. Throws FormatError.
 MetricIndex decode_index(std::span<const std::byte> bytes, size_t cnodes, const std::string& where);
 
+// The columns of each row a reader decodes: [first, first + count) of the row's `locations`
+// values (count SIZE_MAX: to the end). Rows in memory then hold only these values; a plain row
+// is read only there, a compressed one is inflated whole first (deflate has no random access).
+struct Columns {
+  size_t first = 0, count = SIZE_MAX;
+  size_t in(size_t locations) const { return count == SIZE_MAX ? locations - first : count; }
+};
+
 // Gives back the file's pages below a byte count of the member; one per share of the rows,
 // made for the share's first byte (`share_start`), called from the share's thread.
 using ReleaseBehind = std::function<std::function<void(uint64_t)>(uint64_t share_start)>;
@@ -32,12 +40,10 @@ using ReleaseBehind = std::function<std::function<void(uint64_t)>(uint64_t share
 // `release` (may be empty) lets the file's pages go as rows are decoded: the decoded copy is
 // what stays. A plain member with at least `parallel_from` bytes of rows is decoded in
 // `threads` shares of its rows at once.
-std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
-                                            const MetricIndex& index,
-                                            const std::vector<Index>& order, DataType type,
-                                            size_t locations, const std::string& where,
-                                            const ReleaseBehind& release = {}, unsigned threads = 1,
-                                            uint64_t parallel_from = uint64_t{64} << 20);
+std::shared_ptr<SeverityMatrix> decode_data(
+    std::span<const std::byte> bytes, const MetricIndex& index, const std::vector<Index>& order,
+    DataType type, size_t locations, const std::string& where, const ReleaseBehind& release = {},
+    unsigned threads = 1, uint64_t parallel_from = uint64_t{64} << 20, Columns columns = {});
 
 // Decodes the rows of a data member one at a time into a small buffer and hands each to
 // `visit(cnode, row)`: aggregations need no matrix in memory. With RowPlacement::kAnyAddress,
@@ -52,7 +58,7 @@ void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, RowPlacement placement, const RowVisitor& visit,
                  const std::function<void(uint64_t)>& done_below = {}, RowShare share = {},
-                 const RowRunVisitor* runs = nullptr);
+                 Columns columns = {}, const RowRunVisitor* runs = nullptr);
 // The byte offset in a plain data member at which stored row k starts.
 uint64_t plain_row_offset(DataType type, size_t locations, size_t k);
 // Whether rows of this type in this byte order read the same in the file and in memory.

@@ -130,6 +130,22 @@ void Report::visit_row_runs(Index metric, const RowRunVisitor& visit, RowPlaceme
       [&](Index c, const std::byte* row) { visit(&c, 1, row, 0); }, share);
 }
 
+Report Report::column_window(size_t first, size_t count) const {
+  const size_t columns = model_->locations.size();
+  if (first > columns || count > columns - first)
+    throw LookupError(path_ + ": columns " + std::to_string(first) + " to " +
+                      std::to_string(first + count) + " asked, the report has " +
+                      std::to_string(columns));
+  auto source = source_->column_window(first, count, columns);
+  if (source == nullptr) throw Error(path_ + ": only a .cubex report can be read by columns");
+  return Report(path_, std::make_shared<const Model>(cubekit::column_window(*model_, first, count)),
+                std::move(source));
+}
+
+bool Report::reads_by_columns() const {
+  return source_->column_window(0, 0, 0) != nullptr;
+}
+
 void Report::drop(Index metric) const {
   if (metric >= cache_->slots.size()) return;
   Cache::Slot& slot = cache_->slots[metric];

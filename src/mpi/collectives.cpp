@@ -56,12 +56,6 @@ Gathered gather_records(Job& job, std::string& records) {
   return g;
 }
 
-uint64_t window_bytes() {
-  const char* asked = std::getenv("CUBEKIT_MPI_WINDOW_BYTES");
-  const uint64_t bytes = asked ? std::strtoull(asked, nullptr, 10) : 0;
-  return bytes > 0 ? bytes : uint64_t{64} << 20;
-}
-
 // Items [begin, end) to ranks: largest first, each to the rank with the least bytes so far.
 void assign(const std::vector<uint64_t>& sizes, size_t begin, size_t end, int ranks,
             std::vector<int>& owner) {
@@ -91,6 +85,18 @@ const MpiCalls& mpi_calls() {
     return table;
   }();
   return *calls;
+}
+
+Job& running_job() {
+  Job* job = Job::current();
+  if (!job) throw Error("the MPI layer was used outside an MPI job");
+  return *job;
+}
+
+uint64_t window_bytes() {
+  const char* asked = std::getenv("CUBEKIT_MPI_WINDOW_BYTES");
+  const uint64_t bytes = asked ? std::strtoull(asked, nullptr, 10) : 0;
+  return bytes > 0 ? bytes : uint64_t{64} << 20;
 }
 
 FirstRank first_by_key(int key) {

@@ -19,6 +19,8 @@ struct MpiCalls;
 // The MPI calls (mpi_calls.hpp), from the module cubekit-mpi.so, loaded at the first call.
 // Throws Error when the module cannot be loaded.
 const MpiCalls& mpi_calls();
+// The job of this process; Error when there is none (the layer used outside a job).
+Job& running_job();
 
 // The rank with the smallest `key` (ties: the lowest rank), and that key.
 struct FirstRank {
@@ -81,6 +83,9 @@ struct Gathered {
 // rank 0 gathers the records of all ranks. Other ranks get an empty Gathered.
 Gathered gather_step(Job& job,
                      const std::function<void(std::string& records, size_t& item)>& prepare);
+
+// Bytes of work per rank and step: CUBEKIT_MPI_WINDOW_BYTES, default 64 MiB.
+uint64_t window_bytes();
 
 // Which rank works on each item, and the windows of consecutive items the work goes in
 // (docs/mpi.md): within a window the items go to the least loaded rank, largest first.

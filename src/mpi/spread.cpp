@@ -12,12 +12,6 @@
 namespace cubekit::mpi {
 namespace {
 
-Job& current_job() {
-  Job* job = Job::current();
-  if (!job) throw Error("the MPI layer was used outside an MPI job");
-  return *job;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -28,7 +22,7 @@ void in_item_order(const std::vector<uint64_t>& sizes,
                    const std::function<std::string(size_t item)>& produce,
                    const std::function<void(size_t item, std::string&& result)>& consume,
                    const std::string& what) {
-  Job& job = current_job();
+  Job& job = running_job();
   const WorkPlan plan = plan_work(sizes, job.size());
   size_t begin = 0;
   for (const size_t end : plan.window_ends) {
@@ -132,7 +126,7 @@ void write_combination(const std::vector<const Report*>& inputs,
                        const std::vector<InputMapping>& maps,
                        std::shared_ptr<const Model> definitions, Combination how,
                        const std::string& path, const WriteOptions& options) {
-  Job& job = current_job();
+  Job& job = running_job();
   std::vector<std::string> paths;
   for (const Report* in : inputs) paths.push_back(in->path());
   const WorkPlan plan = plan_work(file_sizes(paths), job.size());

@@ -1,6 +1,7 @@
 // cube_dump: a report's structure (-w) and values (-m), option-compatible with CubeLib 4.6's
 // tool (tools guide §1.5.16). Layouts follow the original byte for byte; see docs/cube_dump.md.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -191,14 +192,39 @@ std::string single_value_text(const Values& v, size_t i) {
   return value_text(v.type(), one.at(0));
 }
 
+// What this process computes of the values shown per location: alone all of them, from the
+// whole report; in an MPI job that splits one report by its locations (docs/mpi.md), those of
+// its run of the chosen locations, from the report's columns that hold them.
+struct LocationShare {
+  MetricEngine* engine = nullptr;  // of the report, or of its columns
+  size_t first_column = 0;         // the report's column that is the engine's column 0
+  size_t from = 0, to = 0;         // positions into Selection::locations
+  bool split = false;
+  RowFolds folds;  // split: -t aggr's sums over the locations, continued from rank to rank
+};
+
+// A metric's values aggregated over all locations: alone the engine's; split, from the ranks'
+// row folds (collective: every rank asks for the same metrics in the same order).
+Values aggregated_of(const LocationShare& share, const Options& o, Index metric) {
+  if (!share.split)
+    return share.engine->aggregated_values(metric, o.metric_flavour, o.call_flavour);
+  return aggregated_values(share.engine->report(), metric, o.metric_flavour, o.call_flavour,
+                           share.folds);
+}
+
 // The values one metric shows, per cnode (aggregated) or per cnode and location.
 class MetricValues {
  public:
-  MetricValues(MetricEngine& engine, const Options& o, Index metric,
+  MetricValues(const LocationShare& share, const Model& model, const Options& o, Index metric,
                std::optional<Values> aggregated = std::nullopt)
-      : engine_(engine), options_(o), metric_(metric), aggregated_(std::move(aggregated)) {
-    if (o.aggregate && !aggregated_)
-      aggregated_.emplace(engine.aggregated_values(metric, o.metric_flavour, o.call_flavour));
+      : engine_(*share.engine),
+        share_(share),
+        model_(model),
+        first_column_(share.first_column),
+        options_(o),
+        metric_(metric),
+        aggregated_(std::move(aggregated)) {
+    if (o.aggregate && !aggregated_) aggregated_.emplace(aggregated_of(share_, o, metric));
   }
   std::string aggregated(Index c) const {
     return value_text(aggregated_->type(), aggregated_->at(c));
@@ -217,7 +243,7 @@ class MetricValues {
   }
   std::string at(Index c, Index location) {
     const Values& r = row(c);
-    const size_t i = engine_.report().model().locations[location].id;
+    const size_t i = model_.locations[location].id - first_column_;
     if (!options_.threads.empty() || options_.format == Format::kCsv2)
       return single_value_text(r, i);
     return value_text(r.type(), r.at(i));
@@ -225,6 +251,9 @@ class MetricValues {
 
  private:
   MetricEngine& engine_;
+  const LocationShare& share_;
+  const Model& model_;  // the whole report's: location ids are columns of it
+  size_t first_column_;
   const Options& options_;
   Index metric_;
   std::optional<Values> aggregated_;
@@ -241,21 +270,36 @@ std::string pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
+// The per-location part of the line of each chosen call path (k: its position in
+// Selection::cnodes), as part(k) makes it of this process's locations: alone the whole part;
+// split, every rank's part joined on rank 0 (`value_bytes`: about the text of one value).
+std::function<std::string(size_t)> location_parts(const LocationShare& share, const Selection& s,
+                                                  uint64_t value_bytes,
+                                                  std::function<std::string(size_t k)> part) {
+  return rows_in_job(share.split, s.cnodes.size(), s.locations.size() * value_bytes,
+                     std::move(part));
+}
+
 // With -t aggr every metric's table is C values: compute them on all cores first (metrics are
 // independent and each streams its rows), then print in order.
-std::vector<std::optional<Values>> aggregate_all(MetricEngine& engine, const Options& o,
+std::vector<std::optional<Values>> aggregate_all(const LocationShare& share, const Options& o,
                                                  const Selection& s) {
   std::vector<std::optional<Values>> out(s.metrics.size());
   if (!o.aggregate) return out;
-  parallel_for(s.metrics.size(), [&](size_t i) {
-    out[i].emplace(engine.aggregated_values(s.metrics[i], o.metric_flavour, o.call_flavour));
-  });
+  if (share.split) {  // collective steps, one metric after the other
+    for (size_t i = 0; i < s.metrics.size(); ++i)
+      out[i].emplace(aggregated_of(share, o, s.metrics[i]));
+    return out;
+  }
+  parallel_for(s.metrics.size(),
+               [&](size_t i) { out[i].emplace(aggregated_of(share, o, s.metrics[i])); });
   return out;
 }
 
-void print_human(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+void print_human(std::ostream& out, MetricEngine& engine, const LocationShare& share,
+                 const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
-  auto aggregated = aggregate_all(engine, o, s);
+  auto aggregated = aggregate_all(share, o, s);
   out << "\n\n ===================== DATA =================== \n";
   // Labels once for all metrics (a table per metric repeats them).
   std::vector<std::string> labels;
@@ -268,7 +312,7 @@ void print_human(std::ostream& out, MetricEngine& engine, const Options& o, cons
   for (std::string& label : labels) label.resize(width + 1, ' ');
   for (size_t i = 0; i < s.metrics.size(); ++i) {
     const Index m = s.metrics[i];
-    MetricValues values(engine, o, m, std::move(aggregated[i]));
+    MetricValues values(share, model, o, m, std::move(aggregated[i]));
     out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
     out << std::string(width + 1, ' ');
     if (o.aggregate)
@@ -276,87 +320,120 @@ void print_human(std::ostream& out, MetricEngine& engine, const Options& o, cons
     else
       for (Index l : s.locations) out << model.locations[l].name << std::string(13, ' ');
     out << "\n" << std::string(79, '-') << "\n";
-    for (size_t k = 0; k < s.cnodes.size(); ++k) {
-      const Index c = s.cnodes[k];
-      out << labels[k];
-      if (o.aggregate) {
-        out << values.aggregated(c);
-      } else {
-        for (Index l : s.locations)
-          out << pad(values.at(c, l), model.locations[l].name.size() + 12);
+    const auto parts = location_parts(share, s, 32, [&](size_t k) {
+      std::string text;
+      for (size_t p = share.from; p < share.to; ++p) {
+        const Index l = s.locations[p];
+        text += pad(values.at(s.cnodes[k], l), model.locations[l].name.size() + 12);
       }
+      return text;
+    });
+    for (size_t k = 0; k < s.cnodes.size(); ++k) {
+      out << labels[k];
+      if (o.aggregate)
+        out << values.aggregated(s.cnodes[k]);
+      else
+        out << parts(k);
       out << "\n";
     }
-    drop(engine, m);
+    drop(*share.engine, m);
   }
 }
 
-void print_csv2(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+void print_csv2(std::ostream& out, MetricEngine& engine, const LocationShare& share,
+                const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
-  auto aggregated = aggregate_all(engine, o, s);
+  auto aggregated = aggregate_all(share, o, s);
   std::vector<std::unique_ptr<MetricValues>> values;
   for (size_t i = 0; i < s.metrics.size(); ++i)
     values.push_back(
-        std::make_unique<MetricValues>(engine, o, s.metrics[i], std::move(aggregated[i])));
+        std::make_unique<MetricValues>(share, model, o, s.metrics[i], std::move(aggregated[i])));
   out << (o.aggregate ? "Cnode ID" : "Cnode ID, Thread ID");
   for (Index m : s.metrics) out << "," << engine.metric(m).uniq_name;
   out << "\n";
-  for (Index c : s.cnodes) {
-    if (o.aggregate) {
-      out << model.cnodes[c].id;
-      for (auto& v : values) out << "," << v->aggregated(c);
-      out << "\n";
+  const auto parts = location_parts(share, s, 24 * (s.metrics.size() + 1), [&](size_t k) {
+    const Index c = s.cnodes[k];
+    std::string text;
+    for (size_t p = share.from; p < share.to; ++p) {
+      const Index l = s.locations[p];
+      text += std::to_string(model.cnodes[c].id) + "," + std::to_string(model.locations[l].id);
+      for (auto& v : values) text += "," + v->at(c, l);
+      text += "\n";
+    }
+    return text;
+  });
+  for (size_t k = 0; k < s.cnodes.size(); ++k) {
+    const Index c = s.cnodes[k];
+    if (!o.aggregate) {
+      out << parts(k);
       continue;
     }
-    for (Index l : s.locations) {
-      out << model.cnodes[c].id << "," << model.locations[l].id;
-      for (auto& v : values) out << "," << v->at(c, l);
-      out << "\n";
-    }
+    out << model.cnodes[c].id;
+    for (auto& v : values) out << "," << v->aggregated(c);
+    out << "\n";
   }
 }
 
-void print_csv(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+void print_csv(std::ostream& out, MetricEngine& engine, const LocationShare& share,
+               const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
   for (Index m : s.metrics) {
-    MetricValues values(engine, o, m);
-    for (Index c : s.cnodes) {
-      out << "\n\n";
-      if (o.aggregate) {
-        out << model.cnodes[c].id << "," << values.aggregated(c) << "\n";
-      } else {
-        for (Index l : s.locations)
-          out << model.cnodes[c].id << "," << model.locations[l].id << "," << values.at(c, l)
-              << "\n";
+    MetricValues values(share, model, o, m);
+    const auto parts = location_parts(share, s, 40, [&](size_t k) {
+      const Index c = s.cnodes[k];
+      std::string text;
+      for (size_t p = share.from; p < share.to; ++p) {
+        const Index l = s.locations[p];
+        text += std::to_string(model.cnodes[c].id) + "," + std::to_string(model.locations[l].id) +
+                "," + values.at(c, l) + "\n";
       }
+      return text;
+    });
+    for (size_t k = 0; k < s.cnodes.size(); ++k) {
+      const Index c = s.cnodes[k];
+      out << "\n\n";
+      if (o.aggregate)
+        out << model.cnodes[c].id << "," << values.aggregated(c) << "\n";
+      else
+        out << parts(k);
     }
     out << "\n";
-    drop(engine, m);
+    drop(*share.engine, m);
   }
 }
 
-void print_gnuplot(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+void print_gnuplot(std::ostream& out, MetricEngine& engine, const LocationShare& share,
+                   const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
   out << "\n\n# ===================== DATA =================== \n";
   for (Index m : s.metrics) {
-    MetricValues values(engine, o, m);
+    MetricValues values(share, model, o, m);
     out << "# Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
-    for (Index c : s.cnodes) {
-      out << "\n#" << cnode_label(model, c) << "\n";
-      if (o.aggregate) {
-        out << model.cnodes[c].id << "\t" << values.aggregated(c) << "\n";
-      } else {
-        for (Index l : s.locations)
-          out << model.cnodes[c].id << "\t" << model.locations[l].id << "\t" << values.at(c, l)
-              << "\n";
+    const auto parts = location_parts(share, s, 40, [&](size_t k) {
+      const Index c = s.cnodes[k];
+      std::string text;
+      for (size_t p = share.from; p < share.to; ++p) {
+        const Index l = s.locations[p];
+        text += std::to_string(model.cnodes[c].id) + "\t" + std::to_string(model.locations[l].id) +
+                "\t" + values.at(c, l) + "\n";
       }
+      return text;
+    });
+    for (size_t k = 0; k < s.cnodes.size(); ++k) {
+      const Index c = s.cnodes[k];
+      out << "\n#" << cnode_label(model, c) << "\n";
+      if (o.aggregate)
+        out << model.cnodes[c].id << "\t" << values.aggregated(c) << "\n";
+      else
+        out << parts(k);
     }
     out << "\n";
-    drop(engine, m);
+    drop(*share.engine, m);
   }
 }
 
-void print_gnuplot2(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+void print_gnuplot2(std::ostream& out, MetricEngine& engine, const LocationShare& share,
+                    const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
   out << "\n\n# ===================== CONFIGURE GNUPLOT =================== \n"
          "set logscal x ; set logscal y ; set grid ; set xrange [16:1000000] ; set terminal png "
@@ -368,25 +445,38 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const Options& o, c
          " set style line 5 lt 1 lc rgb '#77ac30' lw 2 ps 2 # green\n"
          " set key  tmargin\n"
          "\n\n# ===================== DATA =================== \n";
-  size_t k = 0;
-  auto item = [&](const std::string& value, Index c, const char* tail) {
+  // Item k of the plot (items run on over the metrics, call paths and locations).
+  auto item = [&](size_t k, const std::string& value, Index c, const char* tail) {
+    std::string text;
     if (k % 5 == 0)
-      out << "\n\n;set output \"" << k / 5 << ".png\" ; plot for [IDX=" << k << ":" << k + 4
-          << "] \"result.dat\" i IDX ls (IDX%5)+1 " << tail;
-    out << " , " << value << " t \"" << cnode_label(model, c) << "\" ls " << (k % 5) + 1;
-    ++k;
+      text += "\n\n;set output \"" + std::to_string(k / 5) +
+              ".png\" ; plot for [IDX=" + std::to_string(k) + ":" + std::to_string(k + 4) +
+              "] \"result.dat\" i IDX ls (IDX%5)+1 " + tail;
+    return text + " , " + value + " t \"" + cnode_label(model, c) + "\" ls " +
+           std::to_string(k % 5 + 1);
   };
+  const char* tail = o.threads.empty() ? "" : " ";
+  size_t k = 0;  // the first item of the call path at hand
   for (Index m : s.metrics) {
-    MetricValues values(engine, o, m);
+    MetricValues values(share, model, o, m);
     out << "# Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
-    for (Index c : s.cnodes) {
+    const size_t first_item = k;  // parts are made ahead of the printing: count from here
+    const auto parts = location_parts(share, s, 64, [&, first_item](size_t i) {
+      std::string text;
+      for (size_t p = share.from; p < share.to; ++p)
+        text += item(first_item + i * s.locations.size() + p,
+                     values.at(s.cnodes[i], s.locations[p]), s.cnodes[i], tail);
+      return text;
+    });
+    for (size_t i = 0; i < s.cnodes.size(); ++i) {
       if (o.aggregate) {
-        item(values.aggregated(c), c, "");
+        out << item(k++, values.aggregated(s.cnodes[i]), s.cnodes[i], "");
       } else {
-        for (Index l : s.locations) item(values.at(c, l), c, o.threads.empty() ? "" : " ");
+        out << parts(i);
+        k += s.locations.size();
       }
     }
-    drop(engine, m);
+    drop(*share.engine, m);
   }
 }
 
@@ -474,10 +564,60 @@ bool has_derived_metrics(const Model& model) {
                      [](const Metric& m) { return is_derived(m.kind); });
 }
 
-void dump_file(std::ostream& out, const std::string& path, const Options& o) {
-  const Report report = Report::open(path);
+// Whether a dump's values are split over the ranks of a job by locations (docs/mpi.md): those
+// printed per location and those summed over them (-t aggr, HISTOGRAM metrics aside), of metrics
+// stored in a .cubex archive. -r, derived metrics and ad-hoc ones (-m expressions, -c programs)
+// are printed by rank 0 alone.
+bool splits_by_locations(const Report& report, const Options& o, const Selection& s,
+                         bool ad_hoc_metrics) {
+  const Model& model = report.model();
+  if (o.flat || ad_hoc_metrics || !report.reads_by_columns()) return false;
+  // -x excl subtracts the sub-metrics: they must be stored too.
+  auto computed_here = [&](Index m) {
+    return m < model.metrics.size() && !is_derived(model.metrics[m].kind) &&
+           !(o.aggregate && model.metrics[m].dtype.kind() == TypeKind::kHistogram);
+  };
+  return std::all_of(s.metrics.begin(), s.metrics.end(), [&](Index m) {
+    if (!computed_here(m)) return false;
+    const auto& subs = model.metrics[m].children;
+    return o.metric_flavour == Flavour::kInclusive ||
+           std::all_of(subs.begin(), subs.end(), computed_here);
+  });
+}
+
+// This rank's run of the chosen locations and an engine on the columns that hold them (the
+// run's lowest to highest column: one block when columns follow the document order).
+// With -t aggr the sums run over every column: the ranks take runs of columns, in order.
+LocationShare columns_share(const Report& report, const Options& o, const Selection& s,
+                            std::optional<Report>& columns,
+                            std::optional<MetricEngine>& column_engine) {
+  const ItemRun run =
+      share_in_job(o.aggregate ? report.model().locations.size() : s.locations.size());
+  size_t first = run.first, end = run.end;
+  if (!o.aggregate) {
+    first = SIZE_MAX, end = 0;
+    for (size_t p = run.first; p < run.end; ++p) {
+      first = std::min<size_t>(first, report.model().locations[s.locations[p]].id);
+      end = std::max<size_t>(end, report.model().locations[s.locations[p]].id + size_t{1});
+    }
+    if (run.first == run.end) first = end = 0;
+  }
+  columns.emplace(report.column_window(first, end - first));
+  column_engine.emplace(*columns);
+  return {&*column_engine, first, run.first, run.end, true, row_folds_in_job()};
+}
+
+// Prints one report. `every_rank`: in an MPI job of several ranks every rank runs this for the
+// one report; the values are then split by locations when the form allows, otherwise rank 0
+// alone prints (the others return at once).
+void dump_file(std::ostream& out, const std::string& path, const Options& o, bool every_rank) {
+  std::optional<Report> opened;
+  const auto open = [&] { opened.emplace(Report::open(path)); };
+  every_rank ? agreed_in_job(open) : open();
+  const Report& report = *opened;
   const Model& model = report.model();
   if (!o.metrics_given) {
+    if (every_rank && !job_writes_files()) return;
     if (has_derived_metrics(model)) print_compile_notes(MetricEngine(report));
     if (o.structure) print_structure(out, report, o.structure_options);
     return;
@@ -488,6 +628,10 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
   CallPathSelection cnodes = select_call_paths(model, o.cnodes);
   s.cnodes = std::move(cnodes.cnodes);
   s.locations = select_locations(model, o.threads);
+  const bool split =
+      every_rank &&
+      splits_by_locations(report, o, s, !metrics.extra.empty() || !cnodes.program.empty());
+  if (every_rank && !split && !job_writes_files()) return;
   // A -c program is one more ad-hoc metric, after those of -m (its name never shows).
   const Index selection_metric = static_cast<Index>(model.metrics.size() + metrics.extra.size());
   if (!cnodes.program.empty()) metrics.extra.push_back({"__cnode_selection", cnodes.program});
@@ -497,24 +641,64 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o) {
   if (s.metrics.empty()) return;
   if (!cnodes.program.empty()) s.cnodes = call_paths_where_positive(engine, selection_metric);
   if (o.flat) return print_flat(out, engine, o, s);
+  LocationShare share{&engine, 0, 0, s.locations.size(), false, {}};
+  std::optional<Report> columns;
+  std::optional<MetricEngine> column_engine;
+  if (split) share = columns_share(report, o, s, columns, column_engine);
   switch (o.format) {
     case Format::kHuman:
-      return print_human(out, engine, o, s);
+      return print_human(out, engine, share, o, s);
     case Format::kCsv:
-      return print_csv(out, engine, o, s);
+      return print_csv(out, engine, share, o, s);
     case Format::kCsv2:
-      return print_csv2(out, engine, o, s);
+      return print_csv2(out, engine, share, o, s);
     case Format::kGnuplot:
-      return print_gnuplot(out, engine, o, s);
+      return print_gnuplot(out, engine, share, o, s);
     case Format::kGnuplot2:
-      return print_gnuplot2(out, engine, o, s);
+      return print_gnuplot2(out, engine, share, o, s);
   }
+}
+
+// One report in an MPI job of several ranks: every rank takes part, rank 0 alone writes. The
+// output file is opened (agreed) before any work, and removed when the dump fails, so that a
+// failed job leaves none.
+int dump_one_report_in_job(const Options& o) {
+  const bool root = job_writes_files(), to_file = o.output != "-";
+  std::ofstream file;
+  std::ostream nowhere(nullptr);
+  std::ostream* out = root ? &std::cout : &nowhere;
+  try {
+    agreed_in_job([&] {
+      if (!root || !to_file) return;
+      file.open(o.output, std::ios::trunc);
+      if (!file) throw Error("Cannot open " + o.output + " to use as an output device.");
+    });
+  } catch (const Error& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  if (root && to_file) out = &file;
+  std::ios::sync_with_stdio(false);
+  try {
+    dump_file(*out, o.files[0], o, true);
+  } catch (const Error& e) {
+    out->flush();
+    if (root && to_file) {
+      file.close();
+      std::filesystem::remove(o.output);
+    }
+    std::cerr << "cube_dump: " << e.what() << "\n";
+    return 1;
+  }
+  out->flush();
+  return 0;
 }
 
 }  // namespace
 
 int dump_main(int argc, char** argv) {
   const Options options = parse(argc, argv);
+  if (options.files.size() == 1 && job_splits_reports()) return dump_one_report_in_job(options);
   std::ofstream file;
   std::ostringstream for_rank_0;  // in an MPI job, rank 0 alone writes the file
   std::ostream* out = &std::cout;
@@ -531,7 +715,7 @@ int dump_main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   const int rc = for_each_file_in_order(options.files, *out, [&](size_t i) {
     try {
-      dump_file(*out, options.files[i], options);
+      dump_file(*out, options.files[i], options, false);
     } catch (const Error& e) {
       out->flush();
       std::cerr << "cube_dump: " << e.what() << "\n";

@@ -72,7 +72,9 @@ int for_each_file_in_order(const std::vector<std::string>& files,
                            const std::function<int(size_t)>& body) {
   int rc = 0;
 #if CUBEKIT_WITH_MPI
-  if (mpi::Job::current()) {
+  // On one rank the files are that rank's anyway: printed as they come, as alone (catching a
+  // huge report's text in memory first cost 5× the time of the run alone).
+  if (const mpi::Job* job = mpi::Job::current(); job && job->size() > 1) {
     mpi::in_item_order(
         mpi::file_sizes(files), [&](size_t i) { return run_caught(body, i, out); },
         [&](size_t, std::string&& result) {
@@ -114,6 +116,50 @@ void write_combination_in_job(const std::vector<const Report*>& inputs,
     return mpi::write_combination(inputs, maps, std::move(definitions), how, path);
 #endif
   write_combination(inputs, maps, std::move(definitions), how, path);
+}
+
+bool job_splits_reports() {
+#if CUBEKIT_WITH_MPI
+  if (const mpi::Job* job = mpi::Job::current()) return job->size() > 1;
+#endif
+  return false;
+}
+
+ItemRun share_in_job(size_t items) {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) {
+    const mpi::Run run = mpi::share_of(items);
+    return {run.first, run.end};
+  }
+#endif
+  return {0, items};
+}
+
+void agreed_in_job(const std::function<void()>& step) {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) return mpi::agreed(step);
+#endif
+  step();
+}
+
+RowFolds row_folds_in_job() {
+#if CUBEKIT_WITH_MPI
+  if (mpi::Job::current()) return mpi::fold_rows_in_rank_order;
+#endif
+  return {};
+}
+
+std::function<std::string(size_t)> rows_in_job([[maybe_unused]] bool split,
+                                               [[maybe_unused]] size_t rows,
+                                               [[maybe_unused]] uint64_t row_bytes,
+                                               std::function<std::string(size_t)> part) {
+#if CUBEKIT_WITH_MPI
+  if (split && mpi::Job::current()) {
+    auto joined = std::make_shared<mpi::JoinedRows>(rows, row_bytes, std::move(part));
+    return [joined](size_t row) { return joined->take(row); };
+  }
+#endif
+  return part;
 }
 
 }  // namespace cubekit::tools

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -146,6 +148,10 @@ void pretty_value(std::ostream& out, double v, bool integer, int width) {
   out << std::showpoint << std::setprecision(6);
 }
 
+// The values of (metric, cnode) per location (statistics.hpp's per_location): alone computed
+// here; in a job that splits the report by locations, gathered on rank 0 from the ranks.
+using PerLocation = std::function<std::vector<double>(Index metric, Index cnode, Flavour call)>;
+
 struct Run {
   MetricEngine& engine;
   const Model& model;
@@ -153,10 +159,13 @@ struct Run {
   std::vector<Index> metrics;  // resolved -m list
   std::vector<Index> cnodes;   // resolved -r list
   std::ostringstream out;
+  PerLocation per_location_of = [this](Index metric, Index cnode, Flavour call) {
+    return per_location(engine, metric, cnode, call);
+  };
 
   double sum_over_locations(Index metric, Index cnode, Flavour call) {
     double s = 0;
-    for (double v : per_location(engine, metric, cnode, call)) s += v;
+    for (double v : per_location_of(metric, cnode, call)) s += v;
     return s;
   }
   const std::string& region_name(Index c) const {
@@ -232,7 +241,7 @@ constexpr int kCaptionWidths[] = {15, 13, 14, 13, 15, 13, 15, 13};
 void Run::statistics_line(Index metric, Index cnode, Flavour call, bool indented,
                           const std::string& label, size_t metric_width, size_t name_width) {
   LocationStatistics s;
-  for (double v : per_location(engine, metric, cnode, call)) s.add(v);
+  for (double v : per_location_of(metric, cnode, call)) s.add(v);
   const Metric& m = model.metrics[metric];
   if (o.pretty) {
     out << std::setw(static_cast<int>(metric_width)) << std::left << m.uniq_name;
@@ -399,11 +408,12 @@ void apply_defaults(const Model& model, Options& o) {
 }
 
 // The summary of one report; Error naming the file for a metric or routine it lacks.
-std::string summary(const Report& report, Options& o) {
+std::string summary(const Report& report, Options& o, const PerLocation& split = {}) {
   const Model& model = report.model();
   MetricEngine engine(report);
   apply_defaults(model, o);
   Run run{engine, model, o, {}, {}, {}};
+  if (split) run.per_location_of = split;
   for (const std::string& name : o.metrics) {
     const auto m = model.metric_by_uniq_name(name);
     if (!m) throw Error(o.file + ": no metric '" + name + "'");
@@ -436,10 +446,79 @@ std::string summary_of(const std::string& file, Options o) {
   return summary(report, o);
 }
 
+// One report split over the ranks of a job by its locations (docs/mpi.md): each rank computes
+// the values of its run of locations (model order) from the report's columns that hold them;
+// rank 0 gets every row of values whole and sums and orders them as alone.
+class LocationsOfRanks {
+ public:
+  explicit LocationsOfRanks(const Report& report) : whole_(report) {
+    const Model& model = report.model();
+    locations_ = model.locations.size();
+    const ItemRun run = share_in_job(locations_);
+    size_t first = SIZE_MAX, end = 0;
+    for (size_t p = run.first; p < run.end; ++p) {
+      first = std::min<size_t>(first, model.locations[p].id);
+      end = std::max<size_t>(end, model.locations[p].id + size_t{1});
+    }
+    if (run.first == run.end) first = end = 0;
+    // The column window keeps the model order of its locations: this run's are among them.
+    for (size_t p = 0, w = 0; p < locations_; ++p) {
+      const size_t id = model.locations[p].id;
+      if (id < first || id >= end) continue;
+      if (p >= run.first && p < run.end) mine_.push_back(w);
+      ++w;
+    }
+    engine_.emplace(report.column_window(first, end - first));
+  }
+  std::vector<double> operator()(Index metric, Index cnode, Flavour call) {
+    // A derived metric may look beyond its own location (CubePL): rank 0 alone computes it.
+    const Model& model = whole_.report().model();
+    if (metric >= model.metrics.size() || is_derived(model.metrics[metric].kind))
+      return job_writes_files() ? per_location(whole_, metric, cnode, call)
+                                : std::vector<double>(locations_);
+    const auto joined = rows_in_job(true, 1, locations_ * sizeof(double), [&](size_t) {
+      const std::vector<double> window = per_location(*engine_, metric, cnode, call);
+      std::string part(mine_.size() * sizeof(double), '\0');
+      for (size_t i = 0; i < mine_.size(); ++i)
+        std::memcpy(part.data() + i * sizeof(double), &window[mine_[i]], sizeof(double));
+      return part;
+    })(0);
+    std::vector<double> values(locations_);  // zeros on the ranks that only take part
+    if (!joined.empty()) std::memcpy(values.data(), joined.data(), joined.size());
+    return values;
+  }
+
+ private:
+  MetricEngine whole_;
+  size_t locations_ = 0;
+  std::vector<size_t> mine_;  // this run's locations among the window's
+  std::optional<MetricEngine> engine_;
+};
+
+// One report in an MPI job of several ranks: split by locations unless -t (a flat profile over
+// all call paths) or the report is no .cubex archive; then rank 0 alone summarises it.
+int stat_one_report_in_job(Options o) {
+  o.file = o.files[0];
+  std::optional<Report> report;
+  agreed_in_job([&] { report.emplace(Report::open(o.file)); });
+  const bool split = !o.top && report->reads_by_columns();
+  if (!split && !job_writes_files()) return 0;
+  std::string text;
+  if (split) {
+    LocationsOfRanks ranks(*report);
+    text = summary(*report, o, std::ref(ranks));
+  } else {
+    text = summary(*report, o);
+  }
+  if (job_writes_files()) std::cout << text;
+  return 0;
+}
+
 }  // namespace
 
 int stat_main(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  if (o.files.size() == 1 && job_splits_reports()) return stat_one_report_in_job(o);
   // Kept until every report is summarised, so that a failure (an Error naming its report, the
   // first in report order; in a job on any rank) prints no part of the output.
   std::ostringstream text;

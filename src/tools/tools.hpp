@@ -13,6 +13,7 @@
 #include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/report_algebra.hpp"
+#include "cubekit/row_folds.hpp"
 
 namespace cubekit::tools {
 
@@ -80,9 +81,9 @@ Report read_report(const std::string& path, bool announce);
 
 // Whether this process writes the tool's output files (false on the ranks of a job but 0).
 bool job_writes_files();
-// Runs body(i) for every file in order (exit code: the highest of them). In a job the files are
-// spread over the ranks, and what each body writes to std::cout, std::cerr and `out` is written
-// by rank 0 in file order: the same bytes as alone.
+// Runs body(i) for every file in order (exit code: the highest of them). In a job of several ranks
+// the files are spread over the ranks, and what each body writes to std::cout, std::cerr and `out`
+// is written by rank 0 in file order: the same bytes as alone.
 int for_each_file_in_order(const std::vector<std::string>& files, std::ostream& out,
                            const std::function<int(size_t)>& body);
 // pop_metrics (pop.hpp); in a job every rank measures its share of the series.
@@ -97,5 +98,25 @@ void write_combination_in_job(const std::vector<const Report*>& inputs,
                               const std::vector<InputMapping>& maps,
                               std::shared_ptr<const Model> definitions, Combination how,
                               const std::string& path);
+
+// One report split over the ranks by its locations (docs/mpi.md). Whether this process is one
+// of several ranks of a job (alone, or on one rank, nothing is split).
+bool job_splits_reports();
+// This rank's run [first, end) of `items` consecutive items; alone all of them.
+struct ItemRun {
+  size_t first = 0, end = 0;
+};
+ItemRun share_in_job(size_t items);
+// Runs `step` on every rank and agrees whether it failed anywhere (then rank 0 throws the
+// lowest failing rank's Error, the others end quietly); alone just runs it.
+void agreed_in_job(const std::function<void()>& step);
+// Rows made in parts, one per rank: in a job that splits reports, row(r) is every rank's
+// part(r) joined in rank order on rank 0 (empty on the others), rows asked in order (each
+// whole row about `row_bytes` long; the same on every rank); otherwise part(r) itself.
+// The row folds of a report split by columns over the ranks (row_folds.hpp: each rank's
+// window continues the folds of the ranks before it); empty alone.
+RowFolds row_folds_in_job();
+std::function<std::string(size_t row)> rows_in_job(bool split, size_t rows, uint64_t row_bytes,
+                                                   std::function<std::string(size_t row)> part);
 
 }  // namespace cubekit::tools

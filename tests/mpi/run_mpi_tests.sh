@@ -4,7 +4,9 @@
 # the same (the tar headers' mtime aside: two runs alone differ there too).
 #   run_mpi_tests.sh CASE BIN_DIR MPIEXEC SHARED_DIR
 # CASE: series (hundreds of generated reports), real (../shared/data/real; exit 77 = skipped
-# when absent, failure under CI=true), fault (a rank that cannot read its report).
+# when absent, failure under CI=true), fault (a rank that cannot read its report), huge (one
+# report split over the ranks by its locations; its real part skipped when the profiles are
+# absent).
 set -euo pipefail
 case_name=$1 bin=$2 mpiexec=$3 shared=$4
 work=$(mktemp -d)
@@ -239,6 +241,108 @@ PY
     >fault.out 2>fault.err || rc=$?
   [ $rc -ne 0 ] && [ "$(cat fault.err)" = "cube_merge: missing.cubex: cannot open: No such file or directory" ] ||
     fail "missing report: exit $rc, $(cat fault.err)"
+}
+
+# One report at a time: cube_dump splits the locations over the ranks (docs/mpi.md, "One huge
+# report"); every form the same bytes as alone, split or (-t aggr, -r, derived and ad-hoc
+# metrics) printed by rank 0 alone.
+huge() {
+  # 96 locations; every data type; plain and deflated rows; sparse rows (only some call paths).
+  "$bin/cubekit" generate -o plain.cubex --seed 11 --call-paths 300 --nodes 3 --processes 4 \
+    --threads 8 --all-types --sparsity 0.5 >/dev/null
+  "$bin/cubekit" generate -o zipped.cubex --seed 12 --call-paths 200 --nodes 2 --processes 3 \
+    --threads 5 --all-types --compress >/dev/null
+  local f
+  for f in plain zipped; do
+    check "huge_${f}_all" - cube_dump -m all $f.cubex
+    check "huge_${f}_incl" - cube_dump -m all -z incl -x excl $f.cubex
+    check "huge_${f}_stored" - cube_dump -m all -z stored $f.cubex
+    check "huge_${f}_csv" - cube_dump -m all -s csv $f.cubex
+    check "huge_${f}_csv2" - cube_dump -m all -z incl -s csv2 $f.cubex
+    check "huge_${f}_gnuplot" - cube_dump -m time,visits -s gnuplot $f.cubex
+    check "huge_${f}_gnuplot2" - cube_dump -m time,visits -s gnuplot2 -t 1,3,20-40 $f.cubex
+    check "huge_${f}_threads" - cube_dump -m all -t 0,5-9,30 -c leafs $f.cubex
+    check "huge_${f}_cnodes" - cube_dump -m time -c 0,3,5-10 -w $f.cubex
+    check "huge_${f}_aggr" - cube_dump -m all -z incl -t aggr $f.cubex
+    check "huge_${f}_expression" - cube_dump -m "t2:time*2" -z incl $f.cubex
+    check "huge_${f}_to_file" dumped.csv cube_dump -m all -s csv2 -o dumped.csv $f.cubex
+    check "huge_${f}_stat" - cube_stat -% $f.cubex
+    check "huge_${f}_stat_pretty" - cube_stat -p -m time,visits -r main $f.cubex
+    check "huge_${f}_stat_top" - cube_stat -t 5 $f.cubex
+  done
+  # -t aggr: the sums over the locations continue from rank to rank (no HISTOGRAM metrics here:
+  # those are printed by rank 0 alone, as in the reports above).
+  "$bin/cubekit" generate -o sums.cubex --seed 14 --call-paths 400 --nodes 3 --processes 5 \
+    --threads 7 --papi >/dev/null
+  check huge_sums - cube_dump -m all -z incl -t aggr sums.cubex
+  check huge_sums_excl - cube_dump -m all -x excl -t aggr sums.cubex
+  check huge_sums_csv2 - cube_dump -m all -z incl -t aggr -s csv2 sums.cubex
+  check huge_sums_gnuplot2 - cube_dump -m time,visits -t aggr -s gnuplot2 -c leafs sums.cubex
+  # The split shows: rank 0's progress counts the lines joined from the ranks' parts.
+  CUBEKIT_PROGRESS=1 CUBEKIT_MPI_WINDOW_BYTES=65536 "$mpiexec" -q --oversubscribe -np 2 \
+    "$bin/cube_dump" -m time plain.cubex >progress.out 2>progress.err ||
+    fail "cube_dump with progress: exit $?"
+  tr '\r' '\n' <progress.err | grep -q "^lines 300/300 on 2 ranks$" ||
+    fail "cube_dump progress: $(tr '\r' '\n' <progress.err | tail -n 2)"
+  "$bin/cube_dump" -m time plain.cubex | cmp -s - progress.out ||
+    fail "cube_dump with progress: output differs"
+  # More ranks than locations: the ranks without any print nothing of them.
+  "$bin/cubekit" generate -o small.cubex --seed 13 --call-paths 50 --nodes 1 --processes 1 \
+    --threads 3 >/dev/null
+  check huge_small - cube_dump -m all -z incl small.cubex
+  CUBEKIT_MPI_WINDOW_BYTES=65536 "$mpiexec" -q --oversubscribe -np 5 "$bin/cube_dump" -m all \
+    -t aggr small.cubex >small5.out 2>&1 || fail "cube_dump -t aggr on 5 ranks: exit $?"
+  "$bin/cube_dump" -m all -t aggr small.cubex | cmp -s - small5.out ||
+    fail "cube_dump -t aggr of 3 locations on 5 ranks differs"
+  # A rank that cannot read its rows: one message, the one-process run's, no output file.
+  python3 - <<'PY'
+import io, tarfile
+with tarfile.open("plain.cubex") as t, tarfile.open("broken.cubex", "w") as out:
+    for m in t.getmembers():
+        data = t.extractfile(m).read()
+        if m.name == "1.data":
+            data = data[: len(data) // 2]
+            m.size = len(data)
+        out.addfile(m, io.BytesIO(data))
+PY
+  local rc=0 np
+  "$bin/cube_dump" -m all broken.cubex >alone.out 2>alone.err || rc=$?
+  [ $rc -eq 1 ] && grep -q "^cube_dump: broken.cubex:1.data: " alone.err ||
+    fail "broken report alone: exit $rc, $(cat alone.err)"
+  for np in 2 4; do
+    rc=0
+    "$mpiexec" -q --oversubscribe -np $np "$bin/cube_dump" -m all -o out.txt broken.cubex \
+      >fault.out 2>fault.err || rc=$?
+    [ $rc -eq 1 ] && cmp -s alone.err fault.err ||
+      fail "broken report on $np ranks: exit $rc, $(cat fault.err)"
+    [ ! -e out.txt ] || fail "broken report on $np ranks: out.txt was written"
+    echo "broken report on $np ranks: exit $rc, $(cat fault.err)"
+  done
+  rc=0
+  "$bin/cube_stat" -% -m time broken.cubex >alone.out 2>alone.err || rc=$?
+  [ $rc -eq 1 ] && grep -q "^cube_stat: broken.cubex:1.data: " alone.err ||
+    fail "broken report alone (cube_stat): exit $rc, $(cat alone.err)"
+  for np in 2 4; do
+    rc=0
+    "$mpiexec" -q --oversubscribe -np $np "$bin/cube_stat" -% -m time broken.cubex \
+      >fault.out 2>fault.err || rc=$?
+    [ $rc -eq 1 ] && cmp -s alone.err fault.err && [ ! -s fault.out ] ||
+      fail "broken report on $np ranks (cube_stat): exit $rc, $(cat fault.err)"
+  done
+  rm -f out.txt
+  local data=$shared/data/real
+  if [ ! -d "$data" ]; then
+    echo "skipped: the real profiles ($data is absent)"
+    [ "${CI:-}" = true ] && exit 1
+    return
+  fi
+  local i=0 reals
+  mapfile -t reals < <(find "$data" -name '*.cubex' | sort)
+  for f in "${reals[@]}"; do
+    i=$((i + 1))
+    check "huge_real_$i" - cube_dump -m all -z incl "$f"
+    check "huge_real_${i}_stat" - cube_stat -% "$f"
+  done
 }
 
 "$case_name"

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "cubekit/error.hpp"
 #include "cubekit/generator.hpp"
 #include "cubekit/report.hpp"
 #include "format/mapped_file.hpp"
@@ -250,6 +251,79 @@ TEST_F(RowPlacementTest, StreamingProgressNeverPassesARowStillToCome) {
 }
 
 // Big-endian, Cube 3, ZCUBEX and every data type of the real reports.
+// A report's column window (one rank's share of a report split by locations, docs/mpi.md) holds
+// exactly those columns of every row, decoded or streamed, and its model those locations.
+void expect_windows_hold_the_columns(const std::string& path) {
+  const Report whole = Report::open(path);
+  const size_t columns = whole.model().locations.size();
+  for (const auto& [first, count] : std::vector<std::pair<size_t, size_t>>{
+           {0, 5}, {7, 9}, {columns - 3, 3}, {0, columns}, {4, 0}}) {
+    const Report window = whole.column_window(first, count);
+    ASSERT_EQ(window.model().locations.size(), count);
+    for (Index l = 0; l < count; ++l) {
+      const Location& mine = window.model().locations[l];
+      EXPECT_EQ(mine.id, l);
+      EXPECT_EQ(mine.name, whole.model().locations[first + l].name);  // ids follow the order
+      const auto& listed = window.model().groups[mine.group].locations;
+      EXPECT_NE(std::find(listed.begin(), listed.end(), l), listed.end());
+    }
+    for (Index m = 0; m < whole.model().metrics.size(); ++m) {
+      const size_t size = whole.model().metrics[m].dtype.memory_size();
+      bool unused = false;
+      const Rows all = rows_of(whole, m, RowPlacement::kAligned, &unused);
+      Rows expected;
+      for (const auto& [c, row] : all)
+        expected[c].assign(row.begin() + first * size, row.begin() + (first + count) * size);
+      for (RowPlacement placement : {RowPlacement::kAligned, RowPlacement::kAnyAddress})
+        EXPECT_EQ(rows_of(window, m, placement, &unused), expected)
+            << path << " metric " << m << " columns " << first << "+" << count;
+      window.severities(m);  // decoded, then visited from the cache
+      EXPECT_EQ(rows_of(window, m, RowPlacement::kAligned, &unused), expected);
+      window.drop(m);
+    }
+  }
+}
+
+TEST_F(RowPlacementTest, ColumnWindowsHoldTheirColumns) {
+  expect_windows_hold_the_columns(generate("w.cubex", false));
+  expect_windows_hold_the_columns(generate("wz.cubex", true));
+}
+
+// A window streamed from a plain member reads each row only at its columns: rows handed over in
+// place lie at the window's first column of their row in the member.
+TEST_F(RowPlacementTest, ColumnWindowsReadOnlyTheirBytesOfAPlainRow) {
+  for_each_member(
+      generate("wp.cubex", false), [&](const Report& r, Index m, std::span<const std::byte> bytes,
+                                       const format::MetricIndex& index) {
+        const Metric& metric = r.model().metrics[m];
+        const size_t locations = r.model().locations.size(), disk = metric.dtype.disk_size();
+        if (!format::row_layout_is_native(metric.dtype, index.order)) return;
+        size_t rows = 0;
+        format::stream_data(
+            bytes, index, storage_order(r.model(), metric.kind), metric.dtype, locations, "wp",
+            RowPlacement::kAnyAddress,
+            [&](Index, const std::byte* row) {
+              const auto offset = static_cast<size_t>(row - bytes.data());
+              EXPECT_EQ((offset - 10) % (disk * locations), 6 * disk) << metric.uniq_name;
+              ++rows;
+            },
+            {}, {}, format::Columns{6, 4});
+        EXPECT_EQ(rows, index.rows(r.model().cnodes.size())) << metric.uniq_name;
+      });
+}
+
+TEST(RowPlacement, OnlyCubexReportsHaveColumnWindows) {
+  CUBEKIT_REQUIRE_SHARED();
+  const fs::path cube3 = test::shared_dir() / "data" / "real";
+  for (const auto& e : fs::recursive_directory_iterator(cube3)) {
+    if (!e.is_regular_file() || !e.path().string().ends_with(".cube")) continue;
+    const Report r = Report::open(e.path().string());
+    EXPECT_FALSE(r.reads_by_columns());
+    EXPECT_THROW(r.column_window(0, 1), Error);
+    return;
+  }
+}
+
 TEST(RowPlacement, RealReportsGiveTheSameRowsEitherWay) {
   const fs::path shared = test::shared_dir();
   CUBEKIT_REQUIRE_SHARED();

@@ -1,6 +1,7 @@
 #include "server/api.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -331,6 +332,35 @@ std::string per_location_rows(const Params& p, OpenReport& report, const MetricQ
   return json{{"metric", report.metric_name(q.metric)}, {"rows", rows}}.dump();
 }
 
+// JSON's text of a number as nlohmann writes it for a value (null when not finite), in the
+// shortest form that reads back as the same double.
+void append_number(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+  out.append(text, end);
+}
+
+// {"metric": name, "values": [[id, value], …]} of every call path, written directly: the flame
+// graph and the sunburst ask for it at every metric change, and building nlohmann's tree of
+// 100,000 pairs and freeing it took 40 ms of CPU per answer.
+std::string whole_tree_values(const Model& m, const std::string& metric,
+                              const std::vector<double>& per_cnode) {
+  std::string out = R"({"metric":)" + json(metric).dump() + R"(,"values":[)";
+  out.reserve(out.size() + per_cnode.size() * 28);
+  for (Index c = 0; c < m.cnodes.size(); ++c) {
+    out += c == 0 ? "[" : ",[";
+    out += std::to_string(m.cnodes[c].id);
+    out += ',';
+    append_number(out, per_cnode[c]);
+    out += ']';
+  }
+  return out + "]}";
+}
+
 }  // namespace
 
 std::string Api::values(const Params& p) {
@@ -356,8 +386,7 @@ std::string Api::values(const Params& p) {
     if (const std::string* list = param(p, "cnodes")) {
       for (Index c : cnode_list(m, *list)) values.push_back({m.cnodes[c].id, (*per_cnode)[c]});
     } else {
-      for (Index c = 0; c < m.cnodes.size(); ++c)
-        values.push_back({m.cnodes[c].id, (*per_cnode)[c]});
+      return whole_tree_values(m, report->metric_name(q.metric), *per_cnode);
     }
   }
   return json{{"metric", report->metric_name(q.metric)}, {"values", values}}.dump();

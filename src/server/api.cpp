@@ -336,8 +336,8 @@ std::string per_location_rows(const Params& p, OpenReport& report, const MetricQ
   return json{{"metric", report.metric_name(q.metric)}, {"rows", rows}}.dump();
 }
 
-// JSON's text of a number as nlohmann writes it for a value (null when not finite), in the
-// shortest form that reads back as the same double.
+// A value's JSON text: the shortest that reads back as the same double (56 where nlohmann
+// writes 56.0: the same number to a reader), null when not finite, as nlohmann writes those.
 void append_number(std::string& out, double v) {
   if (!std::isfinite(v)) {
     out += "null";

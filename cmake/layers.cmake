@@ -34,6 +34,7 @@ set(CUBEKIT_PUBLIC_HEADERS
   value_text.hpp=query
   selection.hpp=query
   flat_profile.hpp=query
+  call_graph.hpp=query
   pop.hpp=query
   call_tree_view.hpp=query
   statistics.hpp=query

@@ -1,6 +1,7 @@
 #include "server/api.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -8,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "cubekit/call_graph.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/model_output.hpp"
 #include "cubekit/perf_model.hpp"
@@ -100,21 +102,25 @@ json metrics_json(const Model& m) {
   return out;
 }
 
-// A call path's parameters (Score-P's dynamic regions: the iteration) only where it has some.
-json cnodes_json(const Model& m) {
-  json out = json::array();
+// The call paths as /tree's `calls`, a call path's parameters (Score-P's dynamic regions: the
+// iteration) only where it has some. Written directly: nlohmann's tree of 100,000 objects took
+// 0.5-0.9 s under load, and the viewer asks for it once per report, during the first clicks.
+std::string cnodes_text(const Model& m) {
+  std::string out = "[";
   for (const Cnode& c : m.cnodes) {
-    out.push_back({{"id", c.id},
-                   {"name", m.regions[c.region].name},
-                   {"parent", id_or_null(m.cnodes, c.parent)},
-                   {"line", c.line},
-                   {"mod", c.mod}});
-    if (c.parameters.empty()) continue;
-    json params = json::array();
-    for (const Parameter& x : c.parameters) params.push_back({x.key, x.value});
-    out.back()["params"] = params;
+    out += out.size() == 1 ? "{\"id\":" : ",{\"id\":";
+    out += std::to_string(c.id) + ",\"line\":" + std::to_string(c.line);
+    out += ",\"mod\":" + json(c.mod).dump() + ",\"name\":" + json(m.regions[c.region].name).dump();
+    if (!c.parameters.empty()) {
+      json params = json::array();
+      for (const Parameter& x : c.parameters) params.push_back({x.key, x.value});
+      out += ",\"params\":" + params.dump();
+    }
+    out += ",\"parent\":";
+    out += c.parent == kNoIndex ? "null" : std::to_string(m.cnodes[c.parent].id);
+    out += '}';
   }
-  return out;
+  return out + "]";
 }
 
 json system_json(const Model& m) {
@@ -229,12 +235,12 @@ std::string Api::tree(const Params& p) {
            {"cnode_count", m.cnodes.size()},
            {"location_count", m.locations.size()}};
   if (wants("metrics")) out["metrics"] = metrics_json(m);
-  if (wants("calls")) out["calls"] = cnodes_json(m);
   if (wants("system")) {
     out["system"] = system_json(m);
     out["topologies"] = topologies_json(m);
   }
-  return out.dump();
+  if (!wants("calls")) return out.dump();
+  return "{\"calls\":" + cnodes_text(m) + "," + out.dump().substr(1);
 }
 
 // The source of a call path's region (the viewer's source view): file and lines as the report
@@ -330,6 +336,35 @@ std::string per_location_rows(const Params& p, OpenReport& report, const MetricQ
   return json{{"metric", report.metric_name(q.metric)}, {"rows", rows}}.dump();
 }
 
+// A value's JSON text: the shortest that reads back as the same double (56 where nlohmann
+// writes 56.0: the same number to a reader), null when not finite, as nlohmann writes those.
+void append_number(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+  out.append(text, end);
+}
+
+// {"metric": name, "values": [[id, value], …]} of every call path, written directly: the flame
+// graph and the sunburst ask for it at every metric change, and building nlohmann's tree of
+// 100,000 pairs and freeing it took 40 ms of CPU per answer.
+std::string whole_tree_values(const Model& m, const std::string& metric,
+                              const std::vector<double>& per_cnode) {
+  std::string out = R"({"metric":)" + json(metric).dump() + R"(,"values":[)";
+  out.reserve(out.size() + per_cnode.size() * 28);
+  for (Index c = 0; c < m.cnodes.size(); ++c) {
+    out += c == 0 ? "[" : ",[";
+    out += std::to_string(m.cnodes[c].id);
+    out += ',';
+    append_number(out, per_cnode[c]);
+    out += ']';
+  }
+  return out + "]}";
+}
+
 }  // namespace
 
 std::string Api::values(const Params& p) {
@@ -355,28 +390,104 @@ std::string Api::values(const Params& p) {
     if (const std::string* list = param(p, "cnodes")) {
       for (Index c : cnode_list(m, *list)) values.push_back({m.cnodes[c].id, (*per_cnode)[c]});
     } else {
-      for (Index c = 0; c < m.cnodes.size(); ++c)
-        values.push_back({m.cnodes[c].id, (*per_cnode)[c]});
+      return whole_tree_values(m, report->metric_name(q.metric), *per_cnode);
     }
   }
   return json{{"metric", report->metric_name(q.metric)}, {"values", values}}.dump();
 }
 
+namespace {
+
+// A count parameter (`top`, `regions`, `calls`): at least 1, at most `most`; `fallback` when
+// absent.
+size_t count_param(const Params& p, const std::string& key, size_t fallback, size_t most) {
+  const std::string* text = param(p, key);
+  if (!text) return fallback;
+  const uint64_t n = number(key, *text);
+  if (n < 1 || n > most)
+    throw HttpError(
+        400, "parameter '" + key + "' must be 1 to " + std::to_string(most) + ", not " + *text);
+  return n;
+}
+
+// The flat profile's rows: the regions with a value (exclusive or subroutines not 0), in
+// region order, or with `top` the `top` of largest exclusive value, largest first (of
+// equals, the earlier region).
+std::vector<Index> flat_rows(const OpenReport::RegionValues& v, std::optional<size_t> top) {
+  std::vector<Index> rows;
+  for (Index r = 0; r < v.exclusive.size(); ++r)
+    if (v.exclusive[r] != 0 || v.subroutines[r] != 0) rows.push_back(r);
+  if (!top) return rows;
+  const size_t k = std::min(*top, rows.size());
+  const auto larger = [&](Index a, Index b) {
+    const double x = v.exclusive[a], y = v.exclusive[b];
+    return x > y || (x == y && a < b) || (std::isnan(y) && !std::isnan(x));
+  };
+  std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(k), rows.end(),
+                    larger);
+  rows.resize(k);
+  return rows;
+}
+
+constexpr size_t kMaxGraphRegions = 2000;
+constexpr size_t kMaxGraphCalls = 10000;
+
+}  // namespace
+
 // Flat profile: per region the exclusive value over all its call paths and what its callees
-// add ("subroutines", as cube_dump -r; "incl" is their sum).
+// add ("subroutines", as cube_dump -r; "incl" is their sum). Every region, or with `top` only
+// the rows a viewer shows first (a report of 100,000 call paths has thousands of regions).
 std::string Api::flat(const Params& p) {
   const auto report = open(p);
   const Model& m = report->model();
   MetricQuery q = metric_query(p);
   const OpenReport::RegionValues v = report->flat(q);
+  const bool top = param(p, "top") != nullptr;
+  std::vector<Index> rows(m.regions.size());
+  std::iota(rows.begin(), rows.end(), Index{0});
+  if (top) rows = flat_rows(v, count_param(p, "top", 0, kMaxListedIds));
   json regions = json::array();
-  for (Index r = 0; r < m.regions.size(); ++r)
+  for (Index r : rows)
     regions.push_back({{"id", m.regions[r].id},
                        {"name", m.regions[r].name},
                        {"excl", v.exclusive[r]},
                        {"incl", v.exclusive[r] + v.subroutines[r]},
                        {"subroutines", v.subroutines[r]}});
-  return json{{"metric", report->metric_name(q.metric)}, {"regions", regions}}.dump();
+  json out{{"metric", report->metric_name(q.metric)}, {"regions", regions}};
+  if (top) out["rows"] = flat_rows(v, std::nullopt).size();
+  return out.dump();
+}
+
+// The call graph of one metric (cubekit/call_graph.hpp): the `regions` heaviest regions and
+// at most `calls` calls among them (50 and 60 by default), with how many there are in all.
+std::string Api::callgraph(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  MetricQuery q = metric_query(p);
+  q.call_flavour = Flavour::kInclusive;
+  const auto inclusive = report->aggregated(q);
+  q.call_flavour = Flavour::kExclusive;
+  const auto exclusive = report->aggregated(q);
+  const CallGraph whole = call_graph(*report->call_graph_shape(), *inclusive, *exclusive);
+  const CallGraph part = heaviest_part(whole, count_param(p, "regions", 50, kMaxGraphRegions),
+                                       count_param(p, "calls", 60, kMaxGraphCalls));
+  json regions = json::array(), calls = json::array();
+  for (const CallGraph::Region& r : part.regions)
+    regions.push_back({{"name", r.name},
+                       {"excl", r.exclusive},
+                       {"incl", r.inclusive},
+                       {"top", m.cnodes[r.heaviest].id}});
+  for (const CallGraph::Call& e : part.calls)
+    calls.push_back({{"from", part.regions[e.caller].name},
+                     {"to", part.regions[e.callee].name},
+                     {"value", e.inclusive},
+                     {"call_paths", e.call_paths}});
+  return json{{"metric", report->metric_name(q.metric)},
+              {"region_count", whole.regions.size()},
+              {"call_count", whole.calls.size()},
+              {"regions", regions},
+              {"calls", calls}}
+      .dump();
 }
 
 namespace {

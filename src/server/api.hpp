@@ -27,6 +27,7 @@ class Api {
   std::string search(const Params& p);
   std::string values(const Params& p);
   std::string flat(const Params& p);
+  std::string callgraph(const Params& p);
   std::string statistics(const Params& p);
   std::string diff(const Params& p);
   std::string pop(const Params& p);

@@ -216,6 +216,18 @@ std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) 
   return out;
 }
 
+// A few MB for 100,000 call paths, outside the decode budget like the model itself.
+std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
+  {
+    std::lock_guard lock(mutex_);
+    if (call_graph_shape_) return call_graph_shape_;
+  }
+  auto shape = std::make_shared<const CallGraphShape>(cubekit::call_graph_shape(model()));
+  std::lock_guard lock(mutex_);
+  if (!call_graph_shape_) call_graph_shape_ = std::move(shape);
+  return call_graph_shape_;
+}
+
 // From the call paths' exclusive values, which the call tree view has usually asked for already.
 OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
   MetricQuery exclusive = q;

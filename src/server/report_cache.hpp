@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cubekit/calc.hpp"
+#include "cubekit/call_graph.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/report.hpp"
 
@@ -100,6 +101,9 @@ class OpenReport {
     std::vector<double> exclusive, subroutines;
   };
   RegionValues flat(const MetricQuery& q);
+  // The call graph's regions and calls (cubekit/call_graph.hpp), the same for every metric:
+  // computed on first use and kept.
+  std::shared_ptr<const CallGraphShape> call_graph_shape();
   // Display name of the metric a query names (the expression itself for expressions).
   std::string metric_name(const std::string& metric);
   // The report itself, for library calls that take reports (POP metrics); whoever decodes
@@ -153,6 +157,7 @@ class OpenReport {
   // request holds its slot.
   std::list<std::pair<std::string, std::shared_ptr<EngineSlot>>> expression_engines_;
   std::map<std::string, CachedAnswer> aggregated_;
+  std::shared_ptr<const CallGraphShape> call_graph_shape_;
 };
 
 class ReportCache {

@@ -53,6 +53,9 @@ async function callGraph(ctx) {
   const edges = await page.$$eval('#callgraph path.edge', (ps) => ps.map((p) => ({ from: p.dataset.from, to: p.dataset.to, value: Number(p.dataset.value) })));
   assert.ok(edges.length > 10, 'calls drawn');
   for (const e of edges) assert.ok(close(e.value, edgeIncl.get(`${e.from} ${e.to}`)), `call ${e.from} → ${e.to}`);
+  // The caption counts what is drawn of the whole graph (regions by name, calls between them).
+  const captionText = await page.$eval('.callgraph .caption', (p) => p.textContent);
+  assert.ok(captionText.endsWith(`${nodes.length} of ${regionExcl.size} regions, ${edges.length} of ${edgeIncl.size} calls`), captionText);
 
   // The first answer: the selected call path's region, its callers and callees in the whole
   // graph, with the same values; then the whole graph, laid out anew.

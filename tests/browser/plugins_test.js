@@ -214,6 +214,21 @@ async function staleAnswers(ctx) {
   for (const r of await page.$$eval('#calls li', (lis) => lis.filter((li) => li.offsetParent).map((li) => ({ id: li._node.c.id, expanded: li._node.expanded, value: Number(li.querySelector('.value').dataset.value) }))))
     assert.strictEqual(r.value, (r.expanded ? vexcl : visits).get(r.id), `visits of ${r.id}`);
   await page.screenshot({ path: path.join(ctx.shots, '15-stale-answers.png') });
+  // A hidden tab drops its pending answer: time's flat profile held back while the flame graph
+  // tab is shown instead; the hidden table keeps visits' rows, and shows time's when shown again.
+  await page.unroute('**/api/v1/**');
+  const flatRows = () => page.$$eval('#flat tr:not(.more)', (trs) => trs.slice(1).map((tr) => [...tr.cells].map((td) => td.textContent).join('|')));
+  const visitsRows = await flatRows();
+  await hold((q) => q.get('metric') === 'time' && q.has('top'), 1200);
+  await page.click('#metrics li >> text=Time');
+  await page.click('#tabs button[data-source=flame]');
+  await page.waitForTimeout(2000);
+  await page.unroute('**/api/v1/**');
+  assert.deepStrictEqual(await flatRows(), visitsRows, 'the hidden flat tab kept its rows');
+  const timeNames = (await api(ctx.url, 'flat', { report: CALL_TREE, metric: 'time', top: 50 })).regions.map((x) => x.name);
+  await page.click('#tabs button[data-source=flat]');
+  await page.waitForFunction((names) => JSON.stringify([...document.querySelectorAll('#flat tr:not(.more) td:first-child')].map((td) => td.textContent)) === JSON.stringify(names), timeNames);
+  assert.notDeepStrictEqual(await flatRows(), visitsRows, 'time\'s rows are not visits\'');
   assert.deepStrictEqual(page.errors, []);
   await page.close();
 }

@@ -57,6 +57,28 @@ inline void add_call_tree(Model& model, const std::vector<std::string>& names,
   }
 }
 
+// A region per entry of `names` (ids in that order; names may repeat) and a call path per
+// entry of `region_of` (ids in that order, in pre-order): call path c of region `region_of[c]`
+// under `parent_of[c]` (kNoIndex: a root), children in id order.
+inline void add_regions_and_calls(Model& model, const std::vector<std::string>& names,
+                                  const std::vector<Index>& region_of,
+                                  const std::vector<Index>& parent_of) {
+  for (const std::string& name : names) {
+    Region region;
+    region.id = static_cast<uint32_t>(model.regions.size());
+    region.name = region.mangled_name = name;
+    model.regions.push_back(region);
+  }
+  for (uint32_t c = 0; c < region_of.size(); ++c) {
+    Cnode cnode;
+    cnode.id = c;
+    cnode.region = region_of[c];
+    cnode.parent = parent_of[c];
+    model.cnodes.push_back(cnode);
+    if (cnode.parent != kNoIndex) model.cnodes[cnode.parent].children.push_back(c);
+  }
+}
+
 // A metric with the same unique and display name, numbered by its position in `model`.
 inline Metric& add_metric(Model& model, const std::string& name, const char* dtype,
                           MetricKind kind) {

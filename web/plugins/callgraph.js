@@ -3,9 +3,11 @@
 // A node's value is the region's exclusive value summed over its call paths, an edge's the
 // inclusive value of the call paths where the caller calls the callee; nodes are sized and
 // coloured by their share. Regions are told apart by name. Only the MAX_NODES regions of
-// largest value and, of the edges among them, each one's largest incoming edge and the largest
-// others up to MAX_EDGES are drawn, so a report of 100,000 call paths draws a few thousand
-// elements at most; a click on a node selects the region's largest call path.
+// largest inclusive value and, of the edges among them, each one's largest incoming edge and
+// the largest others up to MAX_EDGES are drawn (the caption says how many of how many), so a
+// report of 100,000 call paths draws a few hundred elements; the server sums and picks them
+// (/api/v1/callgraph, cubekit/call_graph.hpp). A click on a node selects the region's largest
+// call path.
 //
 // dagre takes 50-300 ms for those 50 regions on a loaded 2-core machine (docs/viewer.md), so:
 // a layout depends on the graph's shape only (which regions, which calls; every node has a
@@ -77,11 +79,13 @@ function remember(map, key, value) {
 }
 
 // The regions and calls drawn for the selection's metric (kept per metric of the report: a
-// metric's values do not change, a user's metric is named by its expression).
+// metric's values do not change, a user's metric is named by its expression). The server sums
+// the call paths into regions and calls and picks the heaviest (/api/v1/callgraph): a report of
+// 100,000 call paths would otherwise send 100,000 values twice and sum them here (300-500 ms).
 async function graphOf(s, api) {
-  const base = { report: s.report, metric: s.metric, metric_flavour: s.metricFlavour };
-  const [calls, incl, excl] = await Promise.all([api.calls(), api.get('values', { ...base, calltree: 'incl' }), api.get('values', { ...base, calltree: 'excl' })]);
-  return pick(aggregate(calls, new Map(incl.values), new Map(excl.values)));
+  const g = await api.get('callgraph', { report: s.report, metric: s.metric, metric_flavour: s.metricFlavour, regions: MAX_NODES, calls: MAX_EDGES });
+  return { nodes: g.regions, links: g.calls.map((e) => ({ from: e.from, to: e.to, value: e.value, calls: e.call_paths })),
+    regionCount: g.region_count, edgeCount: g.call_count };
 }
 
 // The layout of `shape` for this report: kept, or asked of the worker once.
@@ -94,41 +98,6 @@ function layoutOf(lib, shape) {
     remember(layouts, shape.key, entry);
   }
   return entry;
-}
-
-export function aggregate(calls, incl, excl) {
-  const byId = new Map(calls.map((c) => [c.id, c]));
-  const regions = new Map(), edges = new Map();
-  const region = (name) => regions.get(name) || regions.set(name, { name, excl: 0, incl: 0, top: null, topValue: -Infinity }).get(name);
-  for (const c of calls) {
-    const r = region(c.name);
-    const vi = incl.get(c.id) || 0;
-    r.excl += excl.get(c.id) || 0;
-    if (vi > r.topValue) { r.top = c.id; r.topValue = vi; }
-    const parent = c.parent === null ? null : byId.get(c.parent);
-    if (!parent || parent.name !== c.name) r.incl += vi;
-    if (!parent) continue;
-    const key = `${parent.name}\u0000${c.name}`;
-    const e = edges.get(key) || edges.set(key, { from: parent.name, to: c.name, value: 0, calls: 0 }).get(key);
-    e.value += vi;
-    e.calls += 1;
-  }
-  return { regions, edges };
-}
-
-// The regions and edges drawn: the largest by inclusive value, edges among them.
-function pick({ regions, edges }) {
-  const nodes = [...regions.values()].sort((a, b) => Math.abs(b.incl) - Math.abs(a.incl)).slice(0, MAX_NODES);
-  const kept = new Set(nodes.map((n) => n.name));
-  const among = [...edges.values()].filter((e) => kept.has(e.from) && kept.has(e.to) && e.from !== e.to)
-    .sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
-  // Each region's largest call from a drawn caller first (no node left hanging), then the rest.
-  const first = new Map();
-  for (const e of among) if (!first.has(e.to)) first.set(e.to, e);
-  const chosen = new Set(first.values());
-  for (const e of among) { if (chosen.size >= MAX_EDGES) break; chosen.add(e); }
-  const links = among.filter((e) => chosen.has(e));
-  return { nodes, links, regionCount: regions.size, edgeCount: edges.size };
 }
 
 const nodeWidth = (name) => Math.min(260, 16 + 6.5 * name.length);

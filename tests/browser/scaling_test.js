@@ -49,6 +49,15 @@ const markOf = (page, name) => page.$$eval('#calls li', (lis, n) => {
   const li = lis.find((x) => x._node.c.name === n);
   return li ? li.querySelector(':scope > .row > .mark').textContent : null;
 }, name);
+// Marks are painted as the tree's rows are (re)drawn: wait for a mark to read `text`, then
+// compare it, so that a row drawn a moment later is not read while still blank.
+async function expectMark(page, name, text) {
+  await page.waitForFunction(([n, t]) => {
+    const li = [...document.querySelectorAll('#calls li')].find((x) => x._node.c.name === n);
+    return li && li.querySelector(':scope > .row > .mark').textContent === t;
+  }, [name, text], { timeout: 10000 }).catch(() => {});
+  assert.strictEqual(await markOf(page, name), text, `mark of ${name}`);
+}
 
 async function exactSeries(ctx, url, root, cubekit) {
   const page = await openPage(ctx, url, 'exact/exp.p2.r1/profile.cubex');
@@ -76,9 +85,8 @@ async function exactSeries(ctx, url, root, cubekit) {
 
   // HotspotHighlighting: each call path's leading term, then its value at p=64.
   await page.selectOption('#scaling-hotspots', 'growth');
-  await page.waitForFunction(() => [...document.querySelectorAll('#calls .mark')].some((m) => m.textContent !== ''));
-  assert.strictEqual(await markOf(page, 'solve'), 'p^1.5');
-  assert.strictEqual(await markOf(page, 'io'), 'log2(p)');
+  await expectMark(page, 'solve', 'p^1.5');
+  await expectMark(page, 'io', 'log2(p)');
   const predicted = JSON.parse(run(cubekit, ['model', '--predict', 'p=64', '-s', 'json', path.join(root, 'exact')]));
   const at64 = (name) => predicted.find((m) => m.callpath.at(-1) === name && m.flavour === 'incl').predictions[0].value;
   await page.selectOption('#scaling-hotspots', 'value');
@@ -86,9 +94,8 @@ async function exactSeries(ctx, url, root, cubekit) {
   await page.press('#scaling-point', 'Enter');
   const fmt = (v) => page.evaluate(async (x) => (await import('/core/util.js')).fmt(x), v);
   const solve64 = await fmt(at64('solve'));
-  await page.waitForFunction((t) => [...document.querySelectorAll('#calls .mark')].some((m) => m.textContent === t), solve64);
-  assert.strictEqual(await markOf(page, 'solve'), solve64);
-  assert.strictEqual(await markOf(page, 'io'), await fmt(at64('io')));
+  await expectMark(page, 'solve', solve64);
+  await expectMark(page, 'io', await fmt(at64('io')));
   await page.screenshot({ path: path.join(ctx.shots, '25-scaling-hotspots.png') });
 
   // PerformanceModeling: p^4 lies outside Extra-P's hypotheses (exponents up to 3); refitted

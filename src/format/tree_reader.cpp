@@ -56,8 +56,8 @@ constexpr size_t kMaxCallDepth = 1u << 20;
 constexpr size_t kLeastLocationBytes = 64;
 
 // A vector built in chunks and moved into its final place at the end, exactly sized: a million
-// locations or coordinates pushed one by one into a std::vector would be copied at every
-// doubling and, at the last one, held twice. A chunk is over 32 MiB: glibc's malloc maps
+// coordinates pushed one by one into a std::vector would be copied at every doubling and, at
+// the last one, held twice. A chunk is over 32 MiB: glibc's malloc maps
 // blocks that large on their own and unmaps them when freed, so each chunk moved leaves the
 // resident set (smaller blocks would stay in the heap).
 template <class T>

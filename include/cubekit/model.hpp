@@ -5,8 +5,11 @@
 // vectors (cache-friendly, no pointer graph). `id` is always the id written in the file.
 #pragma once
 
+#include <compare>
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -25,6 +28,47 @@ inline constexpr Index kNoIndex = UINT32_MAX;
 // nest a handful of levels. Call trees have no such bound (unrolled recursion makes them
 // deep, tree_reader.cpp): code walks them with an explicit stack.
 inline constexpr int kMaxTreeNesting = 1000;
+
+// An immutable text whose copies share one heap block (8 bytes each): a report of a million
+// locations names them with a handful of texts ("Master thread", "thread"), which the readers
+// share (issue 30: opening such an anchor in at most its size in memory). Reads as a const
+// std::string; empty by default.
+class SharedText {
+ public:
+  SharedText() noexcept = default;
+  explicit SharedText(std::string text);
+  SharedText(const SharedText& other) noexcept;
+  SharedText(SharedText&& other) noexcept : block_(std::exchange(other.block_, nullptr)) {}
+  SharedText& operator=(const SharedText& other) noexcept;
+  SharedText& operator=(SharedText&& other) noexcept;
+  SharedText& operator=(std::string text) { return *this = SharedText(std::move(text)); }
+  SharedText& operator=(const char* text) { return *this = SharedText(text); }
+  ~SharedText();
+  // The default types of a location and a location group, shared by all.
+  static const SharedText& thread();
+  static const SharedText& process();
+
+  const std::string& str() const noexcept;
+  operator const std::string&() const noexcept { return str(); }
+  operator std::string_view() const noexcept { return str(); }
+  std::string_view view() const noexcept { return str(); }
+  const char* c_str() const noexcept { return str().c_str(); }
+  size_t size() const noexcept { return str().size(); }
+  bool empty() const noexcept { return str().empty(); }
+
+  friend bool operator==(const SharedText& a, const SharedText& b) noexcept {
+    return a.block_ == b.block_ || a.str() == b.str();
+  }
+  friend bool operator==(const SharedText& a, std::string_view b) noexcept { return a.str() == b; }
+  friend std::strong_ordering operator<=>(const SharedText& a, std::string_view b) noexcept {
+    return a.view() <=> b;
+  }
+  friend std::ostream& operator<<(std::ostream& out, const SharedText& text);
+
+ private:
+  struct Block;
+  Block* block_ = nullptr;  // nullptr: empty
+};
 
 using Attributes = std::vector<std::pair<std::string, std::string>>;
 // Sets each attribute of `from` in `into`: a key already there takes the new value in place,
@@ -98,21 +142,23 @@ struct SystemNode {
   std::vector<Index> groups;    // location groups
 };
 
+// Locations and their groups are a report's most numerous entities (a million in Score-P's
+// largest runs): their texts are SharedText (a few distinct ones, shared), their fields packed.
 struct LocationGroup {
   uint32_t id = 0;
-  std::string name, type = "process";
+  Index node = kNoIndex;
+  SharedText name, type = SharedText::process();
   int64_t rank = 0;
   Attributes attrs;
-  Index node = kNoIndex;
   std::vector<Index> locations;
 };
 
 struct Location {
   uint32_t id = 0;  // the column of this location in every data row
-  std::string name, type = "thread";
+  Index group = kNoIndex;
+  SharedText name, type = SharedText::thread();
   int64_t rank = 0;
   Attributes attrs;
-  Index group = kNoIndex;
 };
 
 struct Topology {
@@ -122,14 +168,23 @@ struct Topology {
     bool periodic = false;
   };
   enum class Owner : uint8_t { kLocation, kGroup, kNode };
+  // A coordinate's owner and where its numbers are in `values` (Score-P writes a coordinate
+  // per location: one flat array, not a million small ones).
   struct Coord {
     Owner owner = Owner::kLocation;
     uint32_t owner_id = 0;
-    std::vector<int64_t> coords;
+    uint32_t first = 0, count = 0;
   };
   std::string name;
   std::vector<Dim> dims;
   std::vector<Coord> coords;
+  std::vector<int64_t> values;  // the numbers of every coordinate, in order
+  // The numbers of `coord` (one per dimension when valid).
+  std::span<const int64_t> values_of(const Coord& coord) const {
+    return {values.data() + coord.first, coord.count};
+  }
+  // Appends a coordinate of these numbers.
+  void add_coord(Owner owner, uint32_t owner_id, std::span<const int64_t> numbers);
 };
 
 // The definitions of one report. Built by the readers, immutable afterwards.

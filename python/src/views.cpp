@@ -176,8 +176,9 @@ void bind_system(py::module_& m) {
       .def_property_readonly(
           "locations",
           [](const GroupView& v) { return views<LocationView>(v.session, v.get().locations); })
-      .def("__repr__",
-           [](const GroupView& v) { return text("<cubekit.LocationGroup " + v.get().name + ">"); });
+      .def("__repr__", [](const GroupView& v) {
+        return text("<cubekit.LocationGroup " + v.get().name.str() + ">");
+      });
 
   py::class_<LocationView> l(m, "Location", "A location (usually a thread): one column of values.");
   identity<LocationView>(l);
@@ -193,8 +194,9 @@ void bind_system(py::module_& m) {
                              [](const LocationView& v) {
                                return GroupView{v.session, v.get().group};
                              })
-      .def("__repr__",
-           [](const LocationView& v) { return text("<cubekit.Location " + v.get().name + ">"); });
+      .def("__repr__", [](const LocationView& v) {
+        return text("<cubekit.Location " + v.get().name.str() + ">");
+      });
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ size_t write_part(const Report& input, const std::vector<bool>& kept_groups,
   size_t voided = 0;
   for (Index g = 0; g < model->groups.size(); ++g)
     if (!kept_groups[g]) {
-      model->groups[g].name += " <VOID>";
+      model->groups[g].name = model->groups[g].name.str() + " <VOID>";
       ++voided;
     }
   if (voided == 0 || voided == kept_groups.size()) return voided;

@@ -205,7 +205,7 @@ void load_imbalance(const Report& report, Rows& rows, Index exec, std::optional<
   size_t void_groups = 0, void_threads = 0;
   std::vector<bool> void_column(L, false);
   for (const LocationGroup& g : model.groups) {
-    if (g.name.find("VOID") == std::string::npos) continue;
+    if (g.name.view().find("VOID") == std::string::npos) continue;
     ++void_groups;
     void_threads += g.locations.size();
     for (Index l : g.locations) void_column[model.locations[l].id] = true;

@@ -496,11 +496,8 @@ void UnifiedDefinitions::add_topologies(const Model& input, const InputMapping& 
       if (c.owner != Topology::Owner::kLocation) continue;
       auto it = std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(c.owner_id, Index{0}));
       for (; it != by_id.end() && it->first == c.owner_id; ++it)
-        if (map.location[it->second] != kNoIndex) {
-          Topology::Coord mapped = c;
-          mapped.owner_id = model_->locations[map.location[it->second]].id;
-          copy.coords.push_back(std::move(mapped));
-        }
+        if (map.location[it->second] != kNoIndex)
+          copy.add_coord(c.owner, model_->locations[map.location[it->second]].id, t.values_of(c));
     }
     const bool present =
         std::any_of(model_->topologies.begin(), model_->topologies.end(), [&](const Topology& o) {

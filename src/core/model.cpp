@@ -1,7 +1,10 @@
 #include "cubekit/model.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
+#include <ostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -146,6 +149,61 @@ std::optional<Index> Model::cnode_by_id(uint32_t id) const {
   auto it = cnode_by_id_.find(id);
   if (it == cnode_by_id_.end()) return std::nullopt;
   return it->second;
+}
+
+struct SharedText::Block {
+  std::atomic<uint32_t> refs;
+  const std::string text;
+};
+
+SharedText::SharedText(std::string text) {
+  if (!text.empty()) block_ = new Block{{1}, std::move(text)};
+}
+
+SharedText::SharedText(const SharedText& other) noexcept : block_(other.block_) {
+  if (block_) block_->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+SharedText& SharedText::operator=(const SharedText& other) noexcept {
+  SharedText copy(other);
+  std::swap(block_, copy.block_);
+  return *this;
+}
+
+SharedText& SharedText::operator=(SharedText&& other) noexcept {
+  std::swap(block_, other.block_);
+  return *this;
+}
+
+SharedText::~SharedText() {
+  if (block_ && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete block_;
+}
+
+const std::string& SharedText::str() const noexcept {
+  static const std::string empty;
+  return block_ ? block_->text : empty;
+}
+
+const SharedText& SharedText::thread() {
+  static const SharedText text("thread");
+  return text;
+}
+
+const SharedText& SharedText::process() {
+  static const SharedText text("process");
+  return text;
+}
+
+std::ostream& operator<<(std::ostream& out, const SharedText& text) {
+  return out << text.view();
+}
+
+void Topology::add_coord(Owner owner, uint32_t owner_id, std::span<const int64_t> numbers) {
+  if (values.size() + numbers.size() > UINT32_MAX)
+    throw std::length_error("topology '" + name + "': 2^32 coordinate numbers or more");
+  coords.push_back({owner, owner_id, static_cast<uint32_t>(values.size()),
+                    static_cast<uint32_t>(numbers.size())});
+  values.insert(values.end(), numbers.begin(), numbers.end());
 }
 
 void set_attributes(Attributes& into, const Attributes& from) {

@@ -132,7 +132,8 @@ void CubeVariables::system(const Model& model) {
   for (const LocationGroup& g : model.groups) {
     strings_["cube::locationgroup::name"].push_back(g.name);
     numbers_["cube::locationgroup::rank"].push_back(static_cast<double>(g.rank));
-    numbers_["cube::locationgroup::type"].push_back(g.type.find("metric") != std::string::npos);
+    numbers_["cube::locationgroup::type"].push_back(g.type.view().find("metric") !=
+                                                    std::string::npos);
     numbers_["cube::locationgroup::void"].push_back(is_void(g.name));
     numbers_["cube::locationgroup::#locations"].push_back(static_cast<double>(g.locations.size()));
     numbers_["cube::locationgroup::parent::id"].push_back(id_or_minus_one(g.node));

@@ -238,21 +238,22 @@ void set_coord_owner(Topology::Coord& coord, int rank, std::string_view id,
   coord.owner_id = static_cast<uint32_t>(parse_int(id, where, "coord owner"));
 }
 
-void parse_coord_values(std::string_view text, Topology::Coord& coord, const std::string& where) {
-  // One allocation per coordinate (Score-P writes one per location: a million of them).
-  size_t numbers = 0;
-  for (size_t i = 0; i < text.size(); ++i)
-    numbers += !std::isspace(static_cast<unsigned char>(text[i])) &&
-               (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])));
-  coord.coords.reserve(coord.coords.size() + numbers);
+void parse_coord_values(std::string_view text, Topology& topology, Topology::Coord& coord,
+                        const std::string& where) {
+  std::vector<int64_t>& values = topology.values;
+  const size_t first = values.size();
   while (!text.empty()) {
     const size_t b = text.find_first_not_of(" \t\r\n");
     if (b == std::string_view::npos) break;
     text.remove_prefix(b);
     const size_t e = std::min(text.find_first_of(" \t\r\n"), text.size());
-    coord.coords.push_back(parse_int(text.substr(0, e), where, "topology coordinate"));
+    values.push_back(parse_int(text.substr(0, e), where, "topology coordinate"));
     text.remove_prefix(e);
   }
+  if (values.size() > UINT32_MAX)
+    throw FormatError(where + ": topology '" + topology.name + "' has 2^32 numbers or more");
+  coord.first = static_cast<uint32_t>(first);
+  coord.count = static_cast<uint32_t>(values.size() - first);
 }
 
 void parse_topology_dim(std::string_view name, std::string_view size, std::string_view periodic,
@@ -279,7 +280,7 @@ void parse_topologies(const pugi::xml_node& topologies, Model& model, const std:
           break;
         }
       }
-      parse_coord_values(c.child_value(), coord, where);
+      parse_coord_values(c.child_value(), t, coord, where);
       t.coords.push_back(std::move(coord));
     }
     model.topologies.push_back(std::move(t));

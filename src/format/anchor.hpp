@@ -48,7 +48,9 @@ void parse_topologies(const pugi::xml_node& topologies, Model& model, const std:
 int coord_owner_rank(std::string_view attribute);
 void set_coord_owner(Topology::Coord& coord, int rank, std::string_view id,
                      const std::string& where);
-void parse_coord_values(std::string_view text, Topology::Coord& coord, const std::string& where);
+// Appends the numbers of a <coord> text to topology.values and points `coord` at them.
+void parse_coord_values(std::string_view text, Topology& topology, Topology::Coord& coord,
+                        const std::string& where);
 void parse_topology_dim(std::string_view name, std::string_view size, std::string_view periodic,
                         Topology& topology, const std::string& where);
 

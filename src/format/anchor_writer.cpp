@@ -169,7 +169,8 @@ void AnchorWriter::topologies() {
                           : c.owner == Topology::Owner::kGroup  ? "lgId"
                                                                 : "stnId";
       out_ << "<coord " << owner << "=\"" << c.owner_id << "\">";
-      for (size_t k = 0; k < c.coords.size(); ++k) out_ << (k ? " " : "") << c.coords[k];
+      const std::span<const int64_t> values = t.values_of(c);
+      for (size_t k = 0; k < values.size(); ++k) out_ << (k ? " " : "") << values[k];
       out_ << "</coord>\n";
     }
     out_ << "</cart>\n";

@@ -97,7 +97,7 @@ uint32_t parse_id(const pugi::xml_node& node, const char* what, const Context& c
 
 // <name> and <rank> are each optional; CubeLib names an unnamed entity "<Kind> <rank>".
 void name_and_rank(const pugi::xml_node& node, const char* kind, const Context& ctx,
-                   std::string& name, int64_t& rank) {
+                   SharedText& name, int64_t& rank) {
   if (node.child("rank")) rank = integer_of(text_of(node, "rank"), node, "rank", ctx);
   // An empty <name/> counts as none, as in CubeLib: "Process 3", "Thread 0".
   name = text_of(node, "name");

@@ -395,8 +395,8 @@ void Cube3Writer::topology(const Topology& t) {
       owner = (machine ? "machId=\"" : "nodeId=\"") + std::to_string(it->second);
     }
     text += "        <coord " + owner + "\">";
-    for (size_t k = 0; k < c->coords.size(); ++k)
-      text += (k ? " " : "") + std::to_string(c->coords[k]);
+    const std::span<const int64_t> values = t.values_of(*c);
+    for (size_t k = 0; k < values.size(); ++k) text += (k ? " " : "") + std::to_string(values[k]);
     text += "</coord>\n";
   }
   text += "      </cart>\n";

@@ -50,9 +50,14 @@ namespace {
 // forest is read without recursion. The bound only stops absurd documents early.
 constexpr size_t kMaxCallDepth = 1u << 20;
 
+// The fewest bytes of a location element as writers write them (<location Id="0">, <name>,
+// <rank>, <type>, </location>): more locations than the document's bytes over this grow the
+// model's vector beyond its reservation.
+constexpr size_t kLeastLocationBytes = 64;
+
 // A vector built in chunks and moved into its final place at the end, exactly sized: a million
-// locations or coordinates pushed one by one into a std::vector would be copied at every
-// doubling and, at the last one, held twice. A chunk is over 32 MiB: glibc's malloc maps
+// coordinates pushed one by one into a std::vector would be copied at every doubling and, at
+// the last one, held twice. A chunk is over 32 MiB: glibc's malloc maps
 // blocks that large on their own and unmaps them when freed, so each chunk moved leaves the
 // resident set (smaller blocks would stay in the heap).
 template <class T>
@@ -81,6 +86,23 @@ class ChunkedVector {
   size_t size_ = 0;
 };
 
+// Texts read once and shared by every location and group naming them ("Master thread",
+// "thread", "MPI"): a million locations name themselves with a handful of texts. Up to kLimit
+// distinct texts are remembered; others (unique names) get their own.
+class SharedTexts {
+ public:
+  SharedText get(std::string_view text) {
+    if (const auto found = texts_.find(text); found != texts_.end()) return found->second;
+    SharedText shared{std::string(text)};
+    if (texts_.size() < kLimit) texts_.emplace(shared.view(), shared);  // the key views `shared`
+    return shared;
+  }
+
+ private:
+  static constexpr size_t kLimit = 4096;
+  std::unordered_map<std::string_view, SharedText> texts_;
+};
+
 // The parts of a start tag that outlive the tokenizer's next token.
 struct Start {
   std::string name;
@@ -94,7 +116,11 @@ class TreeReader {
  public:
   TreeReader(std::string_view xml, size_t begin, size_t end, Model& model, std::string where,
              const ReleaseRange& release)
-      : xml_(xml), pull_(xml, begin, end, where), model_(model), where_(std::move(where)) {
+      : xml_(xml),
+        pull_(xml, begin, end, where),
+        model_(model),
+        where_(std::move(where)),
+        bytes_(end - begin) {
     if (release) pull_.release_behind(release);
   }
   size_t read_system(TopologiesAhead* ahead);
@@ -128,7 +154,8 @@ class TreeReader {
   XmlPull pull_;
   Model& model_;
   std::string where_;
-  ChunkedVector<Location> locations_;  // moved into the model at the end of <system>
+  size_t bytes_;       // of the document part read
+  SharedTexts texts_;  // of locations and groups
 };
 
 Start TreeReader::start_of(const XmlToken& t) const {
@@ -191,20 +218,19 @@ void TreeReader::location(const Start& s, Index group) {
   l.id = id_of(s, "location Id");
   children(s, [&](const XmlToken& t) {
     if (t.name == "name")
-      l.name = pull_.element_text();
+      l.name = texts_.get(pull_.element_text());
     else if (t.name == "rank")
       l.rank = parse_int(pull_.element_text(), where_, "location rank");
     else if (t.name == "type")
-      l.type = pull_.element_text();
+      l.type = texts_.get(pull_.element_text());
     else if (t.name == "attr")
       attr(t, l.attrs);
     else
       pull_.skip_element();
   });
   l.group = group;
-  model_.groups[group].locations.push_back(
-      static_cast<Index>(model_.locations.size() + locations_.size()));
-  locations_.push_back(std::move(l));
+  model_.groups[group].locations.push_back(static_cast<Index>(model_.locations.size()));
+  model_.locations.push_back(std::move(l));
 }
 
 void TreeReader::group(const Start& s, Index node) {
@@ -216,11 +242,11 @@ void TreeReader::group(const Start& s, Index node) {
   children(s, [&](const XmlToken& t) {
     LocationGroup& g = model_.groups[self];
     if (t.name == "name")
-      g.name = pull_.element_text();
+      g.name = texts_.get(pull_.element_text());
     else if (t.name == "rank")
       g.rank = parse_int(pull_.element_text(), where_, "location group rank");
     else if (t.name == "type")
-      g.type = pull_.element_text();
+      g.type = texts_.get(pull_.element_text());
     else if (t.name == "attr")
       attr(t, g.attrs);
     else if (t.name == "location")
@@ -276,7 +302,7 @@ void TreeReader::topologies(const Start& s) {
         if (rank >= 0 && (best < 0 || rank < best)) best = rank, owner_id = value;
       }
       if (best >= 0) set_coord_owner(coord, best, owner_id, where_);
-      parse_coord_values(pull_.element_text(), coord, where_);
+      parse_coord_values(pull_.element_text(), topology, coord, where_);
       coords.push_back(std::move(coord));
     });
     coords.move_into(topology.coords);
@@ -315,6 +341,10 @@ size_t TreeReader::read_system(TopologiesAhead* ahead) {
   if (t.kind != XmlToken::Kind::kStart || t.name != "system") fail(t.offset, "expected <system>");
   if (const std::string* title = t.attribute("title")) model_.system_title = *title;
   const Start system = start_of(t);
+  // Room for as many locations as the rest of the document could hold, reserved and not
+  // touched: the pages used become resident, the rest stays address space. A vector doubling
+  // to a million locations would hold both copies at its last growth.
+  model_.locations.reserve(model_.locations.size() + bytes_ / kLeastLocationBytes);
   bool cube3 = false;
   children(system, [&](const XmlToken& c) {
     if (c.name == "systemtreenode")
@@ -331,9 +361,9 @@ size_t TreeReader::read_system(TopologiesAhead* ahead) {
     model_.system_nodes.clear();
     model_.groups.clear();
     model_.topologies.clear();
+    std::vector<Location>().swap(model_.locations);  // the reservation too
     return std::string_view::npos;
   }
-  locations_.move_into(model_.locations);
   return pull_.offset();
 }
 

@@ -504,9 +504,8 @@ void add_system(const GeneratorOptions& o, Definitions& d) {
           l.rank = static_cast<int64_t>(t);
           l.group = group_index;
           g.locations.push_back(static_cast<Index>(m.locations.size()));
-          topo.coords.push_back({Topology::Owner::kLocation,
-                                 l.id,
-                                 {static_cast<int64_t>(rank), static_cast<int64_t>(t)}});
+          const int64_t coord[] = {static_cast<int64_t>(rank), static_cast<int64_t>(t)};
+          topo.add_coord(Topology::Owner::kLocation, l.id, coord);
           m.locations.push_back(std::move(l));
         }
         m.groups.push_back(std::move(g));

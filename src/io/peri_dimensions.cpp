@@ -261,18 +261,20 @@ class DimensionReader {
                            std::string(d.attribute("periodic").value()) == "true"});
     for (const pugi::xml_node& c : t.children("coord")) {
       const std::string ref = c.attribute("ref").value();
-      Topology::Coord coord;
+      Topology::Owner owner = Topology::Owner::kLocation;
+      uint32_t owner_id = 0;
       if (const auto l = location_ids_.find(ref); l != location_ids_.end()) {
-        coord.owner_id = model_->locations[l->second].id;
+        owner_id = model_->locations[l->second].id;
       } else if (const auto g = group_ids_.find(ref); g != group_ids_.end()) {
-        coord.owner = Topology::Owner::kGroup;
-        coord.owner_id = model_->groups[g->second].id;
+        owner = Topology::Owner::kGroup;
+        owner_id = model_->groups[g->second].id;
       } else {
         continue;  // a coordinate of something else (machines' cpus...): not in a Cube report
       }
       std::istringstream numbers(c.child_value());
-      for (long long x; numbers >> x;) coord.coords.push_back(x);
-      topo.coords.push_back(coord);
+      std::vector<int64_t> values;
+      for (long long x; numbers >> x;) values.push_back(x);
+      topo.add_coord(owner, owner_id, values);
     }
     model_->topologies.push_back(topo);
   }

@@ -186,7 +186,8 @@ class PeriWriter {
                           : c.owner == Topology::Owner::kGroup  ? 'p'
                                                                 : 'n';
       out_ << "    <coord ref=\"" << prefix << c.owner_id << "\">";
-      for (size_t i = 0; i < c.coords.size(); ++i) out_ << (i ? " " : "") << c.coords[i];
+      const std::span<const int64_t> values = t.values_of(c);
+      for (size_t i = 0; i < values.size(); ++i) out_ << (i ? " " : "") << values[i];
       out_ << "</coord>\n";
     }
     out_ << "  </cartesian>\n";

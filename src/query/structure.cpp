@@ -227,7 +227,7 @@ void print_topologies(std::ostream& out, const Model& model, bool coordinates) {
         name = model.system_nodes[c.owner_id].name;
       }
       out << name << " " << c.owner_id << "\t\t -> ";
-      for (int64_t x : c.coords) out << x << " ";
+      for (int64_t x : t.values_of(c)) out << x << " ";
       out << "\n";
     }
   }

@@ -73,9 +73,9 @@ Topology topology_of(const Model& model, const std::vector<Index>& locations, si
     t.name += (t.name.empty() ? "" : " x ") + t.dims.back().name;
   }
   for (size_t i = 0; i < locations.size(); ++i) {
-    Topology::Coord c{Topology::Owner::kLocation, model.locations[locations[i]].id, {}};
-    for (size_t d : kept) c.coords.push_back(coords[i][d]);
-    t.coords.push_back(std::move(c));
+    std::vector<int64_t> numbers;
+    for (size_t d : kept) numbers.push_back(coords[i][d]);
+    t.add_coord(Topology::Owner::kLocation, model.locations[locations[i]].id, numbers);
   }
   return t;
 }
@@ -120,14 +120,16 @@ void check_topology(const Model& model, const Topology& t) {
                           : c.owner == Topology::Owner::kGroup  ? model.groups.size()
                                                                 : model.system_nodes.size();
     if (c.owner_id >= owners) throw Error(where + "no owner with id " + std::to_string(c.owner_id));
-    if (c.coords.size() != t.dims.size())
-      throw Error(where + std::to_string(c.coords.size()) + " coordinates for " +
+    const std::span<const int64_t> values = t.values_of(c);
+    if (values.size() != t.dims.size())
+      throw Error(where + std::to_string(values.size()) + " coordinates for " +
                   std::to_string(t.dims.size()) + " dimensions");
     for (size_t d = 0; d < t.dims.size(); ++d)
-      if (c.coords[d] < 0 || c.coords[d] >= t.dims[d].size)
-        throw Error(where + "coordinate " + std::to_string(c.coords[d]) + " outside dimension " +
+      if (values[d] < 0 || values[d] >= t.dims[d].size)
+        throw Error(where + "coordinate " + std::to_string(values[d]) + " outside dimension " +
                     std::to_string(d) + " (size " + std::to_string(t.dims[d].size) + ")");
-    if (!taken.insert(c.coords).second) throw Error(where + "two owners at the same coordinates");
+    if (!taken.emplace(values.begin(), values.end()).second)
+      throw Error(where + "two owners at the same coordinates");
   }
 }
 

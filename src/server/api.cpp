@@ -154,7 +154,9 @@ json topologies_json(const Model& m) {
       dims.push_back({{"name", d.name}, {"size", d.size}, {"periodic", d.periodic}});
     for (const Topology::Coord& c : t.coords)
       coords.push_back(
-          {{"kind", kOwners[static_cast<int>(c.owner)]}, {"id", c.owner_id}, {"coords", c.coords}});
+          {{"kind", kOwners[static_cast<int>(c.owner)]},
+           {"id", c.owner_id},
+           {"coords", std::vector<int64_t>(t.values_of(c).begin(), t.values_of(c).end())}});
     out.push_back({{"name", t.name}, {"dims", dims}, {"coords", coords}});
   }
   return out;

@@ -124,18 +124,18 @@ void ask_coordinates(Dialogue& ask, const Model& model, Topology& t) {
   for (Index l : locations_in_rank_order(model)) {
     const Location& loc = model.locations[l];
     const std::string answer = ask.text(
-        loc.name + "'s (rank " + std::to_string(model.groups[loc.group].rank) +
+        loc.name.str() + "'s (rank " + std::to_string(model.groups[loc.group].rank) +
         ") coordinates in " + std::to_string(t.dims.size()) + " dimensions, separated by spaces");
     std::istringstream in(answer);
-    Topology::Coord c{Topology::Owner::kLocation, loc.id, {}};
+    std::vector<int64_t> numbers;
     for (size_t d = 0; d < t.dims.size(); ++d) {
       long v = -1;
       if (!(in >> v) || v < 0 || v >= t.dims[d].size)
         throw Stop{"invalid coordinate in \"" + answer + "\": dimension " + std::to_string(d) +
                    " has the coordinates 0 to " + std::to_string(t.dims[d].size - 1)};
-      c.coords.push_back(v);
+      numbers.push_back(v);
     }
-    t.coords.push_back(std::move(c));
+    t.add_coord(Topology::Owner::kLocation, loc.id, numbers);
   }
 }
 

@@ -53,8 +53,8 @@ std::shared_ptr<Model> small_report_model() {
   cubekit::Topology topo;
   topo.name = "Topo1";
   topo.dims = {{"x", 2, true}, {"y", 1, false}};
-  topo.coords = {{cubekit::Topology::Owner::kLocation, 1, {1, 0}},
-                 {cubekit::Topology::Owner::kLocation, 0, {0, 0}}};
+  topo.add_coord(cubekit::Topology::Owner::kLocation, 1, std::vector<int64_t>{1, 0});
+  topo.add_coord(cubekit::Topology::Owner::kLocation, 0, std::vector<int64_t>{0, 0});
   model->topologies = {topo};
   return model;
 }

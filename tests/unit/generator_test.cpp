@@ -119,6 +119,30 @@ TEST_F(Generator, ShapeFollowsTheOptions) {
   EXPECT_EQ(m.topologies[0].coords.size(), m.locations.size());
 }
 
+// The anchor reader shares the texts of locations: 4 processes × 3 threads named "Master
+// thread", "OMP thread 1", "OMP thread 2" hold one copy of each; coordinates (rank, thread).
+TEST_F(Generator, ReadLocationsShareTheirNamesAndKeepTheirCoordinates) {
+  GeneratorOptions o = small();
+  o.definitions_only = true;
+  const Report report = Report::open(write("names.cubex", o));
+  const Model& m = report.model();
+  ASSERT_EQ(m.locations.size(), 12u);
+  const char* names[] = {"Master thread", "OMP thread 1", "OMP thread 2"};
+  ASSERT_EQ(m.topologies.size(), 1u);
+  const Topology& t = m.topologies[0];
+  ASSERT_EQ(t.coords.size(), 12u);
+  for (Index l = 0; l < 12; ++l) {
+    EXPECT_EQ(m.locations[l].name, names[l % 3]) << l;
+    EXPECT_EQ(&m.locations[l].name.str(), &m.locations[l % 3].name.str()) << l;
+    EXPECT_EQ(&m.locations[l].type.str(), &m.locations[0].type.str()) << l;
+    EXPECT_EQ(m.groups[m.locations[l].group].name, "MPI Rank " + std::to_string(l / 3)) << l;
+    const std::span<const int64_t> coord = t.values_of(t.coords[l]);
+    EXPECT_EQ(t.coords[l].owner_id, l);
+    EXPECT_EQ(std::vector<int64_t>(coord.begin(), coord.end()),
+              (std::vector<int64_t>{static_cast<int64_t>(l / 3), static_cast<int64_t>(l % 3)}));
+  }
+}
+
 TEST_F(Generator, DefinitionsOnlyWritesTheSameTreesAndNoRows) {
   GeneratorOptions o = small();
   const Report full = Report::open(write("full.cubex", o));

@@ -1,6 +1,10 @@
 // Row orders of the call forest and id rules (cube-format.md §4, §11).
 #include <gtest/gtest.h>
 
+#include <span>
+#include <string>
+#include <vector>
+
 #include "cubekit/error.hpp"
 #include "cubekit/model.hpp"
 
@@ -100,6 +104,47 @@ TEST(ModelRules, VoidIsInheritedBySubMetrics) {
   m.metrics[1].parent = 0;
   m.finalize("test");
   EXPECT_TRUE(m.metrics[1].is_void);
+}
+
+TEST(SharedText, CopiesShareOneTextAndCompareByValue) {
+  const SharedText empty;
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(empty, "");
+  EXPECT_STREQ(empty.c_str(), "");
+  SharedText a("Master thread");
+  const SharedText copy = a;
+  EXPECT_EQ(&copy.str(), &a.str());  // one block, not two texts
+  EXPECT_EQ(copy, "Master thread");
+  EXPECT_EQ(SharedText("Master thread"), a);  // equal texts of separate blocks
+  EXPECT_NE(SharedText("thread"), a);
+  EXPECT_EQ(a.size(), 13u);
+  a = std::string("OMP thread 1");  // the copy keeps its text
+  EXPECT_EQ(a, "OMP thread 1");
+  EXPECT_EQ(copy, "Master thread");
+  SharedText moved = std::move(a);
+  EXPECT_EQ(moved, "OMP thread 1");
+  const std::string& as_string = copy;
+  EXPECT_EQ(as_string + "!", "Master thread!");
+  EXPECT_EQ(Location().type, "thread");
+  EXPECT_EQ(LocationGroup().type, "process");
+}
+
+TEST(Topology, CoordinatesKeepTheirNumbersInOrder) {
+  Topology t;
+  t.add_coord(Topology::Owner::kLocation, 7, std::vector<int64_t>{3, 1});
+  t.add_coord(Topology::Owner::kNode, 2, std::vector<int64_t>{});
+  t.add_coord(Topology::Owner::kGroup, 0, std::vector<int64_t>{4, 5, 6});
+  ASSERT_EQ(t.coords.size(), 3u);
+  EXPECT_EQ(t.values, (std::vector<int64_t>{3, 1, 4, 5, 6}));
+  auto numbers = [&](size_t i) {
+    const std::span<const int64_t> v = t.values_of(t.coords[i]);
+    return std::vector<int64_t>(v.begin(), v.end());
+  };
+  EXPECT_EQ(t.coords[0].owner_id, 7u);
+  EXPECT_EQ(numbers(0), (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(t.coords[1].owner, Topology::Owner::kNode);
+  EXPECT_TRUE(numbers(1).empty());
+  EXPECT_EQ(numbers(2), (std::vector<int64_t>{4, 5, 6}));
 }
 
 }  // namespace

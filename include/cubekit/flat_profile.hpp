@@ -16,8 +16,6 @@ struct FlatProfile {
   std::vector<Index> regions;  // indices into Model::regions, in ascending region id
   Values exclusive;    // per region (indexed like Model::regions): ⊕ of call-exclusive values
   Values subroutines;  // per region: ⊕ of the call paths below it of other regions
-  // Where nothing adds to a value (a region no call path calls, the subroutines of one without
-  // callees of other regions) it is 0, as in CubeLib, also for MIN/MAXDOUBLE.
 };
 
 // For any metric the engine knows (stored, derived, ad hoc), aggregated over all locations.

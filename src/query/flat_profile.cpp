@@ -50,16 +50,6 @@ void walk_with_regions_above(const Model& model, Visit visit) {
   }
 }
 
-// CubeLib's aggregated flat profile holds 0 where no call path adds to a region's value (a region
-// no call path calls; the subroutines of a region without callees of other regions); it prints
-// "0." for MIN/MAXDOUBLE there, not the empty maximum or minimum.
-void zero_where_nothing_added(Values& per_region, const std::vector<bool>& added) {
-  const TypeKind kind = per_region.type().kind();
-  if (kind != TypeKind::kMinDouble && kind != TypeKind::kMaxDouble) return;
-  for (Index r = 0; r < added.size(); ++r)
-    if (!added[r]) *reinterpret_cast<double*>(per_region.at(r)) = 0.0;
-}
-
 }  // namespace
 
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour) {
@@ -69,19 +59,12 @@ FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flav
 
 FlatProfile flat_profile(const Model& model, const Values& per_cnode) {
   Values subroutines(per_cnode.type(), model.regions.size());
-  std::vector<bool> called(model.regions.size(), false), has_callees(model.regions.size(), false);
   walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
-    called[model.cnodes[c].region] = true;
     for (Index r : above)
-      if (r != model.cnodes[c].region) {
+      if (r != model.cnodes[c].region)
         plus_rows(per_cnode.type(), subroutines.at(r), per_cnode.at(c), 1);
-        has_callees[r] = true;
-      }
   });
-  Values exclusive = region_sums(model, per_cnode);
-  zero_where_nothing_added(exclusive, called);
-  zero_where_nothing_added(subroutines, has_callees);
-  return {regions_by_id(model), std::move(exclusive), std::move(subroutines)};
+  return {regions_by_id(model), region_sums(model, per_cnode), std::move(subroutines)};
 }
 
 LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,

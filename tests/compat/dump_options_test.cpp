@@ -171,30 +171,3 @@ TEST_F(DumpOptions, InvalidExpressionIsAnErrorWithItsPosition) {
 }
 
 }  // namespace
-
-// CubeLib 4.6's `cube_dump -m max_time -r -t aggr` of mm.x10y1z1.r1 (run on this project's
-// machine, /work/ref): "0." where no call path adds to a MAXDOUBLE region value (regions never
-// called, subroutines of leaves), not the empty maximum.
-TEST(DumpFlatProfile, MaxDoubleRegionsWithoutCallPathsShowZero) {
-  CUBEKIT_REQUIRE_SHARED();
-  const auto report = shared_dir() / "data/real/extrap/single_parameter/mm.x10y1z1.r1.cubex";
-  const auto r = run_tool("cube_dump", {"-m", "max_time", "-r", "-t", "aggr", report.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string expected_tail =
-      "MEASUREMENT OFF(id=0)    0.\n"
-      "   Subroutines           0.\n"
-      "TRACE BUFFER FLUSH(id=1) 0.\n"
-      "   Subroutines           0.\n"
-      "THREADS(id=2)            0.\n"
-      "   Subroutines           0.\n"
-      "main(id=3)               1.7147e-05\n"
-      "   Subroutines           2.334e-06\n"
-      "init_mat(id=4)           2.334e-06\n"
-      "   Subroutines           0.\n"
-      "zero_mat(id=5)           1.071e-06\n"
-      "   Subroutines           0.\n"
-      "mat_mul(id=6)            1.069e-06\n"
-      "   Subroutines           0.\n";
-  ASSERT_GE(r.out.size(), expected_tail.size());
-  EXPECT_EQ(r.out.substr(r.out.size() - expected_tail.size()), expected_tail);
-}

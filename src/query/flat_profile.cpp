@@ -4,6 +4,7 @@
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
+#include "cubekit/value_text.hpp"
 
 namespace cubekit {
 
@@ -50,7 +51,31 @@ void walk_with_regions_above(const Model& model, Visit visit) {
   }
 }
 
+// Per region: whether CubeLib has no value where `added` says whether anything adds to it.
+std::vector<bool> without_value(DataType type, const std::vector<bool>& added) {
+  std::vector<bool> none(added.size(), false);
+  if (!has_value_where_nothing_adds(type))
+    for (Index r = 0; r < added.size(); ++r) none[r] = !added[r];
+  return none;
+}
+
+std::string text_of(const Values& values, const std::vector<bool>& no_value, Index region) {
+  return no_value[region] ? kNoValueText : value_text(values.type(), values.at(region));
+}
+
 }  // namespace
+
+bool has_value_where_nothing_adds(DataType type) {
+  return type.is_integer() || type.kind() == TypeKind::kDouble;
+}
+
+std::string exclusive_text(const FlatProfile& profile, Index region) {
+  return text_of(profile.exclusive, profile.no_exclusive, region);
+}
+
+std::string subroutines_text(const FlatProfile& profile, Index region) {
+  return text_of(profile.subroutines, profile.no_subroutines, region);
+}
 
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour) {
   return flat_profile(engine.report().model(),
@@ -59,12 +84,17 @@ FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flav
 
 FlatProfile flat_profile(const Model& model, const Values& per_cnode) {
   Values subroutines(per_cnode.type(), model.regions.size());
+  std::vector<bool> called(model.regions.size(), false), has_callees(model.regions.size(), false);
   walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
+    called[model.cnodes[c].region] = true;
     for (Index r : above)
-      if (r != model.cnodes[c].region)
+      if (r != model.cnodes[c].region) {
         plus_rows(per_cnode.type(), subroutines.at(r), per_cnode.at(c), 1);
+        has_callees[r] = true;
+      }
   });
-  return {regions_by_id(model), region_sums(model, per_cnode), std::move(subroutines)};
+  return {regions_by_id(model), region_sums(model, per_cnode), std::move(subroutines),
+          without_value(per_cnode.type(), called), without_value(per_cnode.type(), has_callees)};
 }
 
 LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
@@ -74,9 +104,11 @@ LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
   out.regions = regions_by_id(model);
   out.exclusive.resize(model.regions.size());
   out.subroutines.resize(model.regions.size());
+  std::optional<DataType> type;  // of the values: known once a call path's came
   walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
     const Index region = model.cnodes[c].region;
     const Values excl = engine.location_values(metric, c, metric_flavour, Flavour::kExclusive);
+    type = excl.type();
     if (rule == SubroutineRule::kEachCallPathOnce)
       for (Index r : above)
         if (r != region) add_to(out.subroutines[r], excl);
@@ -90,6 +122,10 @@ LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
           add_to(out.subroutines[region],
                  engine.location_values(metric, callee, metric_flavour, Flavour::kInclusive));
     }
+  else if (type && has_value_where_nothing_adds(*type))
+    for (auto* per_region : {&out.exclusive, &out.subroutines})
+      for (std::optional<Values>& v : *per_region)
+        if (!v) v.emplace(*type, model.locations.size());  // CubeLib's 0 of each location
   return out;
 }
 

@@ -53,7 +53,8 @@ struct LocationFlatProfile {
 };
 
 // Which call paths make a region's "Subroutines" per location. CubeLib computes them in two
-// ways: for chosen locations (cube_dump -t) as the aggregated profile does, each call path
+// ways: for chosen locations (cube_dump -t, and its csv2 layout for all locations), asking each
+// location on its own, as the aggregated profile does: each call path
 // below the region's own that belongs to another region once (kEachCallPathOnce); for all
 // locations at once as the ⊕ of the inclusive values of the region's call paths' direct callees
 // of another region (kDirectCalleesInclusive), which counts a callee's subtree again for every

@@ -18,7 +18,7 @@ using cubekit::test::shared_dir;
 
 namespace {
 
-class DumpFlatNoValue : public ::testing::Test {
+class DumpFlatProfile : public ::testing::Test {
  protected:
   void SetUp() override { CUBEKIT_REQUIRE_SHARED(); }
   static std::string dump(
@@ -32,7 +32,7 @@ class DumpFlatNoValue : public ::testing::Test {
 };
 
 // cube_dump -m max_time -r -t aggr mm.x10y1z1.r1.cubex
-TEST_F(DumpFlatNoValue, AggregatedMaxDouble) {
+TEST_F(DumpFlatProfile, AggregatedMaxDouble) {
   EXPECT_EQ(dump({"-m", "max_time", "-r", "-t", "aggr"}),
             "\n"
             "\n"
@@ -58,7 +58,7 @@ TEST_F(DumpFlatNoValue, AggregatedMaxDouble) {
 }
 
 // cube_dump -m min_time,max_time -r -s csv2 -t aggr mm.x10y1z1.r1.cubex
-TEST_F(DumpFlatNoValue, Csv2MinAndMaxDouble) {
+TEST_F(DumpFlatProfile, Csv2MinAndMaxDouble) {
   EXPECT_EQ(dump({"-m", "min_time,max_time", "-r", "-s", "csv2", "-t", "aggr"}),
             "Region ID,max_time,Subroutines,min_time,Subroutines\n"
             "0,0.,0.,0.,0.\n"
@@ -71,7 +71,7 @@ TEST_F(DumpFlatNoValue, Csv2MinAndMaxDouble) {
 }
 
 // cube_dump -m min_time -r -t 0 mm.x10y1z1.r1.cubex
-TEST_F(DumpFlatNoValue, ChosenLocationMinDouble) {
+TEST_F(DumpFlatProfile, ChosenLocationMinDouble) {
   EXPECT_EQ(dump({"-m", "min_time", "-r", "-t", "0"}),
             "\n"
             "\n"
@@ -97,7 +97,7 @@ TEST_F(DumpFlatNoValue, ChosenLocationMinDouble) {
 }
 
 // cube_dump -m time -r -t 0 mm.x10y1z1.r1.cubex: DOUBLE's 0 where nothing adds.
-TEST_F(DumpFlatNoValue, ChosenLocationDoubleHasZero) {
+TEST_F(DumpFlatProfile, ChosenLocationDoubleHasZero) {
   EXPECT_EQ(dump({"-m", "time", "-r", "-t", "0"}),
             "\n"
             "\n"
@@ -123,7 +123,7 @@ TEST_F(DumpFlatNoValue, ChosenLocationDoubleHasZero) {
 }
 
 // cube_dump -m max_time -r -s gnuplot mm.x10y1z1.r1.cubex (all locations: one here)
-TEST_F(DumpFlatNoValue, GnuplotPerLocationMaxDouble) {
+TEST_F(DumpFlatProfile, GnuplotPerLocationMaxDouble) {
   EXPECT_EQ(dump({"-m", "max_time", "-r", "-s", "gnuplot"}),
             "\n"
             "\n"
@@ -156,7 +156,7 @@ TEST_F(DumpFlatNoValue, GnuplotPerLocationMaxDouble) {
 
 // cube_dump -m max_time,time -r -s csv2 mm.x10y1z1.r1.cubex: csv2 queries each location on its
 // own, so DOUBLE has its 0 even without -t.
-TEST_F(DumpFlatNoValue, Csv2PerLocation) {
+TEST_F(DumpFlatProfile, Csv2PerLocation) {
   EXPECT_EQ(dump({"-m", "max_time,time", "-r", "-s", "csv2"}),
             "Region ID, Thread ID,time,Subroutines,max_time,Subroutines\n"
             "0,0,0,0,0.,0.\n"
@@ -169,7 +169,7 @@ TEST_F(DumpFlatNoValue, Csv2PerLocation) {
 }
 
 // cube_dump -m max_time -r -s csv -t aggr mm.x10y1z1.r1.cubex
-TEST_F(DumpFlatNoValue, CsvAggregatedMaxDouble) {
+TEST_F(DumpFlatProfile, CsvAggregatedMaxDouble) {
   std::string expected;
   for (const char* row : {"0,0.,0.", "1,0.,0.", "2,0.,0.", "3,1.7147e-05,2.334e-06",
                           "4,2.334e-06,0.", "5,1.071e-06,0.", "6,1.069e-06,0."})
@@ -179,7 +179,7 @@ TEST_F(DumpFlatNoValue, CsvAggregatedMaxDouble) {
 
 // cube_dump -m time -r -s csv -t 1,3 extrap/simple_threaded/cube-example1.cubex: a row per
 // chosen location, by location id.
-TEST_F(DumpFlatNoValue, CsvChosenLocations) {
+TEST_F(DumpFlatProfile, CsvChosenLocations) {
   EXPECT_EQ(dump({"-m", "time", "-r", "-s", "csv", "-t", "1,3"},
                  "extrap/simple_threaded/cube-example1.cubex"),
             "\n\n0,1,0,3.2\n0,3,0,3.1\n"
@@ -188,6 +188,19 @@ TEST_F(DumpFlatNoValue, CsvChosenLocations) {
             "\n\n3,1,3.2,0\n3,3,3.1,0\n"
             "\n\n4,1,0,0\n4,3,0,0\n"
             "\n");
+}
+
+// cube_dump -m mpi_collective -r -s csv2 -t 22,23 cubelib/examples/summary.cubex, its first
+// rows: CubeLib adds a region's subroutine call paths breadth first from the region's own; in
+// document order the two sums end in ...714 and ...322.
+TEST_F(DumpFlatProfile, SubroutinesAddedInCubeLibsOrder) {
+  const std::string out = dump({"-m", "mpi_collective", "-r", "-s", "csv2", "-t", "22,23"},
+                               "cubelib/examples/summary.cubex");
+  const std::string expected_head =
+      "Region ID, Thread ID,mpi_collective,Subroutines\n"
+      "0,22,0,0.00464715\n"
+      "0,23,0,0.00653323\n";
+  EXPECT_EQ(out.substr(0, expected_head.size()), expected_head);
 }
 
 }  // namespace

@@ -6,17 +6,34 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cubekit/derived.hpp"
 
 namespace cubekit {
 
+// What CubeLib's tools print where they have no value at all.
+inline constexpr const char* kNoValueText = "0.";
+
+// Whether CubeLib has a value where nothing adds to a region's (a region no call path calls, the
+// subroutines of one without call paths of other regions below it): for the integer types and
+// DOUBLE (derived metrics included), which it keeps as plain numbers, it has their 0; for every
+// other type (MINDOUBLE, MAXDOUBLE, TAU_ATOMIC, ...) it keeps value objects and has none.
+bool has_value_where_nothing_adds(DataType type);
+
 struct FlatProfile {
   std::vector<Index> regions;  // indices into Model::regions, in ascending region id
   Values exclusive;    // per region (indexed like Model::regions): ⊕ of call-exclusive values
   Values subroutines;  // per region: ⊕ of the call paths below it of other regions
+  // Per region: where CubeLib has no value (nothing adds to it, of a type without a value then:
+  // has_value_where_nothing_adds). The values there are the empty ⊕, which is no measurement.
+  std::vector<bool> no_exclusive, no_subroutines;
 };
+
+// A region's values as CubeLib's tools print them: kNoValueText where it has none.
+std::string exclusive_text(const FlatProfile& profile, Index region);
+std::string subroutines_text(const FlatProfile& profile, Index region);
 
 // For any metric the engine knows (stored, derived, ad hoc), aggregated over all locations.
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour);
@@ -28,14 +45,16 @@ FlatProfile flat_profile(const Model& model, const Values& exclusive_per_cnode);
 // The same per location: for each region (indexed like Model::regions) the values of every
 // location (indexed by location id). Empty where CubeLib has no values at all: `exclusive` of a
 // region no call path calls, `subroutines` of a region with no call path of another region below
-// it.
+// it; with kEachCallPathOnce only for types without a value there (has_value_where_nothing_adds:
+// CubeLib's per-location query gives the others' 0, its query of all locations at once none).
 struct LocationFlatProfile {
   std::vector<Index> regions;  // in ascending region id
   std::vector<std::optional<Values>> exclusive, subroutines;
 };
 
 // Which call paths make a region's "Subroutines" per location. CubeLib computes them in two
-// ways: for chosen locations (cube_dump -t) as the aggregated profile does, each call path
+// ways: for chosen locations (cube_dump -t, and its csv2 layout for all locations), asking each
+// location on its own, as the aggregated profile does: each call path
 // below the region's own that belongs to another region once (kEachCallPathOnce); for all
 // locations at once as the ⊕ of the inclusive values of the region's call paths' direct callees
 // of another region (kDirectCalleesInclusive), which counts a callee's subtree again for every

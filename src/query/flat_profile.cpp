@@ -4,6 +4,7 @@
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
+#include "cubekit/value_text.hpp"
 
 namespace cubekit {
 
@@ -25,32 +26,58 @@ void add_to(std::optional<Values>& into, const Values& x) {
     plus_rows(x.type(), into->data(), x.data(), x.size());
 }
 
+// Each region's call paths (indexed like Model::regions), in document pre-order (Model's).
+std::vector<std::vector<Index>> calls_by_region(const Model& model) {
+  std::vector<std::vector<Index>> calls(model.regions.size());
+  for (Index c = 0; c < model.cnodes.size(); ++c) calls[model.cnodes[c].region].push_back(c);
+  return calls;
+}
+
 // CubeLib adds up, as a region's "Subroutines", the exclusive values of every call path below one
-// of the region's own call paths that belongs to another region, each call path once: so a call
-// path counts for every region on the path above it other than its own. Adding values, never
-// subtracting exclusive from inclusive ones, keeps MIN/MAX types and recursion right (a region
-// calling itself would count its callees twice) and leaves no rounding residues.
-//
-// Calls visit(cnode, regions) for every call path in document pre-order (Model's order), with
-// the regions of the call paths above it, each once.
-template <class Visit>
-void walk_with_regions_above(const Model& model, Visit visit) {
-  std::vector<uint32_t> on_path(model.regions.size(), 0);  // call paths of each region on it
-  std::vector<Index> path;                                 // the current path's call paths
-  std::vector<Index> path_regions;  // its regions, each once, in the order they came on it
-  for (Index c = 0; c < model.cnodes.size(); ++c) {
-    while (!path.empty() && path.back() != model.cnodes[c].parent) {
-      // The deepest occurrence leaves first, so a region leaving for good is the last one come.
-      if (--on_path[model.cnodes[path.back()].region] == 0) path_regions.pop_back();
-      path.pop_back();
-    }
-    visit(c, path_regions);
-    path.push_back(c);
-    if (on_path[model.cnodes[c].region]++ == 0) path_regions.push_back(model.cnodes[c].region);
-  }
+// of the region's own call paths that belongs to another region, each call path once. Adding
+// values, never subtracting exclusive from inclusive ones, keeps MIN/MAX types and recursion
+// right (a region calling itself would count its callees twice) and leaves no rounding residues.
+// These are those call paths of `region` (whose call paths are `calls`), in the order CubeLib
+// adds them, which decides the last digits of a sum: the callees of another region of the
+// region's call paths, then breadth first below them, never into a call path of the region
+// (whose callees come in their own turn).
+std::vector<Index> subroutine_call_paths(const Model& model, const std::vector<Index>& calls,
+                                         Index region) {
+  std::vector<Index> below;
+  for (Index c : calls)
+    for (Index callee : model.cnodes[c].children)
+      if (model.cnodes[callee].region != region) below.push_back(callee);
+  for (size_t i = 0; i < below.size(); ++i)
+    for (Index callee : model.cnodes[below[i]].children)
+      if (model.cnodes[callee].region != region) below.push_back(callee);
+  return below;
+}
+
+// Per region: whether CubeLib has no value where `added` says whether anything adds to it.
+std::vector<bool> without_value(DataType type, const std::vector<bool>& added) {
+  std::vector<bool> none(added.size(), false);
+  if (!has_value_where_nothing_adds(type))
+    for (Index r = 0; r < added.size(); ++r) none[r] = !added[r];
+  return none;
+}
+
+std::string text_of(const Values& values, const std::vector<bool>& no_value, Index region) {
+  return no_value[region] ? kNoValueText : value_text(values.type(), values.at(region));
 }
 
 }  // namespace
+
+bool has_value_where_nothing_adds(DataType type) {
+  return type.is_integer() || type.kind() == TypeKind::kDouble;
+}
+
+std::string exclusive_text(const FlatProfile& profile, Index region) {
+  return text_of(profile.exclusive, profile.no_exclusive, region);
+}
+
+std::string subroutines_text(const FlatProfile& profile, Index region) {
+  return text_of(profile.subroutines, profile.no_subroutines, region);
+}
 
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour) {
   return flat_profile(engine.report().model(),
@@ -58,13 +85,18 @@ FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flav
 }
 
 FlatProfile flat_profile(const Model& model, const Values& per_cnode) {
+  const std::vector<std::vector<Index>> calls = calls_by_region(model);
   Values subroutines(per_cnode.type(), model.regions.size());
-  walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
-    for (Index r : above)
-      if (r != model.cnodes[c].region)
-        plus_rows(per_cnode.type(), subroutines.at(r), per_cnode.at(c), 1);
-  });
-  return {regions_by_id(model), region_sums(model, per_cnode), std::move(subroutines)};
+  std::vector<bool> called(model.regions.size(), false), has_callees(model.regions.size(), false);
+  for (Index r = 0; r < model.regions.size(); ++r) {
+    called[r] = !calls[r].empty();
+    for (Index c : subroutine_call_paths(model, calls[r], r)) {
+      plus_rows(per_cnode.type(), subroutines.at(r), per_cnode.at(c), 1);
+      has_callees[r] = true;
+    }
+  }
+  return {regions_by_id(model), region_sums(model, per_cnode), std::move(subroutines),
+          without_value(per_cnode.type(), called), without_value(per_cnode.type(), has_callees)};
 }
 
 LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
@@ -74,14 +106,21 @@ LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
   out.regions = regions_by_id(model);
   out.exclusive.resize(model.regions.size());
   out.subroutines.resize(model.regions.size());
-  walk_with_regions_above(model, [&](Index c, const std::vector<Index>& above) {
-    const Index region = model.cnodes[c].region;
+  std::optional<DataType> type;  // of the values: known once a call path's came
+  for (Index c = 0; c < model.cnodes.size(); ++c) {
     const Values excl = engine.location_values(metric, c, metric_flavour, Flavour::kExclusive);
-    if (rule == SubroutineRule::kEachCallPathOnce)
-      for (Index r : above)
-        if (r != region) add_to(out.subroutines[r], excl);
-    add_to(out.exclusive[region], excl);
-  });
+    type = excl.type();
+    add_to(out.exclusive[model.cnodes[c].region], excl);
+  }
+  // A call path's values are asked again for every region they add to, not kept: a report's
+  // call paths × locations need not fit in memory.
+  if (rule == SubroutineRule::kEachCallPathOnce) {
+    const std::vector<std::vector<Index>> calls = calls_by_region(model);
+    for (Index r = 0; r < model.regions.size(); ++r)
+      for (Index c : subroutine_call_paths(model, calls[r], r))
+        add_to(out.subroutines[r],
+               engine.location_values(metric, c, metric_flavour, Flavour::kExclusive));
+  }
   if (rule == SubroutineRule::kDirectCalleesInclusive)
     for (Index c = 0; c < model.cnodes.size(); ++c) {
       const Index region = model.cnodes[c].region;
@@ -90,6 +129,10 @@ LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
           add_to(out.subroutines[region],
                  engine.location_values(metric, callee, metric_flavour, Flavour::kInclusive));
     }
+  else if (type && has_value_where_nothing_adds(*type))
+    for (auto* per_region : {&out.exclusive, &out.subroutines})
+      for (std::optional<Values>& v : *per_region)
+        if (!v) v.emplace(*type, model.locations.size());  // CubeLib's 0 of each location
   return out;
 }
 

@@ -480,23 +480,28 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const LocationShare
   }
 }
 
-// Flat profile with one column per location, headed by its name. CubeLib prints "0." where it
-// has no values at all (when every location is shown); it computes "Subroutines" of all
-// locations in another way than of chosen ones (see SubroutineRule).
+// How CubeLib computes a flat profile per location (SubroutineRule): all locations at once
+// without -t, each chosen one on its own with -t, and in its csv2 layout always each on its own.
+SubroutineRule flat_rule(const Options& o) {
+  return o.threads.empty() && o.format != Format::kCsv2 ? SubroutineRule::kDirectCalleesInclusive
+                                                        : SubroutineRule::kEachCallPathOnce;
+}
+
+// A location's value (by location id) in a per-location flat profile: "0." where CubeLib has
+// no value at all.
+std::string flat_location_text(const std::optional<Values>& v, Index location_id) {
+  return v ? value_text(v->type(), v->at(location_id)) : kNoValueText;
+}
+
+// Flat profile with one column per location, headed by its name.
 void print_flat_per_location(std::ostream& out, MetricEngine& engine, const Options& o,
                              const Selection& s, size_t width) {
   const Model& model = engine.report().model();
-  const bool all_locations = o.threads.empty();
   auto column = [&](const std::optional<Values>& v, Index l) {
-    const std::string text =
-        !v ? (all_locations ? "0." : "0") : value_text(v->type(), v->at(model.locations[l].id));
-    return pad(text, model.locations[l].name.size() + 12);
+    return pad(flat_location_text(v, model.locations[l].id), model.locations[l].name.size() + 12);
   };
   for (Index m : s.metrics) {
-    const LocationFlatProfile p =
-        location_flat_profile(engine, m, o.metric_flavour,
-                              all_locations ? SubroutineRule::kDirectCalleesInclusive
-                                            : SubroutineRule::kEachCallPathOnce);
+    const LocationFlatProfile p = location_flat_profile(engine, m, o.metric_flavour, flat_rule(o));
     out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
     out << std::string(width + 1, ' ');
     for (Index l : s.locations) out << model.locations[l].name << std::string(22, ' ');
@@ -513,8 +518,71 @@ void print_flat_per_location(std::ostream& out, MetricEngine& engine, const Opti
   }
 }
 
+// Flat profile in CubeLib's csv and gnuplot layouts: per metric and region the region's id, with
+// locations each location's id, then the value and the "Subroutines", separated by commas (csv:
+// each region after two empty lines) or tabs (gnuplot: each region under a comment naming it).
+void print_flat_rows(std::ostream& out, MetricEngine& engine, const Options& o,
+                     const Selection& s) {
+  const Model& model = engine.report().model();
+  const bool gnuplot = o.format == Format::kGnuplot;
+  const char sep = gnuplot ? '\t' : ',';
+  if (gnuplot) out << "\n\n# ===================== FLAT PROFILE  =================== \n";
+  for (Index m : s.metrics) {
+    if (gnuplot)
+      out << "# Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
+    std::optional<FlatProfile> all;
+    std::optional<LocationFlatProfile> each;
+    if (o.aggregate)
+      all = flat_profile(engine, m, o.metric_flavour);
+    else
+      each = location_flat_profile(engine, m, o.metric_flavour, flat_rule(o));
+    for (Index r : all ? all->regions : each->regions) {
+      const std::string id = std::to_string(model.regions[r].id);
+      if (gnuplot)
+        out << "\n#" << model.regions[r].name << "(id=" << id << ")   Subroutines \n";
+      else
+        out << "\n\n";
+      if (all)
+        out << id << sep << exclusive_text(*all, r) << sep << subroutines_text(*all, r) << "\n";
+      else
+        for (Index l : s.locations) {
+          const Index location = model.locations[l].id;
+          out << id << sep << location << sep << flat_location_text(each->exclusive[r], location)
+              << sep << flat_location_text(each->subroutines[r], location) << "\n";
+        }
+    }
+    out << "\n";
+    drop(engine, m);
+  }
+}
+
+// Flat profile in CubeLib's csv2 layout per location: a row per region and location, the
+// metrics side by side.
+void print_flat_csv2_per_location(std::ostream& out, MetricEngine& engine, const Options& o,
+                                  const Selection& s) {
+  const Model& model = engine.report().model();
+  std::vector<LocationFlatProfile> profiles;
+  out << "Region ID, Thread ID";
+  for (Index m : s.metrics) {
+    profiles.push_back(location_flat_profile(engine, m, o.metric_flavour, flat_rule(o)));
+    out << "," << engine.metric(m).uniq_name << ",Subroutines";
+  }
+  out << "\n";
+  for (Index r : profiles.front().regions) {  // dump_file: s.metrics ≠ ∅
+    for (Index l : s.locations) {
+      const Index location = model.locations[l].id;
+      out << model.regions[r].id << "," << location;
+      for (const LocationFlatProfile& p : profiles)
+        out << "," << flat_location_text(p.exclusive[r], location) << ","
+            << flat_location_text(p.subroutines[r], location);
+      out << "\n";
+    }
+  }
+}
+
 // Flat profile (-r): per region, the exclusive value summed over its call paths, and what its
-// callees add ("Subroutines": inclusive minus exclusive).
+// callees add ("Subroutines", cubekit/flat_profile.hpp), in the layout of each -s format
+// (gnuplot2 has the human one, as in CubeLib).
 void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
   auto label = [&](Index r) {
@@ -522,14 +590,17 @@ void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const
   };
   size_t width = 0;
   for (Index r = 0; r < model.regions.size(); ++r) width = std::max(width, label(r).size());
-  if (o.format != Format::kCsv2 && !o.aggregate) {
+  if (o.format == Format::kCsv || o.format == Format::kGnuplot)
+    return print_flat_rows(out, engine, o, s);
+  if (o.format == Format::kCsv2 && !o.aggregate)
+    return print_flat_csv2_per_location(out, engine, o, s);
+  if (!o.aggregate) {
     out << "\n\n =============== FLAT PROFILE ============= \n";
     return print_flat_per_location(out, engine, o, s, width);
   }
   std::vector<FlatProfile> profiles;
   for (Index m : s.metrics) profiles.push_back(flat_profile(engine, m, o.metric_flavour));
   const std::vector<Index>& regions = profiles.front().regions;  // dump_file: s.metrics ≠ ∅
-  auto text = [](const Values& v, Index r) { return value_text(v.type(), v.at(r)); };
   if (o.format == Format::kCsv2) {
     out << "Region ID";
     for (Index m : s.metrics) out << "," << engine.metric(m).uniq_name << ",Subroutines";
@@ -537,7 +608,7 @@ void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const
     for (Index r : regions) {
       out << model.regions[r].id;
       for (const FlatProfile& p : profiles)
-        out << "," << text(p.exclusive, r) << "," << text(p.subroutines, r);
+        out << "," << exclusive_text(p, r) << "," << subroutines_text(p, r);
       out << "\n";
     }
     return;
@@ -547,8 +618,8 @@ void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const
     out << "Print out the data of the metric " << engine.metric(s.metrics[i]).uniq_name << "\n\n";
     out << std::string(width + 1, ' ') << "All threads\n" << std::string(79, '-') << "\n";
     for (Index r : regions) {
-      out << pad(label(r), width + 1) << text(profiles[i].exclusive, r) << "\n"
-          << pad("   Subroutines ", width + 1) << text(profiles[i].subroutines, r) << "\n";
+      out << pad(label(r), width + 1) << exclusive_text(profiles[i], r) << "\n"
+          << pad("   Subroutines ", width + 1) << subroutines_text(profiles[i], r) << "\n";
     }
   }
 }

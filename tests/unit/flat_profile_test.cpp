@@ -76,6 +76,9 @@ TEST_F(FlatProfileOfRecursion, SumsCountEachCalleeOnce) {
   EXPECT_EQ(p.subroutines.scalar(1), 4 + 11);  // the inner A and C
   EXPECT_EQ(p.exclusive.scalar(2), 11 + 21);
   EXPECT_EQ(p.subroutines.scalar(2), 0);
+  // C calls nobody: for DOUBLE CubeLib has the 0 (cube_dump -r -t aggr prints "0").
+  EXPECT_EQ(p.no_subroutines, (std::vector<bool>{false, false, false}));
+  EXPECT_EQ(subroutines_text(p, 2), "0");
 }
 
 TEST_F(FlatProfileOfRecursion, SumsPerLocation) {
@@ -89,7 +92,11 @@ TEST_F(FlatProfileOfRecursion, SumsPerLocation) {
   EXPECT_EQ(at(p.subroutines[1], 0), 4 + 8);
   EXPECT_EQ(at(p.subroutines[1], 1), 0 + 3);
   EXPECT_EQ(at(p.exclusive[2], 0), 24);
-  EXPECT_FALSE(p.subroutines[2]);  // CubeLib prints "0." where no call path adds anything
+  // C calls nobody: CubeLib's value of a chosen location is DOUBLE's 0 (cube_dump -r -t 0
+  // prints "0"), unlike all locations at once (DirectCalleesInclusivePerLocation).
+  ASSERT_TRUE(p.subroutines[2]);
+  EXPECT_EQ(at(p.subroutines[2], 0), 0);
+  EXPECT_EQ(at(p.subroutines[2], 1), 0);
 }
 
 // CubeLib's rule for all locations at once: the inclusive values of each call path of the
@@ -126,6 +133,13 @@ TEST_F(FlatProfileOfRecursion, MaximaOfTheCallees) {
   EXPECT_EQ(all.exclusive.scalar(0), 9);
   EXPECT_EQ(all.subroutines.scalar(0), 5);  // call paths' maxima over locations: 2, 4, 5
   EXPECT_EQ(all.subroutines.scalar(1), 7);
+  // C calls nobody: CubeLib has no MAXDOUBLE value there, per location or aggregated, and
+  // prints "0." (not the empty maximum's "-", nor a 0's "0").
+  EXPECT_FALSE(p.subroutines[2]);
+  EXPECT_EQ(all.no_subroutines, (std::vector<bool>{false, false, true}));
+  EXPECT_EQ(all.no_exclusive, (std::vector<bool>{false, false, false}));
+  EXPECT_EQ(subroutines_text(all, 2), "0.");
+  EXPECT_EQ(exclusive_text(all, 2), "5");  // max(3, 5, 4, 2)
 }
 
 }  // namespace

@@ -373,21 +373,29 @@ void print_csv2(std::ostream& out, MetricEngine& engine, const LocationShare& sh
   }
 }
 
+// The per-location lines of -s csv and gnuplot, which differ in their separator only: for
+// each location "<call path id><separator><location id><separator><value>".
+std::function<std::string(size_t)> separated_location_lines(const LocationShare& share,
+                                                            const Model& model, const Selection& s,
+                                                            MetricValues& values, char separator) {
+  return location_parts(share, s, 40, [&share, &model, &s, &values, separator](size_t k) {
+    const Index c = s.cnodes[k];
+    std::string text;
+    for (size_t p = share.from; p < share.to; ++p) {
+      const Index l = s.locations[p];
+      text += std::to_string(model.cnodes[c].id) + separator +
+              std::to_string(model.locations[l].id) + separator + values.at(c, l) + "\n";
+    }
+    return text;
+  });
+}
+
 void print_csv(std::ostream& out, MetricEngine& engine, const LocationShare& share,
                const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
   for (Index m : s.metrics) {
     MetricValues values(share, model, o, m);
-    const auto parts = location_parts(share, s, 40, [&](size_t k) {
-      const Index c = s.cnodes[k];
-      std::string text;
-      for (size_t p = share.from; p < share.to; ++p) {
-        const Index l = s.locations[p];
-        text += std::to_string(model.cnodes[c].id) + "," + std::to_string(model.locations[l].id) +
-                "," + values.at(c, l) + "\n";
-      }
-      return text;
-    });
+    const auto parts = separated_location_lines(share, model, s, values, ',');
     for (size_t k = 0; k < s.cnodes.size(); ++k) {
       const Index c = s.cnodes[k];
       out << "\n\n";
@@ -408,16 +416,7 @@ void print_gnuplot(std::ostream& out, MetricEngine& engine, const LocationShare&
   for (Index m : s.metrics) {
     MetricValues values(share, model, o, m);
     out << "# Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
-    const auto parts = location_parts(share, s, 40, [&](size_t k) {
-      const Index c = s.cnodes[k];
-      std::string text;
-      for (size_t p = share.from; p < share.to; ++p) {
-        const Index l = s.locations[p];
-        text += std::to_string(model.cnodes[c].id) + "\t" + std::to_string(model.locations[l].id) +
-                "\t" + values.at(c, l) + "\n";
-      }
-      return text;
-    });
+    const auto parts = separated_location_lines(share, model, s, values, '\t');
     for (size_t k = 0; k < s.cnodes.size(); ++k) {
       const Index c = s.cnodes[k];
       out << "\n#" << cnode_label(model, c) << "\n";

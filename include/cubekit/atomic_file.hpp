@@ -15,7 +15,10 @@ class AtomicFile {
  public:
   // Creates the temporary beside `path`: an unnamed file (O_TMPFILE) where the file system has
   // them, so that even a killed process leaves nothing, else "<path>.tmp.<pid>.<n>". Its mode is
-  // what creating `path` would give (0666 less the umask). Throws IoError naming `path`.
+  // what creating `path` would give (0666 less the umask). A `path` that exists and is not a
+  // regular file (a device such as /dev/null, a pipe) is opened and written in place instead;
+  // a symbolic link stays, and the file it points to is replaced.
+  // Throws IoError naming `path`.
   explicit AtomicFile(std::string path);
   // Removes the temporary unless commit() succeeded.
   ~AtomicFile();

@@ -1,10 +1,12 @@
 #include "cubekit/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <streambuf>
 
@@ -16,6 +18,16 @@ namespace {
 std::string directory_of(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// The file that writing to `path` replaces: the one a symbolic link points to (the link stays,
+// as when writing through it), else `path` itself.
+std::string replaced_file(const std::string& path) {
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (real == nullptr) return path;  // no such file yet
+  std::string file = real;
+  std::free(real);
+  return file;
 }
 
 // "<path>.tmp.<pid>.<n>", n counting the temporaries this process named.
@@ -81,8 +93,13 @@ class DescriptorBuffer : public std::streambuf {
 }  // namespace
 
 struct AtomicFile::State {
-  State(std::string target, int descriptor, std::string named)
-      : path(std::move(target)), temporary(std::move(named)), fd(descriptor), buffer(fd) {}
+  State(std::string given, std::string replaced, int descriptor, std::string named, bool in_place_)
+      : path(std::move(given)),
+        file(std::move(replaced)),
+        temporary(std::move(named)),
+        fd(descriptor),
+        in_place(in_place_),
+        buffer(fd) {}
   ~State() {
     if (fd >= 0) ::close(fd);
     if (!temporary.empty()) ::unlink(temporary.c_str());
@@ -96,7 +113,7 @@ struct AtomicFile::State {
   void name_temporary() {
     const std::string self = "/proc/self/fd/" + std::to_string(fd);
     for (;;) {
-      std::string name = temporary_name(path);
+      std::string name = temporary_name(file);
       if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
         temporary = std::move(name);
         return;
@@ -105,23 +122,36 @@ struct AtomicFile::State {
     }
   }
 
-  std::string path, temporary;  // temporary: empty while unnamed (O_TMPFILE) and once renamed
+  std::string path;       // as given, for messages
+  std::string file;       // what commit() replaces (replaced_file)
+  std::string temporary;  // empty while unnamed (O_TMPFILE) and once renamed
   int fd;
+  bool in_place;  // the target is a device or a pipe, written directly
   DescriptorBuffer buffer;
   std::ostream stream{&buffer};
 };
 
 AtomicFile::AtomicFile(std::string path) {
+  // A device or a pipe (/dev/null, /dev/stdout) has no content to replace, and renaming over it
+  // would replace the device itself: it is written in place.
+  if (struct stat target; ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (const int error = errno; fd < 0)
+      throw IoError(path + ": cannot open it: " + std::strerror(error));
+    state_ = std::make_unique<State>(path, path, fd, std::string(), true);
+    return;
+  }
+  std::string file = replaced_file(path);
   // 0666: the kernel takes the umask off, as for any file a program creates.
-  int fd = ::open(directory_of(path).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+  int fd = ::open(directory_of(file).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
   std::string named;
   while (fd < 0) {
-    named = temporary_name(path);
+    named = temporary_name(file);
     fd = ::open(named.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0666);
     if (const int error = errno; fd < 0 && error != EEXIST)
       throw IoError(path + ": cannot create a temporary file beside it: " + std::strerror(error));
   }
-  state_ = std::make_unique<State>(std::move(path), fd, std::move(named));
+  state_ = std::make_unique<State>(std::move(path), std::move(file), fd, std::move(named), false);
 }
 
 AtomicFile::~AtomicFile() = default;
@@ -152,15 +182,16 @@ int AtomicFile::descriptor() const {
 void AtomicFile::commit() {
   State& s = *state_;
   flush();
+  if (s.in_place) return;  // nothing to sync or rename (the descriptor closes with the state)
   if (::fsync(s.fd) != 0) s.fail("fsync failed", errno);
   if (s.temporary.empty()) s.name_temporary();
   const int fd = s.fd;
   s.fd = -1;
   if (::close(fd) != 0) s.fail("close failed", errno);
-  if (::rename(s.temporary.c_str(), s.path.c_str()) != 0)
+  if (::rename(s.temporary.c_str(), s.file.c_str()) != 0)
     s.fail("cannot rename the finished file", errno);
   s.temporary.clear();
-  const int directory = ::open(directory_of(s.path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int directory = ::open(directory_of(s.file).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (directory >= 0) {
     ::fsync(directory);  // makes the rename itself durable
     ::close(directory);

@@ -2,8 +2,10 @@
 // uncommitted file leaves the folder as it was, and errors name the file and the reason.
 #include "cubekit/atomic_file.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -105,6 +107,40 @@ TEST(AtomicFile, ModeIsThatOfANewFile) {
   }
   EXPECT_EQ(fs::status(path).permissions(),
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+}
+
+// A target that is not a regular file (a pipe here; /dev/null alike) is written in place:
+// renaming over it would replace it with a regular file.
+TEST(AtomicFile, PipeIsWrittenInPlace) {
+  test::TempDir dir("atomic-file");
+  const std::string path = (dir.path() / "pipe").string();
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  // A reader first, so that opening the pipe to write does not wait.
+  const int reader = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  AtomicFile file(path);
+  file.write("through the pipe\n");
+  file.commit();
+  char text[64] = {};
+  EXPECT_EQ(::read(reader, text, sizeof text), 17);
+  ::close(reader);
+  EXPECT_EQ(std::string(text), "through the pipe\n");
+  EXPECT_TRUE(fs::is_fifo(path));
+  EXPECT_EQ(listing(dir.path()), std::vector<std::string>{"pipe"});
+}
+
+// A symbolic link stays a link: the file it points to gets the new content.
+TEST(AtomicFile, SymbolicLinkKeepsPointingAtTheNewContent) {
+  test::TempDir dir("atomic-file");
+  const std::string real = dir.write("real.txt", "previous\n");
+  const fs::path link = dir.path() / "link.txt";
+  fs::create_symlink("real.txt", link);
+  AtomicFile file(link.string());
+  file.write("new\n");
+  file.commit();
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(read_file(real), "new\n");
+  EXPECT_EQ(listing(dir.path()), (std::vector<std::string>{"link.txt", "real.txt"}));
 }
 
 }  // namespace

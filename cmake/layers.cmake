@@ -13,6 +13,7 @@ set(CUBEKIT_LIBRARY_LAYERS core format io calc cubepl algebra query model)
 # Every public header and the layer that implements it: the one table the checker reads.
 set(CUBEKIT_PUBLIC_HEADERS
   algebra.hpp=core
+  atomic_file.hpp=core
   data_type.hpp=core
   error.hpp=core
   model.hpp=core

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <csignal>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -117,6 +118,14 @@ RunResult run_tool(const std::string& argv0, const std::vector<std::string>& arg
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
   return r;
+}
+
+std::vector<std::string> listing(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 std::string first_difference(const std::string& ours, const std::string& original) {

@@ -77,6 +77,9 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// The names of the entries of `dir`, sorted.
+std::vector<std::string> listing(const std::filesystem::path& dir);
+
 // "" when the texts are equal, otherwise the first line where they differ, ready for a
 // failure message (two whole dumps would bury it).
 std::string first_difference(const std::string& ours, const std::string& original);

@@ -6,8 +6,6 @@
 // report are calc's (src/algebra/cube3_export.cpp hands them in).
 #include "format/cube3_writer.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -22,6 +20,7 @@
 #include <unordered_map>
 
 #include "core/tree_walk.hpp"
+#include "cubekit/atomic_file.hpp"
 #include "cubekit/error.hpp"
 #include "format/anchor_writer.hpp"
 #include "format/xml_escape.hpp"
@@ -29,91 +28,60 @@
 namespace cubekit::format {
 namespace {
 
-std::string directory_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
-// A temporary file beside `path`, plain or gzip, renamed to `path` by commit(); removed when
-// destroyed uncommitted, so a failed export leaves nothing behind.
-class AtomicOutput {
+// The document's bytes into an AtomicFile, plain or gzip-compressed: it appears at its name
+// only once commit() succeeded.
+class DocumentOutput {
  public:
-  AtomicOutput(std::string path, bool gzip) : path_(std::move(path)) {
-    std::string pattern = path_ + ".tmp.XXXXXX";
-    fd_ = ::mkstemp(pattern.data());
-    if (fd_ < 0) fail("cannot create a temporary file beside it");
-    temp_ = pattern;
-    ::fchmod(fd_, 0644);
-    if (gzip) {
-      // gzclose closes the descriptor it was given; a duplicate keeps ours for fsync.
-      const int dup = ::dup(fd_);
-      gz_ = dup < 0 ? nullptr : ::gzdopen(dup, "wb6");
-      if (gz_ == nullptr) {
-        if (dup >= 0) ::close(dup);
-        fail("cannot start gzip compression");
-      }
+  DocumentOutput(const std::string& path, bool gzip) : file_(path) {
+    if (!gzip) return;
+    // gzclose closes the descriptor it was given; a duplicate keeps the file's own for its sync.
+    const int dup = ::dup(file_.descriptor());
+    gz_ = dup < 0 ? nullptr : ::gzdopen(dup, "wb6");
+    if (gz_ == nullptr) {
+      if (dup >= 0) ::close(dup);
+      fail("cannot start gzip compression");
     }
     buffer_.reserve(kChunk + 4096);
   }
-  ~AtomicOutput() {
+  ~DocumentOutput() {
     if (gz_ != nullptr) ::gzclose(gz_);
-    if (fd_ >= 0) ::close(fd_);
-    if (!temp_.empty()) ::unlink(temp_.c_str());
   }
-  AtomicOutput(const AtomicOutput&) = delete;
-  AtomicOutput& operator=(const AtomicOutput&) = delete;
+  DocumentOutput(const DocumentOutput&) = delete;
+  DocumentOutput& operator=(const DocumentOutput&) = delete;
 
   void put(std::string_view s) {
+    if (gz_ == nullptr) return file_.write(s);
     buffer_ += s;
-    if (buffer_.size() >= kChunk) flush();
+    if (buffer_.size() >= kChunk) compress();
   }
 
   void commit() {
-    flush();
     if (gz_ != nullptr) {
+      compress();
       const int rc = ::gzclose(gz_);
       gz_ = nullptr;
       if (rc != Z_OK) fail("gzip compression failed (disk full?)");
     }
-    if (::fsync(fd_) != 0) fail("fsync failed");
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) fail("close failed");
-    if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished document");
-    temp_.clear();
-    const int dir = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
-    if (dir >= 0) {
-      ::fsync(dir);  // make the rename durable
-      ::close(dir);
-    }
+    file_.commit();
   }
 
  private:
   static constexpr size_t kChunk = 1 << 20;
 
-  [[noreturn]] void fail(const std::string& what) const {
-    throw IoError(path_ + ": " + what + ": " + std::strerror(errno));
+  [[noreturn]] void fail(const char* what) const {
+    const int error = errno;
+    throw IoError(file_.path() + ": " + what + ": " + std::strerror(error));
   }
 
-  void flush() {
+  void compress() {
     if (buffer_.empty()) return;
-    if (gz_ != nullptr) {
-      if (::gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) !=
-          static_cast<int>(buffer_.size()))
-        fail("gzip write failed (disk full?)");
-    } else {
-      for (size_t done = 0; done < buffer_.size();) {
-        const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) fail("write failed (disk full?)");
-        done += static_cast<size_t>(n);
-      }
-    }
+    if (::gzwrite(gz_, buffer_.data(), static_cast<unsigned>(buffer_.size())) !=
+        static_cast<int>(buffer_.size()))
+      fail("gzip write failed (disk full?)");
     buffer_.clear();
   }
 
-  std::string path_, temp_;
-  int fd_ = -1;
+  AtomicFile file_;
   gzFile gz_ = nullptr;
   std::string buffer_;
 };
@@ -191,7 +159,7 @@ std::string pad(size_t level) {
 
 class Cube3Writer {
  public:
-  Cube3Writer(const Model& model, const Cube3Rows& rows, AtomicOutput& out, bool exact_values,
+  Cube3Writer(const Model& model, const Cube3Rows& rows, DocumentOutput& out, bool exact_values,
               const Cube3Note& note)
       : rows_(rows), m_(model), out_(out), exact_values_(exact_values), note_(note) {}
 
@@ -229,7 +197,7 @@ class Cube3Writer {
 
   const Cube3Rows& rows_;
   const Model& m_;
-  AtomicOutput& out_;
+  DocumentOutput& out_;
   const bool exact_values_;
   const Cube3Note& note_;
   std::vector<Index> exported_;  // metrics written, in document order
@@ -454,7 +422,7 @@ void check_cube3_system_tree(const Model& model, const std::string& where) {
 
 void write_cube3_document(const Model& model, const Cube3Rows& rows, const std::string& path,
                           bool gzip, bool exact_values, const Cube3Note& note) {
-  AtomicOutput out(path, gzip);
+  DocumentOutput out(path, gzip);
   Cube3Writer(model, rows, out, exact_values, note).write();
   out.commit();
 }

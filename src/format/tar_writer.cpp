@@ -1,7 +1,5 @@
 #include "format/tar_writer.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,41 +23,17 @@ void octal(char* field, size_t width, uint64_t value) {
                 static_cast<unsigned long long>(value));
 }
 
-std::string directory_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
 }  // namespace
 
 TarWriter::TarWriter(std::string path, int64_t mtime)
-    : path_(std::move(path)),
-      mtime_(static_cast<uint64_t>(mtime >= 0 ? mtime : std::time(nullptr))) {
-  // An unnamed file in the target's folder (O_TMPFILE): if the process is killed half-way,
-  // nothing at all is left behind. File systems without it get a named temporary file.
-  int fd = ::open(directory_of(path_).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-  if (fd < 0 && errno == ENOENT)
-    throw IoError(path_ + ": cannot create a file there: " + std::strerror(errno));
-  if (fd < 0) {
-    std::string pattern = path_ + ".tmp.XXXXXX";
-    fd = ::mkstemp(pattern.data());
-    if (fd < 0)
-      throw IoError(path_ + ": cannot create a temporary file beside it: " + std::strerror(errno));
-    temp_ = pattern;
-    ::fchmod(fd, 0644);
-  }
-  fd_ = fd;
-  out_ = std::make_unique<ChunkedFileWriter>(fd_);
-}
+    : file_(std::move(path)),
+      mtime_(static_cast<uint64_t>(mtime >= 0 ? mtime : std::time(nullptr))),
+      out_(std::make_unique<ChunkedFileWriter>(file_.descriptor())) {}
 
-TarWriter::~TarWriter() {
-  out_.reset();  // its thread stops before the file closes
-  if (fd_ >= 0) ::close(fd_);
-  if (!finished_ && !temp_.empty()) ::unlink(temp_.c_str());
-}
+TarWriter::~TarWriter() = default;
 
 void TarWriter::fail(const std::string& what) const {
-  throw IoError(path_ + ": " + what + ": " + std::strerror(errno));
+  throw IoError(file_.path() + ": " + what + ": " + std::strerror(errno));
 }
 
 void TarWriter::write_raw(const void* bytes, size_t n) {
@@ -80,7 +54,7 @@ void TarWriter::flush() {
 
 void TarWriter::write_at(uint64_t offset, const void* bytes, size_t n) {
   flush();  // the bytes there may still be on their way
-  if (::pwrite(fd_, bytes, n, static_cast<off_t>(offset)) != static_cast<ssize_t>(n))
+  if (::pwrite(file_.descriptor(), bytes, n, static_cast<off_t>(offset)) != static_cast<ssize_t>(n))
     fail("write failed (disk full?)");
 }
 
@@ -111,7 +85,7 @@ void TarWriter::add(const std::string& name, std::string_view bytes) {
 }
 
 void TarWriter::begin_member(const std::string& name, uint64_t max_size) {
-  if (name.size() > 100) throw FormatError(path_ + ": member name longer than 100 bytes: " + name);
+  if (name.size() > 100) throw FormatError(path() + ": member name longer than 100 bytes: " + name);
   member_ = name;
   pax_ = max_size > kMaxOctalSize;
   if (pax_) {
@@ -142,7 +116,7 @@ void TarWriter::patch(uint64_t offset, const void* bytes, size_t n) {
 void TarWriter::erase(uint64_t offset, uint64_t n) {
   if (n == 0) return;
   flush();
-  const int fd = fd_;
+  const int fd = file_.descriptor();
   std::vector<char> chunk(1 << 20);
   for (uint64_t from = content_start_ + offset + n; from < written_;) {
     const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk.size(), written_ - from));
@@ -179,26 +153,7 @@ void TarWriter::finish() {
   write_raw(zeros, sizeof zeros);
   flush();
   out_.reset();
-  if (::fsync(fd_) != 0) fail("fsync failed");
-  if (temp_.empty()) {
-    // Give the unnamed file a temporary name beside the target, then rename it into place.
-    std::string name = path_ + ".tmp." + std::to_string(::getpid());
-    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
-    ::unlink(name.c_str());
-    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) != 0)
-      fail("cannot name the finished report");
-    temp_ = name;
-  }
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) fail("close failed");
-  if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot rename the finished report");
-  finished_ = true;
-  const int dir = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir >= 0) {
-    ::fsync(dir);  // make the rename durable
-    ::close(dir);
-  }
+  file_.commit();
 }
 
 }  // namespace cubekit::format

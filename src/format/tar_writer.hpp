@@ -7,13 +7,15 @@
 #include <string>
 #include <string_view>
 
+#include "cubekit/atomic_file.hpp"
+
 namespace cubekit::format {
 
 class ChunkedFileWriter;
 
 class TarWriter {
  public:
-  // Creates `<path>.tmp.XXXXXX` beside `path`. Throws IoError.
+  // Creates the temporary file beside `path` (cubekit/atomic_file.hpp). Throws IoError.
   // `mtime`: the members' time stamp (seconds since 1970), -1 for now (fixed for reproducible
   // output).
   explicit TarWriter(std::string path, int64_t mtime = -1);
@@ -39,7 +41,7 @@ class TarWriter {
 
   // Writes the end-of-archive blocks, syncs, renames to the final name.
   void finish();
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
   void write_raw(const void* bytes, size_t n);
@@ -48,15 +50,15 @@ class TarWriter {
   void header(const std::string& name, uint64_t size, char type, char* block) const;
   [[noreturn]] void fail(const std::string& what) const;
 
-  std::string path_, temp_;
+  AtomicFile file_;
   uint64_t mtime_ = 0;
-  int fd_ = -1;
-  std::unique_ptr<ChunkedFileWriter> out_;  // appends, written by a background thread
+  // Appends, written by a background thread; declared after file_, so that the thread stops
+  // before the file closes.
+  std::unique_ptr<ChunkedFileWriter> out_;
   uint64_t written_ = 0;
   uint64_t header_at_ = 0, content_start_ = 0, pax_at_ = 0;
   bool pax_ = false;
   std::string member_;
-  bool finished_ = false;
 };
 
 }  // namespace cubekit::format

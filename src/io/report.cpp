@@ -44,6 +44,16 @@ bool looks_like_xml(std::span<const std::byte> bytes) {
   return i < bytes.size() && bytes[i] == std::byte{'<'};
 }
 
+// Hands over the rows of `metric` from its decoded values when the cache holds them (none when
+// it is known to have no data); false when the cache knows neither and the source must be read.
+bool visit_decoded_rows(const Model& model, Index metric, const SeverityMatrix* decoded,
+                        bool no_data, const RowVisitor& visit, RowShare share) {
+  if (no_data) return true;
+  if (decoded == nullptr) return false;
+  visit_stored_rows(*decoded, storage_order(model, model.metrics[metric].kind), visit, share);
+  return true;
+}
+
 }  // namespace
 
 Report Report::open(const std::string& path) {
@@ -112,22 +122,16 @@ Report::CachedRows Report::cached_rows(Index metric) const {
 void Report::visit_rows(Index metric, const RowVisitor& visit, RowPlacement placement,
                         RowShare share) const {
   const CachedRows cached = cached_rows(metric);
-  if (cached.none) return;
-  if (cached.values == nullptr)
-    return source_->visit_rows(*model_, metric, visit, placement, share);
-  visit_stored_rows(*cached.values, storage_order(*model_, model_->metrics[metric].kind), visit,
-                    share);
+  if (!visit_decoded_rows(*model_, metric, cached.values.get(), cached.none, visit, share))
+    source_->visit_rows(*model_, metric, visit, placement, share);
 }
 
 void Report::visit_row_runs(Index metric, const RowRunVisitor& visit, RowPlacement placement,
                             RowShare share) const {
   const CachedRows cached = cached_rows(metric);
-  if (cached.none) return;
-  if (cached.values == nullptr)
-    return source_->visit_row_runs(*model_, metric, visit, placement, share);
-  visit_stored_rows(
-      *cached.values, storage_order(*model_, model_->metrics[metric].kind),
-      [&](Index c, const std::byte* row) { visit(&c, 1, row, 0); }, share);
+  const RowVisitor one_row = [&](Index c, const std::byte* row) { visit(&c, 1, row, 0); };
+  if (!visit_decoded_rows(*model_, metric, cached.values.get(), cached.none, one_row, share))
+    source_->visit_row_runs(*model_, metric, visit, placement, share);
 }
 
 Report Report::column_window(size_t first, size_t count) const {

@@ -1,18 +1,17 @@
 // The measurements of a series as Extra-P's JSON input, so that Extra-P (`extrap --json FILE`,
 // its GUI's "Open JSON input") models exactly the values cubekit modelled, and the models with
 // their measurements as Extra-P's experiment file (`extrap --experiment FILE.extra-p`).
-#include <unistd.h>
 #include <zip.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <numeric>
 
+#include "cubekit/atomic_file.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/model_output.hpp"
 #include "model/json_text.hpp"
@@ -49,39 +48,6 @@ std::string measurements_json(const CallPathModel& m) {
   }
   return out + "]";
 }
-
-// Writes `text` pieces to a temporary file beside `path`, renamed to it once complete.
-class AtomicTextFile {
- public:
-  explicit AtomicTextFile(const std::string& path)
-      : path_(path),
-        temporary_(path + ".tmp-" + std::to_string(::getpid())),
-        out_(temporary_, std::ios::binary) {
-    if (!out_) throw IoError(path + ": cannot write");
-  }
-  ~AtomicTextFile() {
-    if (!committed_) {
-      out_.close();
-      std::error_code ec;
-      std::filesystem::remove(temporary_, ec);
-    }
-  }
-  void put(const std::string& text) { out_ << text; }
-  void commit() {
-    out_.flush();
-    out_.close();
-    if (!out_) throw IoError(path_ + ": writing failed (disk full?)");
-    std::error_code ec;
-    std::filesystem::rename(temporary_, path_, ec);
-    if (ec) throw IoError(path_ + ": cannot rename the finished file: " + ec.message());
-    committed_ = true;
-  }
-
- private:
-  std::string path_, temporary_;
-  std::ofstream out_;
-  bool committed_ = false;
-};
 
 // Extra-P's numbers: NaN and the infinities as the strings its reader takes.
 std::string extrap_number(double v) {
@@ -259,10 +225,49 @@ std::string extrap_experiment_json(const std::vector<CallPathModel>& models, con
          ",\n\"models\": " + nested_by_callpath(models, model) + "}]}\n";
 }
 
-// Writes `member` as the zip's only file, deflated (Extra-P's own files are deflated too).
-void write_zip(const std::string& path, const std::string& member, const std::string& text) {
-  zipFile zip = zipOpen64(path.c_str(), APPEND_STATUS_CREATE);
-  if (!zip) throw IoError(path + ": cannot write");
+// A zip archive in memory, as minizip's file functions: it seeks back to complete each
+// member's header, so the archive is built here and written to the file whole.
+struct ZipBytes {
+  std::string bytes;
+  size_t at = 0;
+
+  static voidpf open(voidpf self, const void*, int) { return self; }
+  static uLong read(voidpf, voidpf self, void* into, uLong n) {
+    ZipBytes& z = *static_cast<ZipBytes*>(self);
+    const size_t count = std::min<size_t>(n, z.bytes.size() - std::min(z.at, z.bytes.size()));
+    std::memcpy(into, z.bytes.data() + z.at, count);
+    z.at += count;
+    return uLong(count);
+  }
+  static uLong write(voidpf, voidpf self, const void* from, uLong n) {
+    ZipBytes& z = *static_cast<ZipBytes*>(self);
+    if (z.bytes.size() < z.at + n) z.bytes.resize(z.at + n);
+    std::memcpy(z.bytes.data() + z.at, from, n);
+    z.at += n;
+    return n;
+  }
+  static ZPOS64_T tell(voidpf, voidpf self) { return static_cast<ZipBytes*>(self)->at; }
+  static long seek(voidpf, voidpf self, ZPOS64_T offset, int origin) {
+    ZipBytes& z = *static_cast<ZipBytes*>(self);
+    const size_t base = origin == ZLIB_FILEFUNC_SEEK_SET   ? 0
+                        : origin == ZLIB_FILEFUNC_SEEK_CUR ? z.at
+                                                           : z.bytes.size();
+    z.at = base + size_t(offset);
+    return 0;
+  }
+  static int close(voidpf, voidpf) { return 0; }
+  static int error(voidpf, voidpf) { return 0; }
+};
+
+// `text` as the only file, named `member`, of a zip, deflated (Extra-P's own files are deflated
+// too).
+std::string zip_of(const std::string& member, const std::string& text) {
+  ZipBytes archive;
+  zlib_filefunc64_def functions{&ZipBytes::open,  &ZipBytes::read, &ZipBytes::write,
+                                &ZipBytes::tell,  &ZipBytes::seek, &ZipBytes::close,
+                                &ZipBytes::error, &archive};
+  zipFile zip = zipOpen2_64(member.c_str(), APPEND_STATUS_CREATE, nullptr, &functions);
+  if (!zip) throw Error("cannot start the zip archive");
   zip_fileinfo info{};
   info.tmz_date.tm_year = 1980;  // a fixed time: the same models give the same file
   info.tmz_date.tm_mday = 1;
@@ -275,7 +280,8 @@ void write_zip(const std::string& path, const std::string& member, const std::st
   }
   ok = zipCloseFileInZip(zip) == ZIP_OK && ok;
   ok = zipClose(zip, nullptr) == ZIP_OK && ok;
-  if (!ok) throw IoError(path + ": writing the zip failed (disk full?)");
+  if (!ok) throw Error("compressing the zip archive failed");
+  return std::move(archive.bytes);
 }
 
 }  // namespace
@@ -285,26 +291,15 @@ void write_extrap_experiment_file(const std::string& path, const std::vector<Cal
   if (models.empty()) throw Error(path + ": no model to write");
   if (models.front().location)
     throw Error(path + ": Extra-P's experiments pool the locations; model without per-location");
-  std::string text;
+  std::string zip;
   try {
-    text = extrap_experiment_json(models, series, options);
+    zip = zip_of("experiment.json", extrap_experiment_json(models, series, options));
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
-  const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-  try {
-    write_zip(temporary, "experiment.json", text);
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove(temporary, ec);
-    throw;
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    throw IoError(path + ": cannot rename the finished file: " + ec.message());
-  }
+  AtomicFile out(path);
+  out.write(zip);
+  out.commit();
 }
 
 void write_extrap_experiment(const std::string& path, const std::vector<CallPathModel>& models,
@@ -312,12 +307,12 @@ void write_extrap_experiment(const std::string& path, const std::vector<CallPath
   if (models.empty()) throw Error(path + ": no model to write the measurements of");
   if (models.front().location)
     throw Error(path + ": Extra-P's experiments pool the locations; model without per-location");
-  AtomicTextFile out(path);
+  AtomicFile out(path);
   std::string names;
   for (const std::string& p : parameters) names += (names.empty() ? "" : ", ") + json_string(p);
-  out.put("{\"parameters\": [" + names + "],\n \"measurements\": ");
-  out.put(nested_by_callpath(models, measurements_json));
-  out.put("}\n");
+  out.write("{\"parameters\": [" + names + "],\n \"measurements\": ");
+  out.write(nested_by_callpath(models, measurements_json));
+  out.write("}\n");
   out.commit();
 }
 

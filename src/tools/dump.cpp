@@ -1,8 +1,6 @@
 // cube_dump: a report's structure (-w) and values (-m), option-compatible with CubeLib 4.6's
 // tool (tools guide §1.5.16). Layouts follow the original byte for byte; see docs/cube_dump.md.
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "cubekit/algebra.hpp"
+#include "cubekit/atomic_file.hpp"
 #include "cubekit/calc.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
@@ -374,21 +373,29 @@ void print_csv2(std::ostream& out, MetricEngine& engine, const LocationShare& sh
   }
 }
 
+// The per-location lines of -s csv and gnuplot, which differ in their separator only: for
+// each location "<call path id><separator><location id><separator><value>".
+std::function<std::string(size_t)> separated_location_lines(const LocationShare& share,
+                                                            const Model& model, const Selection& s,
+                                                            MetricValues& values, char separator) {
+  return location_parts(share, s, 40, [&share, &model, &s, &values, separator](size_t k) {
+    const Index c = s.cnodes[k];
+    std::string text;
+    for (size_t p = share.from; p < share.to; ++p) {
+      const Index l = s.locations[p];
+      text += std::to_string(model.cnodes[c].id) + separator +
+              std::to_string(model.locations[l].id) + separator + values.at(c, l) + "\n";
+    }
+    return text;
+  });
+}
+
 void print_csv(std::ostream& out, MetricEngine& engine, const LocationShare& share,
                const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
   for (Index m : s.metrics) {
     MetricValues values(share, model, o, m);
-    const auto parts = location_parts(share, s, 40, [&](size_t k) {
-      const Index c = s.cnodes[k];
-      std::string text;
-      for (size_t p = share.from; p < share.to; ++p) {
-        const Index l = s.locations[p];
-        text += std::to_string(model.cnodes[c].id) + "," + std::to_string(model.locations[l].id) +
-                "," + values.at(c, l) + "\n";
-      }
-      return text;
-    });
+    const auto parts = separated_location_lines(share, model, s, values, ',');
     for (size_t k = 0; k < s.cnodes.size(); ++k) {
       const Index c = s.cnodes[k];
       out << "\n\n";
@@ -409,16 +416,7 @@ void print_gnuplot(std::ostream& out, MetricEngine& engine, const LocationShare&
   for (Index m : s.metrics) {
     MetricValues values(share, model, o, m);
     out << "# Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
-    const auto parts = location_parts(share, s, 40, [&](size_t k) {
-      const Index c = s.cnodes[k];
-      std::string text;
-      for (size_t p = share.from; p < share.to; ++p) {
-        const Index l = s.locations[p];
-        text += std::to_string(model.cnodes[c].id) + "\t" + std::to_string(model.locations[l].id) +
-                "\t" + values.at(c, l) + "\n";
-      }
-      return text;
-    });
+    const auto parts = separated_location_lines(share, model, s, values, '\t');
     for (size_t k = 0; k < s.cnodes.size(); ++k) {
       const Index c = s.cnodes[k];
       out << "\n#" << cnode_label(model, c) << "\n";
@@ -730,58 +728,67 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o, boo
   }
 }
 
+// Makes the dump written to `file` (if any) appear at its name; exit code 1 when that fails.
+int commit_output(std::optional<AtomicFile>& file) {
+  if (!file) return 0;
+  try {
+    file->commit();
+  } catch (const Error& e) {
+    std::cerr << "cube_dump: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 // One report in an MPI job of several ranks: every rank takes part, rank 0 alone writes. The
-// output file is opened (agreed) before any work, and removed when the dump fails, so that a
-// failed job leaves none.
+// output file is opened (agreed) before any work and appears only when the dump succeeds, so
+// that a failed job leaves the previous file as it was.
 int dump_one_report_in_job(const Options& o) {
   const bool root = job_writes_files(), to_file = o.output != "-";
-  std::ofstream file;
+  std::optional<AtomicFile> file;
   std::ostream nowhere(nullptr);
   std::ostream* out = root ? &std::cout : &nowhere;
   try {
     agreed_in_job([&] {
-      if (!root || !to_file) return;
-      file.open(o.output, std::ios::trunc);
-      if (!file) throw Error("Cannot open " + o.output + " to use as an output device.");
+      if (root && to_file) file.emplace(o.output);
     });
   } catch (const Error& e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << "cube_dump: " << e.what() << "\n";
     return 1;
   }
-  if (root && to_file) out = &file;
+  if (file) out = &file->stream();
   std::ios::sync_with_stdio(false);
   try {
     dump_file(*out, o.files[0], o, true);
   } catch (const Error& e) {
     out->flush();
-    if (root && to_file) {
-      file.close();
-      std::filesystem::remove(o.output);
-    }
     std::cerr << "cube_dump: " << e.what() << "\n";
-    return 1;
+    return 1;  // `file` goes uncommitted: its temporary is removed
   }
   out->flush();
-  return 0;
+  return commit_output(file);
 }
 
 }  // namespace
 
+// With -o the dump appears at its name only when every report was dumped (cubekit/
+// atomic_file.hpp): a failure leaves the previous file as it was.
 int dump_main(int argc, char** argv) {
   const Options options = parse(argc, argv);
   if (options.files.size() == 1 && job_splits_reports()) return dump_one_report_in_job(options);
-  std::ofstream file;
+  std::optional<AtomicFile> file;
   std::ostringstream for_rank_0;  // in an MPI job, rank 0 alone writes the file
   std::ostream* out = &std::cout;
   if (options.output != "-" && !job_writes_files()) {
     out = &for_rank_0;
   } else if (options.output != "-") {
-    file.open(options.output, std::ios::trunc);
-    if (!file) {
-      std::cerr << "Cannot open " << options.output << " to use as an output device.\n";
+    try {
+      file.emplace(options.output);
+    } catch (const Error& e) {
+      std::cerr << "cube_dump: " << e.what() << "\n";
       return 1;
     }
-    out = &file;
+    out = &file->stream();
   }
   std::ios::sync_with_stdio(false);
   const int rc = for_each_file_in_order(options.files, *out, [&](size_t i) {
@@ -795,7 +802,7 @@ int dump_main(int argc, char** argv) {
     return 0;
   });
   out->flush();
-  return rc;
+  return rc != 0 ? rc : commit_output(file);
 }
 
 }  // namespace cubekit::tools

@@ -1,14 +1,10 @@
 // cubekit export-peri: a report as PERI-XML (docs/peri-xml.md); the library writes it
-// (cubekit/peri_xml.hpp). The file appears whole or not at all (temporary file, then rename).
-#include <unistd.h>
-
-#include <cstdio>
+// (cubekit/peri_xml.hpp). The file appears whole or not at all (cubekit/atomic_file.hpp).
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 
-#include "cubekit/error.hpp"
+#include "cubekit/atomic_file.hpp"
 #include "cubekit/peri_xml.hpp"
 #include "tools.hpp"
 
@@ -51,23 +47,15 @@ int export_peri_main(int argc, char** argv) {
   std::string input, output;
   parse_peri_options(argc, argv, kUsage, "cubekit export-peri", input, output);
   if (output.empty()) output = default_output(input);
-  const std::string temporary = output + ".tmp-" + std::to_string(::getpid());
   try {
     const Report report = Report::open(input);
     MetricEngine engine(report);
-    {
-      std::ofstream out(temporary, std::ios::binary);
-      if (!out) throw IoError(output + ": cannot write");
-      for (const std::string& metric : write_peri_xml(engine, out))
-        std::cerr << "cubekit export-peri: " << input << ": metric " << metric
-                  << " left out: PERI-XML holds one number per value\n";
-      out.flush();
-      if (!out) throw IoError(output + ": writing failed");
-    }
-    std::filesystem::rename(temporary, output);
+    AtomicFile out(output);
+    for (const std::string& metric : write_peri_xml(engine, out.stream()))
+      std::cerr << "cubekit export-peri: " << input << ": metric " << metric
+                << " left out: PERI-XML holds one number per value\n";
+    out.commit();
   } catch (const std::exception& e) {
-    std::error_code ec;
-    std::filesystem::remove(temporary, ec);
     std::cerr << "cubekit export-peri: " << e.what() << '\n';
     return 1;
   }

@@ -6,11 +6,12 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 
+#include "cubekit/atomic_file.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/sanity.hpp"
 #include "tools.hpp"
@@ -135,14 +136,12 @@ int sanity_main(int argc, char** argv) {
   if (!filter_file.empty()) options.filter_patterns = read_filter_patterns(filter_file);
   const Report report = Report::open(path);
   MetricEngine engine(report);
-  std::ofstream file;
-  if (!output.empty()) {
-    file.open(output);
-    if (!file) throw Error(output + ": cannot write the details");
-  }
-  PrintingReporter reporter(verbosity, file.is_open() ? file : std::cout,
-                            file.is_open() || isatty(STDOUT_FILENO) == 1);
+  std::optional<AtomicFile> file;  // the details appear whole or not at all
+  if (!output.empty()) file.emplace(output);
+  PrintingReporter reporter(verbosity, file ? file->stream() : std::cout,
+                            file || isatty(STDOUT_FILENO) == 1);
   check_sanity(engine, options, reporter);
+  if (file) file->commit();
   return 0;
 }
 

@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cubekit/atomic_file.hpp"
 #include "cubekit/call_path_checks.hpp"
 #include "cubekit/error.hpp"
 #include "tools.hpp"
@@ -220,23 +221,25 @@ Verbosity verbosity_of(const char* level_text) {
 
 int test_main(int argc, char** argv) {
   Verbosity verbosity = kSilent;
-  std::ofstream details_file;
+  std::optional<AtomicFile> details_file;  // the last -o's; appears when the checks are done
   const CommandLine line =
       parse_command_line(test_options(argv[0]), argc, argv, [&](char c, const char* arg) {
         if (c == 'v') verbosity = verbosity_of(arg);
         if (c != 'o') return;
         if (verbosity == kSilent) verbosity = kErrors;
-        details_file.close();
-        details_file.open(arg);
-        if (!details_file)
-          throw failure(std::string("cube_test: ") + arg + ": cannot write the details\n");
+        try {
+          details_file.emplace(arg);
+        } catch (const Error& e) {
+          throw failure(std::string("cube_test: ") + e.what() + "\n");
+        }
       });
   const std::vector<Report> reports = open_reports(line.operands);
   CallPathChecks checks(report_pointers(reports));
   say_cubelib_merge(reports.size());
-  Session session{checks, verbosity, details_file.is_open() ? details_file : std::cout};
+  Session session{checks, verbosity, details_file ? details_file->stream() : std::cout};
   for (const auto& [c, arg] : line.options)
     if (arg) run_option(session, c, *arg);
+  if (details_file) details_file->commit();
   return 0;
 }
 

@@ -736,5 +736,46 @@ TEST_F(BadInput, HugeRowsWithoutDataCostNothing) {
   EXPECT_EQ(visits->stored_rows(), 0u);
 }
 
+// ---------------------------------------------------------------------------------------
+// A tool writing a file from a damaged report: the file appears whole or not at all
+
+// cube_dump -o fails on the damaged member half-way (time is printed, visits is not): one
+// message, and the file keeps what it held before, or stays absent, with no temporary left.
+TEST_F(BadInput, DumpToFileFailingHalfWayKeepsThePreviousFile) {
+  std::string data = test::plain_data(visit_rows());
+  data[0] = 'K';
+  const std::string path = with_member("dmarker.cubex", "1.data", data);
+  const std::string out = write("out.txt", "previous dump\n");
+  for (const bool existed : {true, false}) {
+    const test::RunResult r = test::run_tool("cube_dump", {"-m", "all", "-o", out, path});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err.rfind("cube_dump: " + path + ":1.data", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("expected marker 'CUBEX.DATA' or 'ZCUBEX.DATA'"), std::string::npos);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    if (existed) {
+      EXPECT_EQ(test::read_file(out), "previous dump\n");
+      EXPECT_EQ(test::listing(dir_.path()), (std::vector<std::string>{"dmarker.cubex", "out.txt"}));
+      std::filesystem::remove(out);
+    } else {
+      EXPECT_EQ(test::listing(dir_.path()), std::vector<std::string>{"dmarker.cubex"});
+    }
+  }
+}
+
+// A write that fails at the file size limit (as on a full disk) names the file and the reason;
+// the previous file stays and no temporary is left.
+TEST_F(BadInput, DumpToFileOnAFullDiskKeepsThePreviousFile) {
+  const std::string path = write("valid.cubex", valid_archive().finish());
+  const std::string out = write("out.txt", "previous dump\n");
+  test::RunLimits full;
+  full.file_bytes = 256;
+  ASSERT_GT(test::run_tool("cube_dump", {"-m", "all", path}).out.size(), full.file_bytes);
+  const test::RunResult r = test::run_tool("cube_dump", {"-m", "all", "-o", out, path}, full);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "cube_dump: " + out + ": write failed: File too large\n");
+  EXPECT_EQ(test::read_file(out), "previous dump\n");
+  EXPECT_EQ(test::listing(dir_.path()), (std::vector<std::string>{"out.txt", "valid.cubex"}));
+}
+
 }  // namespace
 }  // namespace cubekit

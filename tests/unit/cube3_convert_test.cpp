@@ -21,6 +21,7 @@ using cubekit::test::shared_dir;
 
 namespace {
 
+using cubekit::test::listing;
 using cubekit::test::TempDir;
 
 // The real Cube 3 inputs, relative to data/real/cubelib; the oracle folder is derived.
@@ -32,13 +33,6 @@ fs::path oracle_of(const std::string& input) {
   std::string folder = "cubelib__test__" + input;
   folder.replace(folder.find('/'), 1, "__");
   return shared_dir() / "oracle" / folder;
-}
-
-std::vector<std::string> listing(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename());
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 // The three value dumps of `report` equal what CubeLib printed for the original.

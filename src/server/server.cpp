@@ -129,6 +129,8 @@ void Server::Impl::routes() {
   route("/api/v1/values", &Api::values);
   route("/api/v1/flat", &Api::flat);
   route("/api/v1/callgraph", &Api::callgraph);
+  route("/api/v1/flame", &Api::flame);
+  route("/api/v1/path", &Api::path);
   route("/api/v1/statistics", &Api::statistics);
   route("/api/v1/diff", &Api::diff);
   route("/api/v1/pop", &Api::pop);

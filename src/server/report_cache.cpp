@@ -228,6 +228,21 @@ std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
   return call_graph_shape_;
 }
 
+void OpenReport::start_call_graph_shape() {
+  // A shape that cannot be computed is an error for the request that asks for it, not here.
+  call_graph_shape_started_ = std::async(std::launch::async, [this] {
+    try {
+      call_graph_shape();
+    } catch (const std::exception&) {
+    }
+  });
+}
+
+bool OpenReport::has_call_graph_shape() {
+  std::lock_guard lock(mutex_);
+  return call_graph_shape_ != nullptr;
+}
+
 // From the call paths' exclusive values, which the call tree view has usually asked for already.
 OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
   MetricQuery exclusive = q;
@@ -252,6 +267,7 @@ std::shared_ptr<OpenReport> ReportCache::get(const std::filesystem::path& file,
   } catch (const Error& e) {
     throw HttpError(422, replace_all(e.what(), file.string(), name));
   }
+  report->start_call_graph_shape();
   entries_.push_front({file, ec ? 0 : size, report});
   // Requests still holding an evicted report keep it alive until they finish.
   uint64_t total = 0;

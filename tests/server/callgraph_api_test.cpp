@@ -4,10 +4,13 @@
 // path.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "server/report_cache.hpp"
 #include "server/running_server.hpp"
 #include "test_support.hpp"
 #include "unit/small_model.hpp"
@@ -76,6 +79,21 @@ TEST(CallGraphApi, TheHeaviestRegionsAndTheirCalls) {
   EXPECT_EQ(s.server.get("/api/v1/callgraph?report=r.cubex&metric=visits").first, 400);
   EXPECT_EQ(s.server.get("/api/v1/callgraph?report=r.cubex&metric=time&regions=0").first, 400);
   EXPECT_EQ(s.server.get("/api/v1/callgraph?report=r.cubex&metric=time&calls=x").first, 400);
+}
+
+// The shape is computed when a report opens, before any /callgraph asks for it (the viewer's
+// call graph tab then only sums): regions by name in the order of their first call path.
+TEST(CallGraphApi, TheShapeIsComputedWhenTheReportOpens) {
+  SmallServer s;
+  server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+  server::ReportCache cache(uint64_t{1} << 30, budget);
+  const auto report = cache.get(s.dir.path() / "r.cubex", "r.cubex");
+  for (int i = 0; i < 500 && !report->has_call_graph_shape(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(report->has_call_graph_shape());
+  const auto shape = report->call_graph_shape();
+  EXPECT_EQ(shape->names, (std::vector<std::string>{"main", "foo", "bar", "baz"}));
+  EXPECT_EQ(shape->region_of, (std::vector<uint32_t>{0, 1, 2, 1, 1, 3, 2, 3}));
 }
 
 TEST(CallGraphApi, FlatProfileTopRows) {

@@ -9,7 +9,7 @@
 //
 // Runs from tests/browser (its node_modules has playwright-core): bench/viewer_paint.sh.
 // DETAIL=1 adds under each click the API requests on their way during it (start..end after the
-// click, bytes) and the page's long tasks (over 50 ms: parsing, layout, paint) after it.
+// click, bytes, when the answer's first byte came) and the page's long tasks (over 50 ms: parsing, layout, paint) after it.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -51,7 +51,7 @@ async function timed(page, label, click, until, later = null) {
     // Then the page's long tasks (over 50 ms: JSON parsing, layout, painting) after the click.
     const requestsSince = (t0) => [...performance.getEntriesByType('resource')
       .filter((e) => e.name.includes('/api/v1/') && e.responseEnd > t0)
-      .map((e) => [new URL(e.name).pathname.slice(8), e.startTime - t0, e.responseEnd - t0, e.encodedBodySize]),
+      .map((e) => [new URL(e.name).pathname.slice(8), e.startTime - t0, e.responseEnd - t0, e.encodedBodySize, e.responseStart - t0]),
     ...window.__longTasks.filter((e) => e.startTime + e.duration > t0)
       .map((e) => ['long task', e.startTime - t0, e.startTime + e.duration - t0, 0])];
     const conditions = [until, ...(last ? [last] : [])].map((body) => new Function(body));
@@ -80,8 +80,8 @@ async function timed(page, label, click, until, later = null) {
   console.log(`| ${label} | ${ms[0].toFixed(0)} ms |`);
   // DETAIL=1: what the click waited for on the network; the rest of its time is parsing,
   // the viewer's own work and painting.
-  if (process.env.DETAIL) for (const [name, start, end, bytes] of requests)
-    console.log(`|   ${name}: ${start.toFixed(0)}..${end.toFixed(0)} ms${bytes ? `, ${(bytes / 1e3).toFixed(0)} kB` : ''} | |`);
+  if (process.env.DETAIL) for (const [name, start, end, bytes, firstByte] of requests)
+    console.log(`|   ${name}: ${start.toFixed(0)}..${end.toFixed(0)} ms${bytes ? `, ${(bytes / 1e3).toFixed(0)} kB, first byte at ${firstByte.toFixed(0)} ms` : ''} | |`);
   if (later) console.log(`| ${later.label} | ${ms[1].toFixed(0)} ms |`);
   return ms;
 }

@@ -151,7 +151,9 @@ class OpenReport {
   std::shared_ptr<EngineSlot> expression_slot(const std::string& expression);
   // aggregated() as the engine gives it (typed), cached: what is derived from it (the flat
   // profile) then does not wait for the engine while it decodes something else.
+  // Requests asking for one answer at once compute it once.
   std::shared_ptr<const Values> aggregated_values(const MetricQuery& q);
+  std::shared_ptr<const Values> compute_aggregated(const MetricQuery& q, const std::string& key);
   DecodeBudget::Claim claim(const Target& t);
   std::shared_ptr<EngineSlot> base_slot();
 
@@ -164,6 +166,8 @@ class OpenReport {
   // request holds its slot.
   std::list<std::pair<std::string, std::shared_ptr<EngineSlot>>> expression_engines_;
   std::map<std::string, CachedAnswer> aggregated_;
+  // Answers being computed, by the same key: what a second request for one waits for.
+  std::map<std::string, std::shared_future<std::shared_ptr<const Values>>> computing_;
   std::shared_ptr<const CallGraphShape> call_graph_shape_;
   // Declared last, so destroyed first: waits for the thread, which uses the members above.
   std::future<void> call_graph_shape_started_;

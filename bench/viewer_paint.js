@@ -8,6 +8,8 @@
 //   node bench/viewer_paint.js <cubekit binary> <report.cubex>
 //
 // Runs from tests/browser (its node_modules has playwright-core): bench/viewer_paint.sh.
+// DETAIL=1 adds under each click the API requests on their way during it (start..end after the
+// click, bytes, when the answer's first byte came) and the page's long tasks (over 50 ms: parsing, layout, paint) after it.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -43,7 +45,15 @@ const thinkMs = Number(process.env.THINK_MS || 0);
 // (e.g. the call graph's first answer, then the whole graph), plus one frame.
 async function timed(page, label, click, until, later = null) {
   if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
-  const ms = await page.evaluate(({ click, until, last }) => new Promise((resolve, reject) => {
+  const { times: ms, requests } = await page.evaluate(({ click, until, last }) => new Promise((resolve, reject) => {
+    // The API requests on their way during the click (started before it, too), by the
+    // browser's resource timing: [endpoint, start, end (ms after the click), bytes].
+    // Then the page's long tasks (over 50 ms: JSON parsing, layout, painting) after the click.
+    const requestsSince = (t0) => [...performance.getEntriesByType('resource')
+      .filter((e) => e.name.includes('/api/v1/') && e.responseEnd > t0)
+      .map((e) => [new URL(e.name).pathname.slice(8), e.startTime - t0, e.responseEnd - t0, e.encodedBodySize, e.responseStart - t0]),
+    ...window.__longTasks.filter((e) => e.startTime + e.duration > t0)
+      .map((e) => ['long task', e.startTime - t0, e.startTime + e.duration - t0, 0])];
     const conditions = [until, ...(last ? [last] : [])].map((body) => new Function(body));
     const times = [];
     const t0 = performance.now();
@@ -53,7 +63,7 @@ async function timed(page, label, click, until, later = null) {
         times.push(null);
         requestAnimationFrame(() => {
           times[i] = performance.now() - t0;
-          if (times.every((t) => t !== null) && times.length === conditions.length) resolve(times);
+          if (times.every((t) => t !== null) && times.length === conditions.length) resolve({ times, requests: requestsSince(t0) });
         });
       }
       if (times.length === conditions.length) { observer.disconnect(); clearTimeout(timeout); }
@@ -68,6 +78,10 @@ async function timed(page, label, click, until, later = null) {
     check();
   }), { click, until, last: later && later.until });
   console.log(`| ${label} | ${ms[0].toFixed(0)} ms |`);
+  // DETAIL=1: what the click waited for on the network; the rest of its time is parsing,
+  // the viewer's own work and painting.
+  if (process.env.DETAIL) for (const [name, start, end, bytes, firstByte] of requests)
+    console.log(`|   ${name}: ${start.toFixed(0)}..${end.toFixed(0)} ms${bytes ? `, ${(bytes / 1e3).toFixed(0)} kB, first byte at ${firstByte.toFixed(0)} ms` : ''} | |`);
   if (later) console.log(`| ${later.label} | ${ms[1].toFixed(0)} ms |`);
   return ms;
 }
@@ -88,6 +102,11 @@ async function main() {
     // First paint: from the navigation's start (the first request) until the call tree shows
     // values, by the page's own clock (Chromium's start-up is not the viewer's).
     await page.goto(`${server.url}?report=${encodeURIComponent(name)}`);
+    await page.evaluate(() => {
+      performance.setResourceTimingBufferSize(100000);
+      window.__longTasks = [];
+      new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries())).observe({ type: 'longtask', buffered: true });
+    });
     await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
     const paint = await page.evaluate(() => performance.now());
     console.log(`| first paint: first request until the call tree shows values | ${paint.toFixed(0)} ms |`);

@@ -36,6 +36,7 @@ set(CUBEKIT_PUBLIC_HEADERS
   selection.hpp=query
   flat_profile.hpp=query
   call_graph.hpp=query
+  flame_layout.hpp=query
   pop.hpp=query
   call_tree_view.hpp=query
   statistics.hpp=query

@@ -31,7 +31,7 @@ async function openReport(item) {
   const mine = state.generation;
   state.series = series ? series.path : null;
   state.report = path; state.tree = null;
-  state.calls = null; state.callsRequest = null; state.metricTotals.clear(); state.cnode = null; state.systemValues = null;
+  state.callsRequest = null; state.metricTotals.clear(); state.cnode = null; state.systemValues = null;
   state.ext.metricTotals.clear(); state.ext.calls = null; state.ext.systemValues = null;
   $('metrics').replaceChildren(); $('calls').replaceChildren(); $('system').replaceChildren();
   status(`opening ${path} …`);

@@ -11,6 +11,7 @@
 
 #include "cubekit/call_graph.hpp"
 #include "cubekit/error.hpp"
+#include "cubekit/flame_layout.hpp"
 #include "cubekit/model_output.hpp"
 #include "cubekit/perf_model.hpp"
 #include "cubekit/pop.hpp"
@@ -490,6 +491,78 @@ std::string Api::callgraph(const Params& p) {
               {"regions", regions},
               {"calls", calls}}
       .dump();
+}
+
+namespace {
+
+// A positive finite number parameter (`extent`, `min_extent`); `fallback` when absent.
+double positive_param(const Params& p, const std::string& key, std::optional<double> fallback) {
+  const std::string* text = param(p, key);
+  if (!text && fallback) return *fallback;
+  if (!text) throw HttpError(400, "parameter '" + key + "' is missing");
+  double v = 0;
+  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (error != std::errc() || end != text->data() + text->size() || !std::isfinite(v) || v <= 0)
+    throw HttpError(400, "parameter '" + key + "' must be a positive number, not '" + *text + "'");
+  return v;
+}
+
+constexpr size_t kMaxFlameDepth = 1000;
+
+}  // namespace
+
+// The flame graph's boxes (or the sunburst's arcs) of one metric: the call paths whose span
+// of `extent` is at least `min_extent`, down to `depth` (cubekit/flame_layout.hpp), each with
+// its place, so that a viewer receives what it draws instead of the whole tree and its values.
+std::string Api::flame(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  MetricQuery q{required(p, "metric"), flavour(p, "metric_flavour", Flavour::kInclusive)};
+  q.call_flavour = Flavour::kInclusive;
+  FlameOptions options;
+  options.extent = positive_param(p, "extent", std::nullopt);
+  options.min_extent = positive_param(p, "min_extent", 0.5);
+  if (const std::string* depth = param(p, "depth")) {
+    const uint64_t d = number("depth", *depth);
+    if (d > kMaxFlameDepth)
+      throw HttpError(400, "parameter 'depth' must be 0 to " + std::to_string(kMaxFlameDepth) +
+                               ", not " + *depth);
+    options.max_depth = static_cast<uint32_t>(d);
+  }
+  options.max_boxes = kMaxListedIds;
+  const auto inclusive = report->aggregated(q);
+  FlameLayout layout;
+  try {
+    layout = flame_layout(m, *inclusive, options);
+  } catch (const Error& e) {
+    throw HttpError(413, e.what());
+  }
+  std::string out = R"({"metric":)" + json(report->metric_name(q.metric)).dump() + R"(,"total":)";
+  append_number(out, layout.total);
+  out += R"(,"call_paths":)" + std::to_string(m.cnodes.size()) + R"(,"boxes":[)";
+  for (const FlameBox& b : layout.boxes) {
+    const Cnode& c = m.cnodes[b.cnode];
+    out += &b == layout.boxes.data() ? "{\"id\":" : ",{\"id\":";
+    out += std::to_string(c.id) + R"(,"parent":)";
+    out += c.parent == kNoIndex ? "null" : std::to_string(m.cnodes[c.parent].id);
+    out += R"(,"name":)" + json(cnode_name(m, b.cnode)).dump();
+    out += R"(,"depth":)" + std::to_string(b.depth) + R"(,"start":)";
+    append_number(out, b.start);
+    out += R"(,"extent":)";
+    append_number(out, b.extent);
+    out += R"(,"incl":)";
+    append_number(out, (*inclusive)[b.cnode]);
+    out += '}';
+  }
+  return out + "]}";
+}
+
+// The ids of a call path and its ancestors, root first: what a lazily loaded tree opens to
+// show it.
+std::string Api::path(const Params& p) {
+  const auto report = open(p);
+  const Model& m = report->model();
+  return json{{"path", ancestry(m, cnode_index(m, required(p, "cnode")))}}.dump();
 }
 
 namespace {

@@ -28,6 +28,8 @@ class Api {
   std::string values(const Params& p);
   std::string flat(const Params& p);
   std::string callgraph(const Params& p);
+  std::string flame(const Params& p);
+  std::string path(const Params& p);
   std::string statistics(const Params& p);
   std::string diff(const Params& p);
   std::string pop(const Params& p);

@@ -179,10 +179,37 @@ DecodeBudget::Claim OpenReport::claim_cells(uint64_t matrices) {
 
 std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q) {
   const std::string key = flavour_key(q);
+  std::promise<std::shared_ptr<const Values>> promise;
+  std::shared_future<std::shared_ptr<const Values>> pending;
   {
     std::lock_guard lock(mutex_);
     if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second.values;
+    // A request computing the same answer now (a viewer's click asks for one metric in several
+    // requests at once): wait for it instead of decoding the metric a second time beside it.
+    if (auto it = computing_.find(key); it != computing_.end())
+      pending = it->second;
+    else
+      computing_.emplace(key, promise.get_future().share());
   }
+  if (pending.valid()) return pending.get();  // its error, if any, is this request's too
+  try {
+    std::shared_ptr<const Values> values = compute_aggregated(q, key);
+    promise.set_value(values);
+    return values;
+  } catch (...) {
+    {
+      std::lock_guard lock(mutex_);
+      computing_.erase(key);
+    }
+    promise.set_exception(std::current_exception());
+    throw;
+  }
+}
+
+// Decodes and aggregates one answer and keeps it when the budget allows; its entry in
+// computing_ ends under the same lock, so that a request finds the one or the other.
+std::shared_ptr<const Values> OpenReport::compute_aggregated(const MetricQuery& q,
+                                                             const std::string& key) {
   const Target t = target(q.metric);
   std::shared_ptr<const Values> values;
   {
@@ -193,14 +220,14 @@ std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q
   t.slot->settle(budget_);
   std::optional<DecodeBudget::Claim> held =
       budget_.try_claim(uint64_t{values->size()} * values->stride());
-  if (!held) return values;  // answered, but not kept: the budget is needed elsewhere
   std::lock_guard lock(mutex_);
+  computing_.erase(key);
+  if (!held) return values;  // answered, but not kept: the budget is needed elsewhere
   if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear();  // holders keep theirs
   aggregated_.emplace(key, CachedAnswer{values, std::move(*held)});
   return values;
 }
 
-// Converted on each request: one number per call path, a fraction of writing them as JSON.
 std::shared_ptr<const std::vector<double>> OpenReport::aggregated(const MetricQuery& q) {
   return std::make_shared<const std::vector<double>>(as_doubles(*aggregated_values(q)));
 }
@@ -228,6 +255,21 @@ std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
   return call_graph_shape_;
 }
 
+void OpenReport::start_call_graph_shape() {
+  // A shape that cannot be computed is an error for the request that asks for it, not here.
+  call_graph_shape_started_ = std::async(std::launch::async, [this] {
+    try {
+      call_graph_shape();
+    } catch (const std::exception&) {
+    }
+  });
+}
+
+bool OpenReport::has_call_graph_shape() {
+  std::lock_guard lock(mutex_);
+  return call_graph_shape_ != nullptr;
+}
+
 // From the call paths' exclusive values, which the call tree view has usually asked for already.
 OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
   MetricQuery exclusive = q;
@@ -252,6 +294,7 @@ std::shared_ptr<OpenReport> ReportCache::get(const std::filesystem::path& file,
   } catch (const Error& e) {
     throw HttpError(422, replace_all(e.what(), file.string(), name));
   }
+  report->start_call_graph_shape();
   entries_.push_front({file, ec ? 0 : size, report});
   // Requests still holding an evicted report keep it alive until they finish.
   uint64_t total = 0;

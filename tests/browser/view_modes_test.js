@@ -54,6 +54,16 @@ async function viewModes(ctx) {
     await page.waitForFunction(() => document.getElementById('sunburst').dataset.refs === 'ready');
     assert.strictEqual(await sunTitle(), `${root.name}: ${expected[mode][0]}`, `sunburst, ${mode}, root`);
   }
+  // A selected call path too narrow to be drawn (MPI_Comm_size, 0.1 ms of 30,808 s): /flame
+  // does not send it, so its value, call tree selection percent's reference, comes from /values.
+  const narrow = calls.find((c) => c.name === 'MPI_Comm_size');
+  assert.ok((incl.get(narrow.id) / total) * width < 0.5, 'MPI_Comm_size is narrower than half a pixel');
+  await page.fill('#search', 'MPI_Comm_size');
+  await page.click('#hits div');
+  await page.waitForFunction((id) => window.cubekitViewer.state.cnode === id, narrow.id);
+  await page.click('#tabs button[data-source=flame]');
+  await page.waitForFunction(() => document.getElementById('flame').dataset.refs === 'ready');
+  assert.strictEqual(await flameTip(5), `${root.name}: ${pct(incl.get(root.id), incl.get(narrow.id))}`, 'flame graph, calls, selection not drawn');
   await page.screenshot({ path: path.join(ctx.shots, '23-sunburst-modes.png') });
   assert.deepStrictEqual(page.errors, []);
   await page.close();

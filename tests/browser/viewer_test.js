@@ -24,6 +24,43 @@ const startServer = (root = path.join(shared, 'data', 'real')) =>
   support.startServer(cubekit, root, ['--plugins', EXAMPLES]);
 const apiValues = support.apiValues;
 
+// Spans of the whole call tree laid out here, as the viewer did before it asked the server
+// for the drawn ones only (/flame): the roots share `extent` by their inclusive values
+// (negative ones count 0), each call path's children share its span; a span narrower than
+// `min` is left out with all below it but still takes its room; depths up to `maxDepth`.
+function spansOfWholeTree(calls, incl, extent, min, maxDepth) {
+  const kids = new Map();
+  for (const c of calls) (kids.get(c.parent) || kids.set(c.parent, []).get(c.parent)).push(c);
+  const roots = kids.get(null) || [];
+  const total = roots.reduce((s, c) => s + Math.max(0, incl.get(c.id) || 0), 0) || 1;
+  const out = [];
+  const place = (list, start, depth) => {
+    for (const c of list) {
+      const span = (Math.max(0, incl.get(c.id) || 0) / total) * extent;
+      if (span >= min) {
+        out.push([c.id, depth, start, span, incl.get(c.id)]);
+        if (depth < maxDepth) place(kids.get(c.id) || [], start, depth + 1);
+      }
+      start += span;
+    }
+  };
+  place(roots, 0, 0);
+  return out;
+}
+
+// The flame graph's boxes and the sunburst's arcs are those of the whole tree, to the bit.
+async function sameSpansAsTheWholeTree(page, calls, incl) {
+  const width = await page.$eval('#flame', (c) => c.width);
+  const flame = await page.evaluate(async () => (await import('/plugins/flame.js')).drawn()
+    .map((r) => [r.c.id, r.y / 17, r.x, r.w, r.v]));
+  assert.deepStrictEqual(flame, spansOfWholeTree(calls, incl, width, 0.5, 60), 'flame graph boxes');
+  const arcs = await page.evaluate(async () => (await import('/plugins/sunburst.js')).drawn()
+    .map((r) => [r.c.id, r.depth, r.a0, r.a1, r.v]));
+  const expected = spansOfWholeTree(calls, incl, 2 * Math.PI, Math.PI / 720, 12)
+    .map(([id, depth, start, span, v]) => [id, depth, start, start + span, v]);
+  assert.deepStrictEqual(arcs, expected, 'sunburst arcs');
+}
+
 // Opens the viewer on a generated report of 100,000 call paths and checks what it draws.
 async function openGenerated(browser, root) {
   const server = await startServer(root);
@@ -69,6 +106,7 @@ async function openGenerated(browser, root) {
     const drawnBoxes = await page.evaluate(() => [Number(document.getElementById('flame').dataset.rects), Number(document.getElementById('sunburst').dataset.arcs),
       Number(document.getElementById('callgraph').dataset.elements)]);
     assert.ok(drawnBoxes.every((n) => n < 5000), `boxes drawn: ${drawnBoxes}`);
+    await sameSpansAsTheWholeTree(page, tree.calls, incl);
     return { errors };
   } finally {
     server.proc.kill('SIGTERM');

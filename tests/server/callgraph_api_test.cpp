@@ -1,12 +1,16 @@
-// /api/v1/callgraph and /api/v1/flat's `top` on a small report whose sums are worked out by
-// hand: the call tree of unit/call_graph_test.cpp (a region defined twice under one name, a
-// region calling itself), one location, exclusive time 1, 2, 4, ... per call path.
+// /api/v1/callgraph, /api/v1/flat's `top`, /api/v1/flame and /api/v1/path on a small report whose
+// sums are worked out by hand: the call tree of unit/call_graph_test.cpp (a region defined twice
+// under one name, a region calling itself), one location, exclusive time 1, 2, 4, ... per call
+// path.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "server/report_cache.hpp"
 #include "server/running_server.hpp"
 #include "test_support.hpp"
 #include "unit/small_model.hpp"
@@ -77,6 +81,21 @@ TEST(CallGraphApi, TheHeaviestRegionsAndTheirCalls) {
   EXPECT_EQ(s.server.get("/api/v1/callgraph?report=r.cubex&metric=time&calls=x").first, 400);
 }
 
+// The shape is computed when a report opens, before any /callgraph asks for it (the viewer's
+// call graph tab then only sums): regions by name in the order of their first call path.
+TEST(CallGraphApi, TheShapeIsComputedWhenTheReportOpens) {
+  SmallServer s;
+  server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+  server::ReportCache cache(uint64_t{1} << 30, budget);
+  const auto report = cache.get(s.dir.path() / "r.cubex", "r.cubex");
+  for (int i = 0; i < 500 && !report->has_call_graph_shape(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(report->has_call_graph_shape());
+  const auto shape = report->call_graph_shape();
+  EXPECT_EQ(shape->names, (std::vector<std::string>{"main", "foo", "bar", "baz"}));
+  EXPECT_EQ(shape->region_of, (std::vector<uint32_t>{0, 1, 2, 1, 1, 3, 2, 3}));
+}
+
 TEST(CallGraphApi, FlatProfileTopRows) {
   SmallServer s;
   // Exclusive time per region: main 1, foo#1 2 + 16, bar 4 + 32, foo#3 8, baz 128 + 64.
@@ -97,6 +116,64 @@ TEST(CallGraphApi, FlatProfileTopRows) {
   EXPECT_FALSE(all.contains("rows"));
   EXPECT_EQ(s.server.get("/api/v1/flat?report=r.cubex&metric=time&top=0").first, 400);
   EXPECT_EQ(s.server.get("/api/v1/flat?report=r.cubex&metric=time&top=-1").first, 400);
+}
+
+// The flame graph's boxes: call paths of at least `min_extent` of `extent`, placed as the
+// viewer draws them (the extent of a call path is its share of the roots' 255).
+TEST(FlameApi, TheBoxesWideEnoughWithTheirPlaces) {
+  SmallServer s;
+  const json f = s.get("flame?report=r.cubex&metric=time&extent=255&min_extent=20");
+  EXPECT_EQ(f["metric"], "time");
+  EXPECT_EQ(f["total"], 255.0);
+  EXPECT_EQ(f["call_paths"], 8);
+  // Call path 4 (16) is narrower than 20 and left out; 5 comes after 3 (24) under bar.
+  struct Box {
+    int id;
+    const char* name;
+    int depth;
+    double start, extent;
+  };
+  const std::vector<Box> expected = {
+      {0, "main", 0, 0, 255}, {1, "foo", 1, 0, 158},  {2, "bar", 2, 0, 156}, {3, "foo", 3, 0, 24},
+      {5, "baz", 3, 24, 128}, {6, "bar", 1, 158, 96}, {7, "baz", 2, 158, 64}};
+  const json parents = {nullptr, 0, 1, 2, 3, 2, 0, 6};
+  ASSERT_EQ(f["boxes"].size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const json& b = f["boxes"][i];
+    const Box& e = expected[i];
+    EXPECT_EQ(b["id"], e.id);
+    EXPECT_EQ(b["parent"], parents[e.id]);
+    EXPECT_EQ(b["name"], e.name);
+    EXPECT_EQ(b["depth"], e.depth);
+    EXPECT_DOUBLE_EQ(b["start"].get<double>(), e.start) << e.id;
+    EXPECT_DOUBLE_EQ(b["extent"].get<double>(), e.extent) << e.id;
+    EXPECT_EQ(b["incl"], e.extent) << e.id;  // extent 255: the inclusive value itself
+  }
+  // At 25, call path 3 (24) is left out too, and depth 2 cuts 3 and 5: main, foo, bar, bar, baz.
+  const json shallow = s.get("flame?report=r.cubex&metric=time&extent=255&min_extent=25&depth=2");
+  std::vector<int> ids;
+  for (const json& b : shallow["boxes"]) ids.push_back(b["id"]);
+  EXPECT_EQ(ids, (std::vector<int>{0, 1, 2, 6, 7}));
+  // Shares of 1 with the default minimum of 0.5: main 1, foo 158/255, bar 156/255 and baz
+  // 128/255, whose place is after foo's 24/255.
+  const json shares = s.get("flame?report=r.cubex&metric=time&extent=1");
+  ASSERT_EQ(shares["boxes"].size(), 4u);
+  EXPECT_EQ(shares["boxes"][3]["id"], 5);
+  EXPECT_DOUBLE_EQ(shares["boxes"][3]["start"].get<double>(), 24.0 / 255);
+  // Bad parameters are refused with 400.
+  for (const char* bad : {"", "&extent=0", "&extent=-3", "&extent=x", "&extent=1&min_extent=0",
+                          "&extent=1&depth=1001", "&extent=1&depth=-1", "&extent=nan"})
+    EXPECT_EQ(s.server.get(std::string("/api/v1/flame?report=r.cubex&metric=time") + bad).first,
+              400)
+        << bad;
+}
+
+TEST(FlameApi, PathOfACallPath) {
+  SmallServer s;
+  EXPECT_EQ(s.get("path?report=r.cubex&cnode=4")["path"], json({0, 1, 2, 3, 4}));
+  EXPECT_EQ(s.get("path?report=r.cubex&cnode=0")["path"], json({0}));
+  EXPECT_EQ(s.server.get("/api/v1/path?report=r.cubex&cnode=99").first, 404);
+  EXPECT_EQ(s.server.get("/api/v1/path?report=r.cubex").first, 400);
 }
 
 }  // namespace

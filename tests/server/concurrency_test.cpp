@@ -144,6 +144,44 @@ TEST(ServerConcurrency, EnginesInUseOutliveTheirEvictionAndCachesReturnTheBudget
   EXPECT_EQ(budget.in_use(), 0u);
 }
 
+// Eight requests for one answer at once, on a budget of one decode: one decodes, the others
+// wait for its answer (a viewer's click asks for one metric in several requests at once).
+// Decoding beside it, each would claim the budget again and be refused (503).
+TEST(ServerConcurrency, RequestsForOneAnswerAtOnceDecodeItOnce) {
+  TempDir dir("one-answer");
+  cubekit::GeneratorOptions o;
+  o.call_paths = 20000;
+  o.threads_per_process = 8;
+  const fs::path path = dir.path() / "r.cubex";
+  cubekit::generate_report(path.string(), o);
+  cubekit::Report opened = cubekit::Report::open(path.string());
+  const uint64_t one = uint64_t{opened.model().cnodes.size()} * opened.model().locations.size() * 8;
+  cubekit::server::DecodeBudget budget(one, one + one / 2);
+  cubekit::server::OpenReport report(std::move(opened), "r.cubex", budget);
+  const cubekit::server::MetricQuery time{"time", cubekit::Flavour::kInclusive,
+                                          cubekit::Flavour::kInclusive};
+  std::atomic<int> ready{0}, refused{0};
+  std::vector<std::shared_ptr<const std::vector<double>>> answers(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (++ready; ready < 8;) std::this_thread::yield();
+      try {
+        answers[t] = report.aggregated(time);
+      } catch (const std::exception&) {
+        ++refused;
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(refused.load(), 0);
+  // The same numbers as a report opened afresh gives alone.
+  cubekit::server::DecodeBudget alone_budget(one, one);
+  cubekit::server::OpenReport alone(cubekit::Report::open(path.string()), "r.cubex", alone_budget);
+  const auto expected = alone.aggregated(time);
+  for (const auto& a : answers)
+    if (a) EXPECT_EQ(*a, *expected);
+}
+
 // A budget that holds one request's values: what the caches kept is given back when the next
 // request needs it, so requests are not refused because of caches.
 TEST(ServerConcurrency, ARequestReclaimsTheBudgetCachesHold) {

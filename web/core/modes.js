@@ -63,38 +63,37 @@ export function caption({ exponent }, mode, unit) {
 }
 
 // The references of the call pane's modes for views of the whole call tree (flame graph,
-// sunburst), from its calls and their inclusive values `incl` (Map id → value): each call
-// path's own root's value, the selected metric's total (the roots' sum) and the selected call
-// path's value as the call pane shows it (its exclusive value asked for when it is expanded).
-export async function callModeRefs(calls, incl, sel, api) {
-  let byId = null;  // built at the first tooltip, not on every click
+// sunburst), from the boxes of /flame (each drawn call path and its ancestors, with its
+// inclusive value): each call path's own root's value, the selected metric's total (the
+// roots' sum, /flame's `total`) and the selected call path's value as the call pane shows it
+// (asked for when it is expanded, or not drawn).
+export async function callModeRefs(answer, sel, api) {
+  const byId = new Map(answer.boxes.map((b) => [b.id, b]));
   const rootOf = (id) => {
-    byId = byId || new Map(calls.map((c) => [c.id, c]));
-    let c = byId.get(id);
-    while (c && c.parent !== null) c = byId.get(c.parent);
-    return c ? c.id : id;
+    let b = byId.get(id);
+    while (b && b.parent !== null) b = byId.get(b.parent);
+    return b ? b.id : id;
   };
-  const total = calls.filter((c) => c.parent === null).reduce((s, c) => s + (incl.get(c.id) || 0), 0);
-  let selected = incl.get(sel.cnode);
-  if (sel.cnode !== null && sel.callFlavour === 'excl') {
-    const r = await api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'excl', cnodes: sel.cnode });
+  const box = byId.get(sel.cnode);
+  let selected = box && box.incl;
+  if (sel.cnode !== null && (sel.callFlavour === 'excl' || !box)) {
+    const r = await api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: sel.callFlavour, cnodes: sel.cnode });
     selected = r.values[0][1];
   }
-  return { root: (id) => incl.get(rootOf(id)), total, selected };
+  return { root: (id) => { const r = byId.get(rootOf(id)); return r && r.incl; }, total: answer.total, selected };
 }
 
-// The handler of a view of the whole call tree (flame graph, sunburst) drawn on `canvas`: the
-// calls and their inclusive values of the selected metric, drawn by `paint(calls, incl)`; then
-// the references of the call pane's mode for its tooltips, handed to `setRefs` before
+// The handler of a view of the whole call tree (flame graph, sunburst) drawn on `canvas`: asks
+// the server for the boxes at least `minExtent` of `extent` wide down to `depth` (/flame: a
+// few thousand of 100,000 call paths, laid out there), drawn by `paint(boxes)`; then the
+// references of the call pane's mode for its tooltips, handed to `setRefs` before
 // canvas.dataset.refs says 'ready' ('' while they are on their way).
-export async function paintWholeTree(canvas, sel, api, paint, setRefs) {
+export async function paintWholeTree(canvas, sel, api, { extent, minExtent, depth }, paint, setRefs) {
   canvas.dataset.refs = '';
-  const [calls, answer] = await Promise.all([api.calls(),
-    api.get('values', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl' })]);
-  const incl = new Map(answer.values);
+  const answer = await api.get('flame', { report: sel.report, metric: sel.metric, metric_flavour: sel.metricFlavour, extent, min_extent: minExtent, depth });
   setRefs(null);
-  paint(calls, incl);
-  setRefs(await callModeRefs(calls, incl, sel, api));
+  paint(answer.boxes);
+  setRefs(await callModeRefs(answer, sel, api));
   canvas.dataset.refs = 'ready';
 }
 

@@ -38,6 +38,19 @@ async function layoutModule() {
   return layoutLib || null;
 }
 
+// dagre's first layouts on the page's thread compile its code (7-20 ms for a dozen regions,
+// three times that on a loaded machine), which the tab's first answer would pay: one small
+// layout of a few ranks and crossings when the page is first idle, once per page.
+let warmed = false;
+function warmUp(lib) {
+  if (warmed) return;
+  warmed = true;
+  const names = ['a', 'b', 'c', 'd'];
+  const shape = { nodes: names.map((name) => ({ name, width: 20 })),
+    links: [['a', 'b'], ['a', 'c'], ['b', 'd'], ['c', 'd'], ['a', 'd']].map(([from, to]) => ({ from, to })) };
+  (window.requestIdleCallback || ((f) => setTimeout(f, 500)))(() => lib.layOut(shape));
+}
+
 // ---- layouts in a Web Worker -----------------------------------------------------------------
 let worker = null, nextId = 0;
 const waiting = new Map();  // message id → {resolve, reject, here (lay out on this thread)}
@@ -182,12 +195,15 @@ export default {
     box = el('div', { className: 'callgraph' });
     element.append(box);
   },
-  // The layout module and the worker are started with the first report, so that opening the
-  // tab does not wait for dagre to load.
+  // The layout module and the worker are started with the first report, and dagre warmed up
+  // on the page, so that opening the tab does not wait for dagre to load or compile.
   async onReportOpened() {
     drawn = { key: '' }; layouts = new Map(); graphs = new Map();
     if (box) box.replaceChildren();
-    if ((await layoutModule()) && worker === null) startWorker();
+    const lib = await layoutModule();
+    if (!lib) return;
+    if (worker === null) startWorker();
+    warmUp(lib);
   },
   async onSelect(s, api) {
     const mine = ++selects;

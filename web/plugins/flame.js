@@ -3,7 +3,7 @@
 import { colour } from '../core/util.js';
 import { paintWholeTree, callModeText } from '../core/modes.js';
 
-const ROW = 17;
+const ROW = 17, MIN_WIDTH = 0.5, MAX_DEPTH = 60;
 let mode = 'abs', refs = null;
 let canvas, tip, rects = [], api0 = null;
 
@@ -13,26 +13,11 @@ function hit(e) {
   return rects.find((r) => x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + ROW);
 }
 
-function layout(calls, value, width) {
-  const kids = new Map();
-  for (const c of calls) (kids.get(c.parent) || kids.set(c.parent, []).get(c.parent)).push(c);
-  const roots = kids.get(null) || [];
-  const total = roots.reduce((s, c) => s + Math.max(0, value.get(c.id) || 0), 0) || 1;
-  const out = [];
-  const place = (list, x0, depth) => {
-    let x = x0;
-    for (const c of list) {
-      const w = (Math.max(0, value.get(c.id) || 0) / total) * width;
-      if (w >= 0.5) {
-        out.push({ c, x, y: depth * ROW, w, v: value.get(c.id) });
-        if (depth < 60) place(kids.get(c.id) || [], x, depth + 1);
-      }
-      x += w;
-    }
-  };
-  place(roots, 0, 0);
-  return out;
-}
+// The boxes of /flame (x and width in pixels) as drawn: a row of ROW pixels per depth.
+const layout = (boxes) => boxes.map((b) => ({ c: { id: b.id, name: b.name }, x: b.start, y: b.depth * ROW, w: b.extent, v: b.incl }));
+
+// What is drawn now (the browser test compares it with its own layout of the whole tree).
+export const drawn = () => rects;
 
 function draw(selected) {
   const width = canvas.width;
@@ -72,11 +57,12 @@ export default {
   onValueMode(modes) { mode = modes.calls; },
   async onSelect(sel, api) {
     if (!sel.metric) return;
-    await paintWholeTree(canvas, sel, api, (calls, incl) => {
+    const width = canvas.clientWidth || 800;
+    await paintWholeTree(canvas, sel, api, { extent: width, minExtent: MIN_WIDTH, depth: MAX_DEPTH }, (boxes) => {
       api0 = api;
       mode = sel.modes.calls;
-      canvas.width = canvas.clientWidth || 800;
-      rects = layout(calls, incl, canvas.width);
+      canvas.width = width;
+      rects = layout(boxes);
       draw(sel.cnode);
     }, (r) => { refs = r; });
   },

@@ -9,26 +9,11 @@ const SIZE = 520, MIN_ANGLE = Math.PI / 720, MAX_DEPTH = 12;
 let mode = 'abs', refs = null;
 let canvas, arcs = [], api0 = null, RING = 20;
 
-function layout(calls, value) {
-  const kids = new Map();
-  for (const c of calls) (kids.get(c.parent) || kids.set(c.parent, []).get(c.parent)).push(c);
-  const roots = kids.get(null) || [];
-  const total = roots.reduce((s, c) => s + Math.max(0, value.get(c.id) || 0), 0) || 1;
-  const out = [];
-  const place = (list, a0, depth) => {
-    let a = a0;
-    for (const c of list) {
-      const span = (Math.max(0, value.get(c.id) || 0) / total) * 2 * Math.PI;
-      if (span >= MIN_ANGLE) {
-        out.push({ c, a0: a, a1: a + span, depth, v: value.get(c.id) });
-        if (depth < MAX_DEPTH) place(kids.get(c.id) || [], a, depth + 1);
-      }
-      a += span;
-    }
-  };
-  place(roots, 0, 0);
-  return out;
-}
+// The boxes of /flame (start and extent as angles) as arcs.
+const layout = (boxes) => boxes.map((b) => ({ c: { id: b.id, name: b.name }, a0: b.start, a1: b.start + b.extent, depth: b.depth, v: b.incl }));
+
+// What is drawn now (the browser test compares it with its own layout of the whole tree).
+export const drawn = () => arcs;
 
 function centre() { return [canvas.width / 2, canvas.height / 2]; }
 
@@ -79,10 +64,10 @@ export default {
   onValueMode(modes) { mode = modes.calls; },
   async onSelect(sel, api) {
     if (!sel.metric) return;
-    await paintWholeTree(canvas, sel, api, (calls, incl) => {
+    await paintWholeTree(canvas, sel, api, { extent: 2 * Math.PI, minExtent: MIN_ANGLE, depth: MAX_DEPTH }, (boxes) => {
       api0 = api;
       mode = sel.modes.calls;
-      arcs = layout(calls, incl);
+      arcs = layout(boxes);
       draw(sel.cnode);
     }, (r) => { refs = r; });
   },

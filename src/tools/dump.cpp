@@ -205,11 +205,15 @@ struct LocationShare {
 
 // A metric's values aggregated over all locations: alone the engine's; split, from the ranks'
 // row folds (collective: every rank asks for the same metrics in the same order).
-Values aggregated_of(const LocationShare& share, const Options& o, Index metric) {
-  if (!share.split)
-    return share.engine->aggregated_values(metric, o.metric_flavour, o.call_flavour);
-  return aggregated_values(share.engine->report(), metric, o.metric_flavour, o.call_flavour,
+Values aggregated_of(const LocationShare& share, Index metric, Flavour metric_flavour,
+                     Flavour call_flavour) {
+  if (!share.split) return share.engine->aggregated_values(metric, metric_flavour, call_flavour);
+  return aggregated_values(share.engine->report(), metric, metric_flavour, call_flavour,
                            share.folds);
+}
+
+Values aggregated_of(const LocationShare& share, const Options& o, Index metric) {
+  return aggregated_of(share, metric, o.metric_flavour, o.call_flavour);
 }
 
 // The values one metric shows, per cnode (aggregated) or per cnode and location.
@@ -515,7 +519,8 @@ void print_flat_per_location(std::ostream& out, MetricEngine& engine, const Opti
 
 // Flat profile (-r): per region, the exclusive value summed over its call paths, and what its
 // callees add ("Subroutines": inclusive minus exclusive).
-void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+void print_flat(std::ostream& out, MetricEngine& engine, const LocationShare& share,
+                const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
   auto label = [&](Index r) {
     return model.regions[r].name + "(id=" + std::to_string(model.regions[r].id) + ")";
@@ -526,8 +531,10 @@ void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const
     out << "\n\n =============== FLAT PROFILE ============= \n";
     return print_flat_per_location(out, engine, o, s, width);
   }
-  std::vector<FlatProfile> profiles;
-  for (Index m : s.metrics) profiles.push_back(flat_profile(engine, m, o.metric_flavour));
+  std::vector<FlatProfile> profiles;  // split: from the ranks' row folds, metric after metric
+  for (Index m : s.metrics)
+    profiles.push_back(
+        flat_profile(model, aggregated_of(share, m, o.metric_flavour, Flavour::kExclusive)));
   const std::vector<Index>& regions = profiles.front().regions;  // dump_file: s.metrics ≠ ∅
   auto text = [](const Values& v, Index r) { return value_text(v.type(), v.at(r)); };
   if (o.format == Format::kCsv2) {
@@ -565,17 +572,19 @@ bool has_derived_metrics(const Model& model) {
 }
 
 // Whether a dump's values are split over the ranks of a job by locations (docs/mpi.md): those
-// printed per location and those summed over them (-t aggr, HISTOGRAM metrics aside), of metrics
-// stored in a .cubex archive. -r, derived metrics and ad-hoc ones (-m expressions, -c programs)
-// are printed by rank 0 alone.
+// printed per location and those summed over them (-t aggr and the flat profiles summed over
+// all locations, -r with -t aggr or -s csv2; HISTOGRAM metrics aside), of metrics stored in a
+// .cubex archive. -r per location, derived metrics and ad-hoc ones (-m expressions, -c
+// programs) are printed by rank 0 alone.
 bool splits_by_locations(const Report& report, const Options& o, const Selection& s,
                          bool ad_hoc_metrics) {
   const Model& model = report.model();
-  if (o.flat || ad_hoc_metrics || !report.reads_by_columns()) return false;
+  const bool sums = o.aggregate || (o.flat && o.format == Format::kCsv2);
+  if ((o.flat && !sums) || ad_hoc_metrics || !report.reads_by_columns()) return false;
   // -x excl subtracts the sub-metrics: they must be stored too.
   auto computed_here = [&](Index m) {
-    return m < model.metrics.size() && !is_derived(model.metrics[m].kind) &&
-           !(o.aggregate && model.metrics[m].dtype.kind() == TypeKind::kHistogram);
+    return sums ? sums_from_row_folds(model, m)
+                : m < model.metrics.size() && !is_derived(model.metrics[m].kind);
   };
   return std::all_of(s.metrics.begin(), s.metrics.end(), [&](Index m) {
     if (!computed_here(m)) return false;
@@ -587,14 +596,14 @@ bool splits_by_locations(const Report& report, const Options& o, const Selection
 
 // This rank's run of the chosen locations and an engine on the columns that hold them (the
 // run's lowest to highest column: one block when columns follow the document order).
-// With -t aggr the sums run over every column: the ranks take runs of columns, in order.
+// With -t aggr and -r the sums run over every column: the ranks take runs of columns, in order.
 LocationShare columns_share(const Report& report, const Options& o, const Selection& s,
                             std::optional<Report>& columns,
                             std::optional<MetricEngine>& column_engine) {
-  const ItemRun run =
-      share_in_job(o.aggregate ? report.model().locations.size() : s.locations.size());
+  const bool sums = o.aggregate || o.flat;
+  const ItemRun run = share_in_job(sums ? report.model().locations.size() : s.locations.size());
   size_t first = run.first, end = run.end;
-  if (!o.aggregate) {
+  if (!sums) {
     first = SIZE_MAX, end = 0;
     for (size_t p = run.first; p < run.end; ++p) {
       first = std::min<size_t>(first, report.model().locations[s.locations[p]].id);
@@ -640,11 +649,11 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o, boo
   if (o.structure) print_structure(out, report, o.structure_options);
   if (s.metrics.empty()) return;
   if (!cnodes.program.empty()) s.cnodes = call_paths_where_positive(engine, selection_metric);
-  if (o.flat) return print_flat(out, engine, o, s);
   LocationShare share{&engine, 0, 0, s.locations.size(), false, {}};
   std::optional<Report> columns;
   std::optional<MetricEngine> column_engine;
   if (split) share = columns_share(report, o, s, columns, column_engine);
+  if (o.flat) return print_flat(out, engine, share, o, s);
   switch (o.format) {
     case Format::kHuman:
       return print_human(out, engine, share, o, s);

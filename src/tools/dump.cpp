@@ -484,36 +484,58 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const LocationShare
   }
 }
 
+// Whether the values shown are summed over all locations: -t aggr, and the flat profile (-r)
+// with it or as csv2 (which CubeLib prints summed); otherwise they are shown per location.
+bool sums_over_locations(const Options& o) {
+  return o.aggregate || (o.flat && o.format == Format::kCsv2);
+}
+
 // Flat profile with one column per location, headed by its name. CubeLib prints "0." where it
 // has no values at all (when every location is shown); it computes "Subroutines" of all
-// locations in another way than of chosen ones (see SubroutineRule).
-void print_flat_per_location(std::ostream& out, MetricEngine& engine, const Options& o,
-                             const Selection& s, size_t width) {
-  const Model& model = engine.report().model();
+// locations in another way than of chosen ones (see SubroutineRule). Each location's profile
+// is its own: split, each rank makes its locations' columns of every line (its profile is
+// computed in the first step, where a failure is agreed) and rank 0 joins them.
+void print_flat_per_location(std::ostream& out, const LocationShare& share, const Model& model,
+                             const Options& o, const Selection& s, size_t width) {
   const bool all_locations = o.threads.empty();
   auto column = [&](const std::optional<Values>& v, Index l) {
     const std::string text =
-        !v ? (all_locations ? "0." : "0") : value_text(v->type(), v->at(model.locations[l].id));
+        !v ? (all_locations ? "0." : "0")
+           : value_text(v->type(), v->at(model.locations[l].id - share.first_column));
     return pad(text, model.locations[l].name.size() + 12);
   };
   for (Index m : s.metrics) {
-    const LocationFlatProfile p =
-        location_flat_profile(engine, m, o.metric_flavour,
-                              all_locations ? SubroutineRule::kDirectCalleesInclusive
-                                            : SubroutineRule::kEachCallPathOnce);
-    out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
+    std::optional<LocationFlatProfile> p;
+    auto profile = [&]() -> const LocationFlatProfile& {
+      if (!p)
+        p.emplace(location_flat_profile(*share.engine, m, o.metric_flavour,
+                                        all_locations ? SubroutineRule::kDirectCalleesInclusive
+                                                      : SubroutineRule::kEachCallPathOnce));
+      return *p;
+    };
+    // Line 2i: region i's exclusive values, line 2i + 1: its subroutines'.
+    const size_t lines = 2 * model.regions.size();
+    const auto parts = rows_in_job(share.split, lines, s.locations.size() * 24, [&](size_t line) {
+      const Index r = profile().regions[line / 2];
+      const std::optional<Values>& v = line % 2 ? profile().subroutines[r] : profile().exclusive[r];
+      std::string text;
+      for (size_t i = share.from; i < share.to; ++i) text += column(v, s.locations[i]);
+      return text;
+    });
+    // The profile before the heading, as alone (split: in the first step).
+    std::string text = lines ? parts(0) : (profile(), std::string());
+    out << "Print out the data of the metric " << share.engine->metric(m).uniq_name << "\n\n";
     out << std::string(width + 1, ' ');
     for (Index l : s.locations) out << model.locations[l].name << std::string(22, ' ');
     out << "\n" << std::string(79, '-') << "\n";
-    for (Index r : p.regions) {
-      out << pad(model.regions[r].name + "(id=" + std::to_string(model.regions[r].id) + ")",
-                 width + 1);
-      for (Index l : s.locations) out << column(p.exclusive[r], l);
-      out << "\n" << pad("   Subroutines ", width + 1);
-      for (Index l : s.locations) out << column(p.subroutines[r], l);
-      out << "\n";
+    for (size_t line = 0; line < lines; ++line) {
+      if (line > 0) text = parts(line);
+      const Region& region = model.regions[profile().regions[line / 2]];
+      const std::string label =
+          line % 2 ? "   Subroutines " : region.name + "(id=" + std::to_string(region.id) + ")";
+      out << pad(label, width + 1) << text << "\n";
     }
-    drop(engine, m);
+    drop(*share.engine, m);
   }
 }
 
@@ -527,9 +549,9 @@ void print_flat(std::ostream& out, MetricEngine& engine, const LocationShare& sh
   };
   size_t width = 0;
   for (Index r = 0; r < model.regions.size(); ++r) width = std::max(width, label(r).size());
-  if (o.format != Format::kCsv2 && !o.aggregate) {
+  if (!sums_over_locations(o)) {
     out << "\n\n =============== FLAT PROFILE ============= \n";
-    return print_flat_per_location(out, engine, o, s, width);
+    return print_flat_per_location(out, share, model, o, s, width);
   }
   std::vector<FlatProfile> profiles;  // split: from the ranks' row folds, metric after metric
   for (Index m : s.metrics)
@@ -572,15 +594,14 @@ bool has_derived_metrics(const Model& model) {
 }
 
 // Whether a dump's values are split over the ranks of a job by locations (docs/mpi.md): those
-// printed per location and those summed over them (-t aggr and the flat profiles summed over
-// all locations, -r with -t aggr or -s csv2; HISTOGRAM metrics aside), of metrics stored in a
-// .cubex archive. -r per location, derived metrics and ad-hoc ones (-m expressions, -c
-// programs) are printed by rank 0 alone.
+// printed per location (the flat profile -r too) and those summed over them (-t aggr, -r with
+// -t aggr or -s csv2; HISTOGRAM metrics aside), of metrics stored in a .cubex archive. Derived
+// metrics and ad-hoc ones (-m expressions, -c programs) are printed by rank 0 alone.
 bool splits_by_locations(const Report& report, const Options& o, const Selection& s,
                          bool ad_hoc_metrics) {
   const Model& model = report.model();
-  const bool sums = o.aggregate || (o.flat && o.format == Format::kCsv2);
-  if ((o.flat && !sums) || ad_hoc_metrics || !report.reads_by_columns()) return false;
+  const bool sums = sums_over_locations(o);
+  if (ad_hoc_metrics || !report.reads_by_columns()) return false;
   // -x excl subtracts the sub-metrics: they must be stored too.
   auto computed_here = [&](Index m) {
     return sums ? sums_from_row_folds(model, m)
@@ -600,7 +621,7 @@ bool splits_by_locations(const Report& report, const Options& o, const Selection
 LocationShare columns_share(const Report& report, const Options& o, const Selection& s,
                             std::optional<Report>& columns,
                             std::optional<MetricEngine>& column_engine) {
-  const bool sums = o.aggregate || o.flat;
+  const bool sums = sums_over_locations(o);
   const ItemRun run = share_in_job(sums ? report.model().locations.size() : s.locations.size());
   size_t first = run.first, end = run.end;
   if (!sums) {

@@ -285,6 +285,7 @@ huge() {
     check "huge_${f}_stat_top" - cube_stat -t 5 $f.cubex
     ranks="2 4" check "huge_${f}_pop" - cube_pop_metrics -a hybrid-add -s csv $f.cubex
     ranks="2 4" check "huge_${f}_flat" - cube_dump -m all -r -t aggr $f.cubex
+    ranks="2 4" check "huge_${f}_flat_locations" - cube_dump -m all -r -t 0,5-9,30 $f.cubex
   done
   # -t aggr: the sums over the locations continue from rank to rank (no HISTOGRAM metrics here:
   # those are printed by rank 0 alone, as in the reports above).
@@ -298,6 +299,7 @@ huge() {
   # cube_pop_metrics adds each counter's values (PAPI_TOT_INS) location by location on rank 0.
   ranks="3 4" check huge_sums_top - cube_stat -p -t inf -m PAPI_TOT_INS,bytes_sent sums.cubex
   ranks="2 3" check huge_sums_flat - cube_dump -m all -r -x excl -s csv2 sums.cubex
+  ranks=3 check huge_sums_flat_locations - cube_dump -m time,PAPI_TOT_INS -r -x excl sums.cubex
   ranks="3 4" check huge_sums_pop - cube_pop_metrics -a bsc -s json -i -c 0,1 sums.cubex
   ranks=4 check huge_sums_pop_table - cube_pop_metrics sums.cubex
   # The split shows: rank 0's progress counts the lines joined from the ranks' parts.
@@ -336,6 +338,7 @@ PY
   ranks=3 failing "cube_pop_metrics: broken.cubex:1.data: " - cube_pop_metrics broken.cubex
   [ ! -s alone.out ] || fail "cube_pop_metrics printed part of its output before the broken rows"
   ranks=3 failing "cube_dump: broken.cubex:1.data: " - cube_dump -m time -r -s csv2 broken.cubex
+  ranks=3 failing "cube_dump: broken.cubex:1.data: " - cube_dump -m time -r broken.cubex
   local reals
   real_profiles return || return 0
   # Each real profile on 2 and 4 ranks (on 1 rank nothing is split: the case real runs that);

@@ -318,6 +318,7 @@ huge() {
     -t aggr small.cubex >small5.out 2>&1 || fail "cube_dump -t aggr on 5 ranks: exit $?"
   "$bin/cube_dump" -m all -t aggr small.cubex | cmp -s - small5.out ||
     fail "cube_dump -t aggr of 3 locations on 5 ranks differs"
+  ranks=5 check huge_small_pop - cube_pop_metrics -a hybrid-add small.cubex
   # A rank that cannot read its rows (plain.cubex's time, metric 1, loses half of its data): one
   # message, the one-process run's, no output file, nothing on standard output where alone prints
   # nothing.

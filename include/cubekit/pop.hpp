@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,5 +58,27 @@ std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
 // scaling metrics compare with it), in the same order; the MPI layer spreads a series this way.
 std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
                                    const PopOptions& options, const std::vector<bool>& wanted);
+
+// ---- One report whose locations are split over the processes of a job (docs/mpi.md) ----
+
+// Rows of per-location doubles made in parts: `part(r)` is this process's part of row r (the
+// values of its run of columns); row(r) is every process's part joined in column order, on
+// the process that prints (the others may get anything of that length). Rows are asked in
+// order 0, 1, …, each once.
+using JoinLocationRows = std::function<std::function<std::vector<double>(size_t row)>(
+    size_t rows, std::function<std::vector<double>(size_t row)> part)>;
+
+// Whether every metric POP reads of `report` is stored (none derived): then what it measures
+// per location can be measured on column windows (Report::column_window) of a .cubex archive.
+bool pop_reads_stored_metrics(const Report& report);
+
+// pop_metrics of the one-report series {&report}, split by locations: `columns` is this
+// process's column window of `report` (the processes' windows, in order, cover every column
+// once). Each process measures its columns; the per-location sums, and the values the counter
+// totals add up, are joined by `join` so that the printing process adds and evaluates exactly
+// as one process does (the same numbers, bit for bit). Collective over the processes.
+std::vector<PopResult> pop_metrics_of_columns(const Report& report, const Report& columns,
+                                              const PopOptions& options,
+                                              const JoinLocationRows& join);
 
 }  // namespace cubekit

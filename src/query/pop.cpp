@@ -167,17 +167,27 @@ void add_values(std::vector<double>& sums, const Values& values) {
   for (size_t l = 0; l < values.size() && l < sums.size(); ++l) sums[l] += values.scalar(l);
 }
 
-Activities measure(MetricEngine& engine, const std::vector<Index>& focus) {
-  const Model& model = engine.report().model();
-  const std::optional<Index> time = model.metric_by_uniq_name("time");
-  if (!time) throw LookupError(engine.report().path() + ": no metric \"time\" (POP needs it)");
-  const size_t n = model.locations.size();
+using FocusCnodes = std::vector<std::pair<Index, Context>>;
+
+Index time_metric(const Report& report) {
+  const std::optional<Index> time = report.model().metric_by_uniq_name("time");
+  if (!time) throw LookupError(report.path() + ": no metric \"time\" (POP needs it)");
+  return *time;
+}
+
+// The per-location sums, counters aside, all zero for the engine's locations.
+Activities zero_activities(const MetricEngine& engine) {
+  const size_t n = engine.report().model().locations.size();
   Activities a;
   for (auto* v : {&a.run, &a.comp, &a.mpi, &a.mpi_io, &a.posix_io, &a.omp, &a.omp_comp, &a.wait})
     v->assign(n, 0.0);
-  const auto cnodes = focus_cnodes(model, focus);
+  return a;
+}
+
+// The sums of the focus's time per location, by activity (a.wait aside).
+void add_time(MetricEngine& engine, Index time, const FocusCnodes& cnodes, Activities& a) {
   for (const auto& [c, ctx] : cnodes) {
-    const Values v = engine.location_values(*time, c, Flavour::kInclusive, Flavour::kExclusive);
+    const Values v = engine.location_values(time, c, Flavour::kInclusive, Flavour::kExclusive);
     add_values(a.run, v);
     if (ctx.in_parallel) add_values(a.omp, v);
     switch (ctx.activity) {
@@ -199,21 +209,85 @@ Activities measure(MetricEngine& engine, const std::vector<Index>& focus) {
         break;
     }
   }
+}
+
+void add_wait_states(MetricEngine& engine, const FocusCnodes& cnodes, Activities& a) {
+  for (Index m : wait_state_metrics(engine.report().model()))
+    for (const auto& [c, ctx] : cnodes)
+      add_values(a.wait, engine.location_values(m, c, Flavour::kInclusive, Flavour::kExclusive));
+}
+
+// The call paths whose counter values count: those of computation.
+std::vector<Index> computation_cnodes(const FocusCnodes& cnodes) {
+  std::vector<Index> out;
+  for (const auto& [c, ctx] : cnodes)
+    if (ctx.activity == Activity::kComputation || ctx.activity == Activity::kOmpParallel)
+      out.push_back(c);
+  return out;
+}
+
+// Time first, then the counters, then the wait states: a report broken in several of them fails
+// at the same metric however it is measured.
+Activities measure(MetricEngine& engine, const std::vector<Index>& focus) {
+  const Model& model = engine.report().model();
+  const Index time = time_metric(engine.report());
+  const FocusCnodes cnodes = focus_cnodes(model, focus);
+  Activities a = zero_activities(engine);
+  add_time(engine, time, cnodes, a);
+  const std::vector<Index> computation = computation_cnodes(cnodes);
   for (std::string_view name : kCounters) {
     const std::optional<Index> m = model.metric_by_uniq_name(name);
     if (!m) continue;
     double& sum = a.counters[std::string(name)];
-    for (const auto& [c, ctx] : cnodes)
-      if (ctx.activity == Activity::kComputation || ctx.activity == Activity::kOmpParallel) {
-        const Values v = engine.location_values(*m, c, Flavour::kInclusive, Flavour::kExclusive);
-        for (size_t l = 0; l < v.size(); ++l) sum += v.scalar(l);
-      }
+    for (Index c : computation) {
+      const Values v = engine.location_values(*m, c, Flavour::kInclusive, Flavour::kExclusive);
+      for (size_t l = 0; l < v.size(); ++l) sum += v.scalar(l);
+    }
   }
-  const std::vector<Index> waits = wait_state_metrics(model);
-  a.has_wait_states = !waits.empty();
-  for (Index m : waits)
-    for (const auto& [c, ctx] : cnodes)
-      add_values(a.wait, engine.location_values(m, c, Flavour::kInclusive, Flavour::kExclusive));
+  a.has_wait_states = !wait_state_metrics(model).empty();
+  add_wait_states(engine, cnodes, a);
+  return a;
+}
+
+std::vector<std::vector<double>*> time_sums(Activities& a) {
+  return {&a.run, &a.comp, &a.mpi, &a.mpi_io, &a.posix_io, &a.omp, &a.omp_comp};
+}
+
+// measure() of a report split by locations: `columns` is this process's column window of it.
+// The per-location sums are those of each location alone, joined in column order; the counter
+// totals add each call path's values of every location, joined, in the one-process order.
+Activities measure_columns(MetricEngine& columns, const Report& report,
+                           const std::vector<Index>& focus, const JoinLocationRows& join) {
+  const Model& model = report.model();
+  const Index time = time_metric(report);
+  const FocusCnodes cnodes = focus_cnodes(model, focus);
+  Activities mine = zero_activities(columns), a;
+  // Measured in the first row's part: in the job's step, where a failure is agreed.
+  const auto sums = join(7, [&](size_t row) {
+    if (row == 0) add_time(columns, time, cnodes, mine);
+    return *time_sums(mine)[row];
+  });
+  for (size_t row = 0; row < 7; ++row) *time_sums(a)[row] = sums(row);
+  const std::vector<Index> computation = computation_cnodes(cnodes);
+  for (std::string_view name : kCounters) {
+    const std::optional<Index> m = model.metric_by_uniq_name(name);
+    if (!m) continue;
+    double& sum = a.counters[std::string(name)];
+    const auto values = join(computation.size(), [&](size_t k) {
+      const Values v =
+          columns.location_values(*m, computation[k], Flavour::kInclusive, Flavour::kExclusive);
+      std::vector<double> row(v.size());
+      for (size_t l = 0; l < v.size(); ++l) row[l] = v.scalar(l);
+      return row;
+    });
+    for (size_t k = 0; k < computation.size(); ++k)
+      for (double x : values(k)) sum += x;
+  }
+  a.has_wait_states = !wait_state_metrics(model).empty();
+  a.wait = join(1, [&](size_t) {
+    add_wait_states(columns, cnodes, mine);
+    return mine.wait;
+  })(0);
   return a;
 }
 
@@ -527,6 +601,16 @@ std::string focus_name(const Model& model, const std::vector<Index>& cnodes) {
   return out;
 }
 
+PopResult result_of(const Model& model, size_t report, const std::vector<Index>& cnodes,
+                    std::vector<PopValue> values) {
+  PopResult result;
+  result.focus = focus_name(model, cnodes);
+  for (Index c : cnodes) result.call_paths.push_back(model.cnodes[c].id);
+  result.report = report;
+  result.values = std::move(values);
+  return result;
+}
+
 }  // namespace
 
 std::optional<PopModel> parse_pop_model(const std::string& name) {
@@ -567,13 +651,33 @@ std::vector<PopResult> pop_metrics(const std::vector<const Report*>& series,
     for (size_t r = 0; r < series.size(); ++r) {
       if (!wanted[r]) continue;
       const Model& model = series[r]->model();
-      PopResult result;
-      result.focus = focus_name(model, cnodes[r]);
-      for (Index c : cnodes[r]) result.call_paths.push_back(model.cnodes[c].id);
-      result.report = r;
-      result.values = evaluate(model, options.model, measured[r], measured.front());
-      results.push_back(std::move(result));
+      results.push_back(result_of(model, r, cnodes[r],
+                                  evaluate(model, options.model, measured[r], measured.front())));
     }
+  }
+  return results;
+}
+
+bool pop_reads_stored_metrics(const Report& report) {
+  const Model& model = report.model();
+  std::vector<Index> read = wait_state_metrics(model);
+  for (std::string_view name : kCounters)
+    if (const auto m = model.metric_by_uniq_name(name)) read.push_back(*m);
+  if (const auto time = model.metric_by_uniq_name("time")) read.push_back(*time);
+  return std::none_of(read.begin(), read.end(),
+                      [&](Index m) { return is_derived(model.metrics[m].kind); });
+}
+
+std::vector<PopResult> pop_metrics_of_columns(const Report& report, const Report& columns,
+                                              const PopOptions& options,
+                                              const JoinLocationRows& join) {
+  MetricEngine engine(columns);
+  const Model& model = report.model();
+  std::vector<PopResult> results;
+  for (const std::vector<std::string>& items : focus_groups(options)) {
+    const std::vector<Index> cnodes = resolve(report, items);
+    const Activities a = measure_columns(engine, report, cnodes, join);
+    results.push_back(result_of(model, 0, cnodes, evaluate(model, options.model, a, a)));
   }
   return results;
 }

@@ -204,11 +204,15 @@ struct LocationShare {
 
 // A metric's values aggregated over all locations: alone the engine's; split, from the ranks'
 // row folds (collective: every rank asks for the same metrics in the same order).
-Values aggregated_of(const LocationShare& share, const Options& o, Index metric) {
-  if (!share.split)
-    return share.engine->aggregated_values(metric, o.metric_flavour, o.call_flavour);
-  return aggregated_values(share.engine->report(), metric, o.metric_flavour, o.call_flavour,
+Values aggregated_of(const LocationShare& share, Index metric, Flavour metric_flavour,
+                     Flavour call_flavour) {
+  if (!share.split) return share.engine->aggregated_values(metric, metric_flavour, call_flavour);
+  return aggregated_values(share.engine->report(), metric, metric_flavour, call_flavour,
                            share.folds);
+}
+
+Values aggregated_of(const LocationShare& share, const Options& o, Index metric) {
+  return aggregated_of(share, metric, o.metric_flavour, o.call_flavour);
 }
 
 // The values one metric shows, per cnode (aggregated) or per cnode and location.
@@ -478,6 +482,10 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const LocationShare
   }
 }
 
+// Whether the values shown are summed over all locations: -t aggr (the flat profile -r too);
+// otherwise they are shown per location.
+bool sums_over_locations(const Options& o) { return o.aggregate; }
+
 // How CubeLib computes a flat profile per location (SubroutineRule): all locations at once
 // without -t, each chosen one on its own with -t, and in its csv2 layout always each on its own.
 SubroutineRule flat_rule(const Options& o) {
@@ -485,34 +493,50 @@ SubroutineRule flat_rule(const Options& o) {
                                                         : SubroutineRule::kEachCallPathOnce;
 }
 
-// A location's value (by location id) in a per-location flat profile: "0." where CubeLib has
-// no value at all.
-std::string flat_location_text(const std::optional<Values>& v, Index location_id) {
-  return v ? value_text(v->type(), v->at(location_id)) : kNoValueText;
+// A location's value (by its column in `v`) in a per-location flat profile: "0." where CubeLib
+// has no value at all.
+std::string flat_location_text(const std::optional<Values>& v, Index column) {
+  return v ? value_text(v->type(), v->at(column)) : kNoValueText;
 }
 
-// Flat profile with one column per location, headed by its name.
-void print_flat_per_location(std::ostream& out, MetricEngine& engine, const Options& o,
-                             const Selection& s, size_t width) {
-  const Model& model = engine.report().model();
+// Flat profile with one column per location, headed by its name. Each location's profile is
+// its own: split, each rank makes its locations' columns of every line (its profile is computed
+// in the first step, where a failure is agreed) and rank 0 joins them.
+void print_flat_per_location(std::ostream& out, const LocationShare& share, const Model& model,
+                             const Options& o, const Selection& s, size_t width) {
   auto column = [&](const std::optional<Values>& v, Index l) {
-    return pad(flat_location_text(v, model.locations[l].id), model.locations[l].name.size() + 12);
+    return pad(flat_location_text(v, model.locations[l].id - share.first_column),
+               model.locations[l].name.size() + 12);
   };
   for (Index m : s.metrics) {
-    const LocationFlatProfile p = location_flat_profile(engine, m, o.metric_flavour, flat_rule(o));
-    out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
+    std::optional<LocationFlatProfile> p;
+    auto profile = [&]() -> const LocationFlatProfile& {
+      if (!p) p.emplace(location_flat_profile(*share.engine, m, o.metric_flavour, flat_rule(o)));
+      return *p;
+    };
+    // Line 2i: region i's exclusive values, line 2i + 1: its subroutines'.
+    const size_t lines = 2 * model.regions.size();
+    const auto parts = rows_in_job(share.split, lines, s.locations.size() * 24, [&](size_t line) {
+      const Index r = profile().regions[line / 2];
+      const std::optional<Values>& v = line % 2 ? profile().subroutines[r] : profile().exclusive[r];
+      std::string text;
+      for (size_t i = share.from; i < share.to; ++i) text += column(v, s.locations[i]);
+      return text;
+    });
+    // The profile before the heading, as alone (split: in the first step).
+    std::string text = lines ? parts(0) : (profile(), std::string());
+    out << "Print out the data of the metric " << share.engine->metric(m).uniq_name << "\n\n";
     out << std::string(width + 1, ' ');
     for (Index l : s.locations) out << model.locations[l].name << std::string(22, ' ');
     out << "\n" << std::string(79, '-') << "\n";
-    for (Index r : p.regions) {
-      out << pad(model.regions[r].name + "(id=" + std::to_string(model.regions[r].id) + ")",
-                 width + 1);
-      for (Index l : s.locations) out << column(p.exclusive[r], l);
-      out << "\n" << pad("   Subroutines ", width + 1);
-      for (Index l : s.locations) out << column(p.subroutines[r], l);
-      out << "\n";
+    for (size_t line = 0; line < lines; ++line) {
+      if (line > 0) text = parts(line);
+      const Region& region = model.regions[profile().regions[line / 2]];
+      const std::string label =
+          line % 2 ? "   Subroutines " : region.name + "(id=" + std::to_string(region.id) + ")";
+      out << pad(label, width + 1) << text << "\n";
     }
-    drop(engine, m);
+    drop(*share.engine, m);
   }
 }
 
@@ -580,8 +604,10 @@ void print_flat_csv2_per_location(std::ostream& out, MetricEngine& engine, const
 
 // Flat profile (-r): per region, the exclusive value summed over its call paths, and what its
 // callees add ("Subroutines", cubekit/flat_profile.hpp), in the layout of each -s format
-// (gnuplot2 has the human one, as in CubeLib).
-void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const Selection& s) {
+// (gnuplot2 has the human one, as in CubeLib). Split over the ranks of a job: the human layout
+// per location, and the sums (-t aggr) of the human and csv2 layouts (splits_by_locations).
+void print_flat(std::ostream& out, MetricEngine& engine, const LocationShare& share,
+                const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
   auto label = [&](Index r) {
     return model.regions[r].name + "(id=" + std::to_string(model.regions[r].id) + ")";
@@ -594,10 +620,12 @@ void print_flat(std::ostream& out, MetricEngine& engine, const Options& o, const
     return print_flat_csv2_per_location(out, engine, o, s);
   if (!o.aggregate) {
     out << "\n\n =============== FLAT PROFILE ============= \n";
-    return print_flat_per_location(out, engine, o, s, width);
+    return print_flat_per_location(out, share, model, o, s, width);
   }
-  std::vector<FlatProfile> profiles;
-  for (Index m : s.metrics) profiles.push_back(flat_profile(engine, m, o.metric_flavour));
+  std::vector<FlatProfile> profiles;  // split: from the ranks' row folds, metric after metric
+  for (Index m : s.metrics)
+    profiles.push_back(
+        flat_profile(model, aggregated_of(share, m, o.metric_flavour, Flavour::kExclusive)));
   const std::vector<Index>& regions = profiles.front().regions;  // dump_file: s.metrics ≠ ∅
   if (o.format == Format::kCsv2) {
     out << "Region ID";
@@ -634,17 +662,22 @@ bool has_derived_metrics(const Model& model) {
 }
 
 // Whether a dump's values are split over the ranks of a job by locations (docs/mpi.md): those
-// printed per location and those summed over them (-t aggr, HISTOGRAM metrics aside), of metrics
-// stored in a .cubex archive. -r, derived metrics and ad-hoc ones (-m expressions, -c programs)
-// are printed by rank 0 alone.
+// printed per location (the flat profile -r too, in its human layout) and those summed over them
+// (-t aggr, with -r too; HISTOGRAM metrics aside), of metrics stored in a .cubex archive. Derived
+// metrics and ad-hoc ones (-m expressions, -c programs) are printed by rank 0 alone.
 bool splits_by_locations(const Report& report, const Options& o, const Selection& s,
                          bool ad_hoc_metrics) {
   const Model& model = report.model();
-  if (o.flat || ad_hoc_metrics || !report.reads_by_columns()) return false;
+  const bool sums = sums_over_locations(o);
+  if (ad_hoc_metrics || !report.reads_by_columns()) return false;
+  // CubeLib's csv and gnuplot flat layouts, and csv2's per location, are made by rank 0 alone.
+  if (o.flat && (o.format == Format::kCsv || o.format == Format::kGnuplot ||
+                 (o.format == Format::kCsv2 && !o.aggregate)))
+    return false;
   // -x excl subtracts the sub-metrics: they must be stored too.
   auto computed_here = [&](Index m) {
-    return m < model.metrics.size() && !is_derived(model.metrics[m].kind) &&
-           !(o.aggregate && model.metrics[m].dtype.kind() == TypeKind::kHistogram);
+    return sums ? sums_from_row_folds(model, m)
+                : m < model.metrics.size() && !is_derived(model.metrics[m].kind);
   };
   return std::all_of(s.metrics.begin(), s.metrics.end(), [&](Index m) {
     if (!computed_here(m)) return false;
@@ -656,14 +689,14 @@ bool splits_by_locations(const Report& report, const Options& o, const Selection
 
 // This rank's run of the chosen locations and an engine on the columns that hold them (the
 // run's lowest to highest column: one block when columns follow the document order).
-// With -t aggr the sums run over every column: the ranks take runs of columns, in order.
+// With -t aggr and -r the sums run over every column: the ranks take runs of columns, in order.
 LocationShare columns_share(const Report& report, const Options& o, const Selection& s,
                             std::optional<Report>& columns,
                             std::optional<MetricEngine>& column_engine) {
-  const ItemRun run =
-      share_in_job(o.aggregate ? report.model().locations.size() : s.locations.size());
+  const bool sums = sums_over_locations(o);
+  const ItemRun run = share_in_job(sums ? report.model().locations.size() : s.locations.size());
   size_t first = run.first, end = run.end;
-  if (!o.aggregate) {
+  if (!sums) {
     first = SIZE_MAX, end = 0;
     for (size_t p = run.first; p < run.end; ++p) {
       first = std::min<size_t>(first, report.model().locations[s.locations[p]].id);
@@ -709,11 +742,11 @@ void dump_file(std::ostream& out, const std::string& path, const Options& o, boo
   if (o.structure) print_structure(out, report, o.structure_options);
   if (s.metrics.empty()) return;
   if (!cnodes.program.empty()) s.cnodes = call_paths_where_positive(engine, selection_metric);
-  if (o.flat) return print_flat(out, engine, o, s);
   LocationShare share{&engine, 0, 0, s.locations.size(), false, {}};
   std::optional<Report> columns;
   std::optional<MetricEngine> column_engine;
   if (split) share = columns_share(report, o, s, columns, column_engine);
+  if (o.flat) return print_flat(out, engine, share, o, s);
   switch (o.format) {
     case Format::kHuman:
       return print_human(out, engine, share, o, s);

@@ -1,7 +1,10 @@
 // The tools' side of an MPI job (tools.hpp; docs/mpi.md): without MPI, or started alone, the
 // one-process loop and write; in a job, the MPI layer's spread work.
+#include <cstring>
+#include <optional>
 #include <sstream>
 
+#include "cubekit/error.hpp"
 #include "tools.hpp"
 
 #if CUBEKIT_WITH_MPI
@@ -92,9 +95,50 @@ int for_each_file_in_order(const std::vector<std::string>& files,
   return rc;
 }
 
+#if CUBEKIT_WITH_MPI
+namespace {
+
+// Rows of per-location doubles (pop.hpp's JoinLocationRows) joined on rank 0 by rows_in_job;
+// the other ranks get zeros.
+JoinLocationRows join_location_rows(size_t locations) {
+  return [locations](size_t rows, std::function<std::vector<double>(size_t)> part) {
+    auto bytes = rows_in_job(true, rows, locations * sizeof(double), [part](size_t row) {
+      const std::vector<double> values = part(row);
+      return std::string(reinterpret_cast<const char*>(values.data()),
+                         values.size() * sizeof(double));
+    });
+    return [bytes, locations](size_t row) {
+      const std::string joined = bytes(row);
+      std::vector<double> values(locations);
+      if (joined.empty()) return values;
+      if (joined.size() != locations * sizeof(double))
+        throw Error("MPI: a joined row has " + std::to_string(joined.size()) + " bytes, not " +
+                    std::to_string(locations * sizeof(double)));
+      std::memcpy(values.data(), joined.data(), joined.size());
+      return values;
+    };
+  };
+}
+
+// cube_pop_metrics REPORT split by locations (docs/mpi.md): rank r measures the r-th run of
+// columns; the results are rank 0's (the other ranks' are not printed).
+std::vector<PopResult> pop_metrics_by_locations(const Report& report, const PopOptions& options) {
+  const size_t locations = report.model().locations.size();
+  const ItemRun run = share_in_job(locations);
+  std::optional<Report> columns;
+  agreed_in_job([&] { columns.emplace(report.column_window(run.first, run.end - run.first)); });
+  return pop_metrics_of_columns(report, *columns, options, join_location_rows(locations));
+}
+
+}  // namespace
+#endif
+
 std::vector<PopResult> pop_metrics_in_job(const std::vector<const Report*>& series,
                                           const PopOptions& options) {
 #if CUBEKIT_WITH_MPI
+  if (series.size() == 1 && job_splits_reports() && series[0]->reads_by_columns() &&
+      pop_reads_stored_metrics(*series[0]))
+    return pop_metrics_by_locations(*series[0], options);
   if (mpi::Job::current()) return mpi::pop_metrics(series, options);
 #endif
   return pop_metrics(series, options);
@@ -147,6 +191,11 @@ RowFolds row_folds_in_job() {
   if (mpi::Job::current()) return mpi::fold_rows_in_rank_order;
 #endif
   return {};
+}
+
+bool sums_from_row_folds(const Model& model, Index metric) {
+  return metric < model.metrics.size() && !is_derived(model.metrics[metric].kind) &&
+         model.metrics[metric].dtype.kind() != TypeKind::kHistogram;
 }
 
 std::function<std::string(size_t)> rows_in_job([[maybe_unused]] bool split,

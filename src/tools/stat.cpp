@@ -3,7 +3,8 @@
 // statistics over the locations (-%), or the top N regions by exclusive time (-t); CSV or,
 // with -p, aligned columns. Numbers are formatted as the original's stream state leaves them.
 // Several reports (cubekit's extension): each one's output in turn, after a "==> FILE <==" line;
-// in an MPI job the reports are spread over the ranks (docs/mpi.md).
+// in an MPI job the reports are spread over the ranks, one report split by its locations
+// (docs/mpi.md).
 
 #include <algorithm>
 #include <climits>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cubekit/calc.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/statistics.hpp"
 #include "tools.hpp"
@@ -151,6 +153,9 @@ void pretty_value(std::ostream& out, double v, bool integer, int width) {
 // The values of (metric, cnode) per location (statistics.hpp's per_location): alone computed
 // here; in a job that splits the report by locations, gathered on rank 0 from the ranks.
 using PerLocation = std::function<std::vector<double>(Index metric, Index cnode, Flavour call)>;
+// A metric's flat profile of -t (one value per region, summed over all locations): alone the
+// engine's; in a job that splits the report, from the ranks' row folds (on every rank).
+using PerRegion = std::function<Values(Index metric, Flavour call)>;
 
 struct Run {
   MetricEngine& engine;
@@ -161,6 +166,9 @@ struct Run {
   std::ostringstream out;
   PerLocation per_location_of = [this](Index metric, Index cnode, Flavour call) {
     return per_location(engine, metric, cnode, call);
+  };
+  PerRegion per_region_of = [this](Index metric, Flavour call) {
+    return engine.region_values(metric, Flavour::kInclusive, call);
   };
 
   double sum_over_locations(Index metric, Index cnode, Flavour call) {
@@ -326,8 +334,7 @@ void Run::top_n(Index visits, Index time) {
   columns.insert(columns.end(), metrics.begin(), metrics.end());
   std::vector<Values> values;
   for (size_t m = 0; m < columns.size(); ++m)
-    values.push_back(engine.region_values(columns[m], Flavour::kInclusive,
-                                          m == 2 ? Flavour::kInclusive : Flavour::kExclusive));
+    values.push_back(per_region_of(columns[m], m == 2 ? Flavour::kInclusive : Flavour::kExclusive));
   std::vector<int> order(model.regions.size());
   for (size_t r = 0; r < order.size(); ++r) order[r] = static_cast<int>(r);
   std::sort(order.begin(), order.end(),
@@ -408,12 +415,14 @@ void apply_defaults(const Model& model, Options& o) {
 }
 
 // The summary of one report; Error naming the file for a metric or routine it lacks.
-std::string summary(const Report& report, Options& o, const PerLocation& split = {}) {
+std::string summary(const Report& report, Options& o, const PerLocation& split = {},
+                    const PerRegion& split_regions = {}) {
   const Model& model = report.model();
   MetricEngine engine(report);
   apply_defaults(model, o);
   Run run{engine, model, o, {}, {}, {}};
   if (split) run.per_location_of = split;
+  if (split_regions) run.per_region_of = split_regions;
   for (const std::string& name : o.metrics) {
     const auto m = model.metric_by_uniq_name(name);
     if (!m) throw Error(o.file + ": no metric '" + name + "'");
@@ -495,16 +504,43 @@ class LocationsOfRanks {
   std::optional<MetricEngine> engine_;
 };
 
-// One report in an MPI job of several ranks: split by locations unless -t (a flat profile over
-// all call paths) or the report is no .cubex archive; then rank 0 alone summarises it.
+// -t split over the ranks of a job (docs/mpi.md): the ranks take runs of columns in column
+// order and continue each row's sum over the locations from rank to rank (row_folds.hpp), so
+// that every region's sum is the one process's, bit for bit. A metric that is not summed from
+// its rows (derived, HISTOGRAM) rank 0 alone computes from the whole report.
+class RegionSumsOfRanks {
+ public:
+  explicit RegionSumsOfRanks(const Report& report) : whole_(report) {
+    const ItemRun run = share_in_job(report.model().locations.size());
+    columns_.emplace(report.column_window(run.first, run.end - run.first));
+  }
+  Values operator()(Index metric, Flavour call) {
+    const Model& model = whole_.report().model();
+    if (!sums_from_row_folds(model, metric))
+      return job_writes_files() ? whole_.region_values(metric, Flavour::kInclusive, call)
+                                : Values(whole_.metric(metric).dtype, model.regions.size());
+    return region_sums(
+        model, aggregated_values(*columns_, metric, Flavour::kInclusive, call, row_folds_in_job()));
+  }
+
+ private:
+  MetricEngine whole_;
+  std::optional<Report> columns_;
+};
+
+// One report in an MPI job of several ranks: split by locations (-t: by runs of columns) unless
+// the report is no .cubex archive; then rank 0 alone summarises it.
 int stat_one_report_in_job(Options o) {
   o.file = o.files[0];
   std::optional<Report> report;
   agreed_in_job([&] { report.emplace(Report::open(o.file)); });
-  const bool split = !o.top && report->reads_by_columns();
+  const bool split = report->reads_by_columns();
   if (!split && !job_writes_files()) return 0;
   std::string text;
-  if (split) {
+  if (split && o.top) {
+    RegionSumsOfRanks ranks(*report);
+    text = summary(*report, o, {}, std::ref(ranks));
+  } else if (split) {
     LocationsOfRanks ranks(*report);
     text = summary(*report, o, std::ref(ranks));
   } else {

@@ -86,7 +86,8 @@ bool job_writes_files();
 // is written by rank 0 in file order: the same bytes as alone.
 int for_each_file_in_order(const std::vector<std::string>& files, std::ostream& out,
                            const std::function<int(size_t)>& body);
-// pop_metrics (pop.hpp); in a job every rank measures its share of the series.
+// pop_metrics (pop.hpp); in a job every rank measures its share of the series (one report: its
+// run of the locations, when the report allows; the results then are rank 0's alone).
 std::vector<PopResult> pop_metrics_in_job(const std::vector<const Report*>& series,
                                           const PopOptions& options);
 // model_series (perf_model.hpp); in a job every rank reads its share of the reports and fits its
@@ -116,6 +117,9 @@ void agreed_in_job(const std::function<void()>& step);
 // The row folds of a report split by columns over the ranks (row_folds.hpp: each rank's
 // window continues the folds of the ranks before it); empty alone.
 RowFolds row_folds_in_job();
+// Whether a metric's values summed over all locations can come from row folds (row_folds.hpp):
+// a stored metric (not derived, not ad hoc), not a HISTOGRAM.
+bool sums_from_row_folds(const Model& model, Index metric);
 std::function<std::string(size_t row)> rows_in_job(bool split, size_t rows, uint64_t row_bytes,
                                                    std::function<std::string(size_t row)> part);
 

@@ -508,22 +508,10 @@ void widen(const std::byte* values, size_t n, double* out) {
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(load_any<T>(values, i));
 }
 
-// UINT64 (visits, the usual divisor of CubePL): x86-64 before AVX-512 has no vector
-// instruction for it, and the scalar one needs a branch on the top bit. Both 32-bit halves
-// become doubles exactly through their bits (2^84 + hi·2^32 and 2^52 + lo), and the one
-// rounding of the last addition gives the correctly rounded value, as static_cast does.
+// UINT64 (visits, the usual divisor of CubePL): through exact_double, which vectorizes.
 template <>
 void widen<uint64_t>(const std::byte* values, size_t n, double* out) {
-  constexpr double kBias = 0x1p84 + 0x1p52;
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t x = load_any<uint64_t>(values, i);
-    const uint64_t hi_bits = 0x4530000000000000u | (x >> 32);
-    const uint64_t lo_bits = 0x4330000000000000u | (x & 0xffffffffu);
-    double hi, lo;
-    std::memcpy(&hi, &hi_bits, sizeof hi);
-    std::memcpy(&lo, &lo_bits, sizeof lo);
-    out[i] = (hi - kBias) + lo;
-  }
+  for (size_t i = 0; i < n; ++i) out[i] = core::exact_double(load_any<uint64_t>(values, i));
 }
 
 }  // namespace

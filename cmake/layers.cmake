@@ -65,6 +65,7 @@ set(CUBEKIT_INTERNAL_HEADERS
   core/scale_func.hpp
   core/tree_walk.hpp
   core/unaligned.hpp
+  core/vector_clones.hpp
   format/anchor.hpp
   format/anchor_writer.hpp
   format/byte_order.hpp

@@ -8,6 +8,7 @@
 
 #include "core/number_types.hpp"
 #include "core/unaligned.hpp"
+#include "core/vector_clones.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 
@@ -115,7 +116,7 @@ constexpr uint64_t kTwo52Bits = 0x4330000000000000u;  // the bits of 2^52
 // scale_uint64_row truncates itself. For a sign bit of 0, bits − kTwo52Bits has the top bit set
 // exactly when the double is below 2^52. Integer operations only: the loop vectorizes (GCC does
 // not vectorize a double comparison whose result is used as an integer).
-bool scaled_small(const std::byte* src, size_t n, double factor) {
+CUBEKIT_WITH_AVX2 bool scaled_small(const std::byte* src, size_t n, double factor) {
   uint64_t small = 1;
   for (size_t i = 0; i < n; ++i) {
     const uint64_t bits = bits_of(exact_double(load_any<uint64_t>(src, i)) * factor);
@@ -130,8 +131,8 @@ bool scaled_small(const std::byte* src, size_t n, double factor) {
 // the nearest integer, in its low bits (an exponent step at r = 2^52 reads as 2^52 too), and
 // s − r is exact (Sterbenz); r − 1 when that is negative is trunc(s), what integer_of gives.
 // Rows with other products take scale_row.
-void scale_uint64_row(const std::byte* src, std::byte* dst, size_t n, double factor) {
-  if (!scaled_small(src, n, factor)) return scale_row<uint64_t>(src, dst, n, factor);
+CUBEKIT_WITH_AVX2 void scale_uint64_small(const std::byte* src, std::byte* dst, size_t n,
+                                          double factor) {
   constexpr double kTwo52 = 0x1p52;
   for (size_t i = 0; i < n; ++i) {
     const double scaled = exact_double(load_any<uint64_t>(src, i)) * factor;
@@ -139,6 +140,18 @@ void scale_uint64_row(const std::byte* src, std::byte* dst, size_t n, double fac
     const uint64_t above = bits_of(scaled - (shifted - kTwo52)) >> 63;  // r > s
     store_any(dst + i * sizeof(uint64_t), bits_of(shifted) - kTwo52Bits - above);
   }
+}
+
+void scale_uint64_row(const std::byte* src, std::byte* dst, size_t n, double factor) {
+  if (!scaled_small(src, n, factor)) return scale_row<uint64_t>(src, dst, n, factor);
+  scale_uint64_small(src, dst, n, factor);
+}
+
+// DOUBLE, MIN/MAXDOUBLE (scale_row<double>) with the AVX2 variant beside it.
+CUBEKIT_WITH_AVX2 void scale_double_row(const std::byte* src, std::byte* dst, size_t n,
+                                        double factor) {
+  for (size_t i = 0; i < n; ++i)
+    store_any(dst + i * sizeof(double), load_any<double>(src, i) * factor);
 }
 
 }  // namespace
@@ -155,6 +168,7 @@ void scale_values(DataType type, const std::byte* src, std::byte* dst, size_t n,
     throw Error(what + ": values of type " + type.dtype_text() + " cannot be scaled");
   }
   if (type.kind() == TypeKind::kUInt64) return scale_uint64_row(src, dst, n, factor);
+  if (!type.is_integer()) return scale_double_row(src, dst, n, factor);
   with_number_type(type, [&](auto value) { scale_row<decltype(value)>(src, dst, n, factor); });
 }
 

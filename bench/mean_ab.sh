@@ -6,7 +6,7 @@
 # ratio has its denominator from the same minutes of a shared machine. Prints per round and N the
 # wall and CPU time (user + sys) of the physical work and of both builds, their ratios, peak RSS,
 # the load average, and whether the two builds wrote the same members (names, sizes, bytes; the
-# tar headers hold the time of writing).
+# tar headers hold the time of writing). Which build runs first alternates from round to round.
 #
 #   bench/mean_ab.sh BASE_BUILD NEW_BUILD [OUT_DIR]     (NS="2 16" SIZE=400MB ROUNDS=3)
 #
@@ -50,8 +50,15 @@ for ((r = 1; r <= rounds; ++r)); do
     done
     read -r tw _ cw < <(best_of 1 dd if="$work/r0.cubex" of="$work/w.bin" bs=16M conv=fsync status=none)
     rm -f "$work/w.bin"
-    read -r tb rb cb < <(best_of 1 "$base/cube_mean" -o "$work/before" "${inputs[@]}")
-    read -r ta ra ca < <(best_of 1 "$new/cube_mean" -o "$work/after" "${inputs[@]}")
+    # Which build runs first alternates from round to round (the one after the other finds the
+    # other's output being written back by the kernel).
+    if ((r % 2)); then
+      read -r tb rb cb < <(best_of 1 "$base/cube_mean" -o "$work/before" "${inputs[@]}")
+      read -r ta ra ca < <(best_of 1 "$new/cube_mean" -o "$work/after" "${inputs[@]}")
+    else
+      read -r ta ra ca < <(best_of 1 "$new/cube_mean" -o "$work/after" "${inputs[@]}")
+      read -r tb rb cb < <(best_of 1 "$base/cube_mean" -o "$work/before" "${inputs[@]}")
+    fi
     same=no
     same_members "$work/before.cubex" "$work/after.cubex" && same=yes
     rm -f "$work/before.cubex" "$work/after.cubex"

@@ -61,6 +61,7 @@ set(CUBEKIT_PUBLIC_HEADERS
 #   from reports whose CubePL they must not compile and run (MetricEngine's constructor does:
 #   init code, cycle checks), so they use the kernels directly.
 set(CUBEKIT_INTERNAL_HEADERS
+  core/huge_pages.hpp
   core/modules.hpp
   core/scale_func.hpp
   core/tree_walk.hpp

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/huge_pages.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
 #include "cubekit/derived.hpp"
@@ -23,8 +24,8 @@ bool stored_inclusive(MetricKind k) {
 // Memory a term's rows are prepared in, kept from input to input and metric to metric: once
 // faulted in, its pages are not zeroed again by the kernel for the next input.
 struct TermScratch {
-  std::vector<uint64_t> inclusive;  // an input metric's stored rows, row c for cnode c
-  std::vector<bool> stored;         // whether cnode c has a stored row
+  core::ReusedWords inclusive;  // an input metric's stored rows, row c for cnode c
+  std::vector<bool> stored;     // whether cnode c has a stored row
   std::vector<uint64_t> row, prepared, negated;
 };
 
@@ -36,19 +37,20 @@ std::byte* scratch_row(std::vector<uint64_t>& words, size_t bytes) {
 // The stored rows of input metric `metric`, copied into `scratch.inclusive` by cnode: one pass
 // over the file, into memory reused from input to input (decoding the metric allocated it anew,
 // and the kernel zeroed 100 MB of fresh pages per input and metric: 13% of cube_mean's time).
-void gather_stored_rows(const Report& input, Index metric, TermScratch& scratch) {
+const uint64_t* gather_stored_rows(const Report& input, Index metric, TermScratch& scratch) {
   const DataType type = input.model().metrics[metric].dtype;
   const size_t bytes = type.memory_size() * input.model().locations.size();
   const size_t row_words = (bytes + 7) / 8, cnodes = input.model().cnodes.size();
-  if (scratch.inclusive.size() < row_words * cnodes) scratch.inclusive.resize(row_words * cnodes);
+  uint64_t* rows = scratch.inclusive.get(row_words * cnodes);
   scratch.stored.assign(cnodes, false);
   input.visit_rows(
       metric,
       [&](Index c, const std::byte* row) {
-        std::memcpy(scratch.inclusive.data() + c * row_words, row, bytes);
+        std::memcpy(rows + c * row_words, row, bytes);
         scratch.stored[c] = true;
       },
       RowPlacement::kAnyAddress);
+  return rows;
 }
 
 // The rows of input metric `metric` with call-tree flavour `flavour` (per location,
@@ -69,9 +71,9 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, RowPlac
     // Stored inclusive: the call path's own row ⊖ each child's, the engine's arithmetic
     // (location_values) done here into one reused row, without a row allocated and copied
     // per call path.
-    gather_stored_rows(input, metric, scratch);
+    const uint64_t* rows = gather_stored_rows(input, metric, scratch);
     const auto stored_row = [&](Index c) {
-      return reinterpret_cast<const std::byte*>(scratch.inclusive.data() + c * row_words);
+      return reinterpret_cast<const std::byte*>(rows + c * row_words);
     };
     for (Index c = 0; c < input.model().cnodes.size(); ++c) {
       set_identity(m.dtype, row, n);
@@ -99,17 +101,14 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, RowPlac
 // of a fresh allocation's faults and zeroing for every metric.
 class Accumulator {
  public:
-  Accumulator(DataType type, size_t cnodes, size_t locations, std::vector<uint64_t>& words)
+  Accumulator(DataType type, size_t cnodes, size_t locations, core::ReusedWords& words)
       : type_(type),
         locations_(locations),
         row_words_((type.memory_size() * locations + 7) / 8),
-        words_(words) {
-    words_.resize(row_words_ * cnodes);
+        words_(words.get(row_words_ * cnodes)) {
     for (size_t c = 0; c < cnodes; ++c) set_identity(type, row(c), locations);
   }
-  std::byte* row(size_t cnode) {
-    return reinterpret_cast<std::byte*>(words_.data() + cnode * row_words_);
-  }
+  std::byte* row(size_t cnode) { return reinterpret_cast<std::byte*>(words_ + cnode * row_words_); }
   std::byte* value(size_t cnode, size_t location) {
     return row(cnode) + location * type_.memory_size();
   }
@@ -120,7 +119,7 @@ class Accumulator {
   DataType type_;
   size_t locations_;
   size_t row_words_;
-  std::vector<uint64_t>& words_;
+  uint64_t* words_;
 };
 
 // x[i] = −x[i]: integers modulo their width, a scale function term by term (identity ⊖ x),
@@ -335,7 +334,7 @@ void write_combination(const std::vector<const Report*>& inputs,
   std::vector<bool> same_columns;
   for (const InputMapping& map : maps)
     same_columns.push_back(identity_mapping(map.location, out.locations.size()));
-  std::vector<uint64_t> words;  // the accumulators' memory, metric after metric
+  core::ReusedWords words;  // the accumulators' memory, metric after metric
   for (Index m = 0; m < out.metrics.size(); ++m) {
     const Metric& metric = out.metrics[m];
     if (!combination_stores(metric)) continue;

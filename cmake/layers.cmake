@@ -63,10 +63,12 @@ set(CUBEKIT_PUBLIC_HEADERS
 #   from reports whose CubePL they must not compile and run (MetricEngine's constructor does:
 #   init code, cycle checks), so they use the kernels directly.
 set(CUBEKIT_INTERNAL_HEADERS
+  core/huge_pages.hpp
   core/modules.hpp
   core/scale_func.hpp
   core/tree_walk.hpp
   core/unaligned.hpp
+  core/vector_clones.hpp
   format/anchor.hpp
   format/anchor_writer.hpp
   format/byte_order.hpp

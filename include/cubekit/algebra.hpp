@@ -55,5 +55,8 @@ void convert_values(DataType from, const std::byte* src, DataType to, std::byte*
 // types lane by lane (scale_lanes). Throws Error naming `what` for types without a scale
 // (SCALE_FUNC).
 void scale_values(DataType type, std::byte* x, size_t n, double factor, const std::string& what);
+// dst[i] = src[i] · factor, the same values without a copy first (src == dst allowed).
+void scale_values(DataType type, const std::byte* src, std::byte* dst, size_t n, double factor,
+                  const std::string& what);
 
 }  // namespace cubekit

@@ -10,6 +10,7 @@
 #include "core/number_types.hpp"
 #include "core/scale_func.hpp"
 #include "core/unaligned.hpp"
+#include "core/vector_clones.hpp"
 
 namespace cubekit {
 namespace {
@@ -57,8 +58,21 @@ void int_fold(std::byte* acc, const std::byte* x, size_t n) {
   store_any(acc, static_cast<T>(static_cast<U>(load_any<T>(acc)) + sum));
 }
 
-void add_lanes(std::byte* a, const std::byte* b, size_t n) {
+// The ⊕ loops that cube_mean's accumulator and running sums spend their time in (DOUBLE, UINT64:
+// int_plus's sums, MIN/MAXDOUBLE: the select `x < acc ? x : acc`) have an AVX2 variant
+// (core/vector_clones.hpp), which keeps the bits.
+CUBEKIT_WITH_AVX2 void add_lanes(std::byte* a, const std::byte* b, size_t n) {
   for (size_t i = 0; i < n; ++i) set_lane(a, i, lane(a, i) + lane(b, i));
+}
+CUBEKIT_WITH_AVX2 void add_uint64(std::byte* acc, const std::byte* x, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    store_any(acc + i * sizeof(uint64_t), load_any<uint64_t>(acc, i) + load_any<uint64_t>(x, i));
+}
+CUBEKIT_WITH_AVX2 void min_lanes(std::byte* acc, const std::byte* x, size_t n) {
+  for (size_t i = 0; i < n; ++i) set_lane(acc, i, std::min(lane(acc, i), lane(x, i)));
+}
+CUBEKIT_WITH_AVX2 void max_lanes(std::byte* acc, const std::byte* x, size_t n) {
+  for (size_t i = 0; i < n; ++i) set_lane(acc, i, std::max(lane(acc, i), lane(x, i)));
 }
 void sub_lanes(std::byte* a, const std::byte* b, size_t n) {
   for (size_t i = 0; i < n; ++i) set_lane(a, i, lane(a, i) - lane(b, i));
@@ -67,7 +81,7 @@ void sub_lanes(std::byte* a, const std::byte* b, size_t n) {
 // DOUBLE's ⊖ as CubeLib computes it: a difference within two units in the last place of the
 // operands is exactly 0, so that exclusive values of inclusive-stored times do not show
 // rounding noise such as -5.7e-14.
-void sub_doubles_snapped(std::byte* a, const std::byte* b, size_t n) {
+CUBEKIT_WITH_AVX2 void sub_doubles_snapped(std::byte* a, const std::byte* b, size_t n) {
   // Through AnyDouble, not load_any: GCC vectorizes the select only over double pointers.
   auto* x = reinterpret_cast<core::AnyDouble*>(a);
   const auto* y = reinterpret_cast<const core::AnyDouble*>(b);
@@ -265,13 +279,11 @@ void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
     case TypeKind::kInt64:
       return int_plus<int64_t>(acc, x, n);
     case TypeKind::kUInt64:
-      return int_plus<uint64_t>(acc, x, n);
+      return add_uint64(acc, x, n);
     case TypeKind::kMinDouble:
-      for (size_t i = 0; i < n; ++i) set_lane(acc, i, std::min(lane(acc, i), lane(x, i)));
-      return;
+      return min_lanes(acc, x, n);
     case TypeKind::kMaxDouble:
-      for (size_t i = 0; i < n; ++i) set_lane(acc, i, std::max(lane(acc, i), lane(x, i)));
-      return;
+      return max_lanes(acc, x, n);
     case TypeKind::kTauAtomic:
       for (size_t i = 0; i < n; ++i)
         tau_plus(acc + i * type.memory_size(), x + i * type.memory_size());
@@ -508,22 +520,10 @@ void widen(const std::byte* values, size_t n, double* out) {
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(load_any<T>(values, i));
 }
 
-// UINT64 (visits, the usual divisor of CubePL): x86-64 before AVX-512 has no vector
-// instruction for it, and the scalar one needs a branch on the top bit. Both 32-bit halves
-// become doubles exactly through their bits (2^84 + hi·2^32 and 2^52 + lo), and the one
-// rounding of the last addition gives the correctly rounded value, as static_cast does.
+// UINT64 (visits, the usual divisor of CubePL): through exact_double, which vectorizes.
 template <>
 void widen<uint64_t>(const std::byte* values, size_t n, double* out) {
-  constexpr double kBias = 0x1p84 + 0x1p52;
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t x = load_any<uint64_t>(values, i);
-    const uint64_t hi_bits = 0x4530000000000000u | (x >> 32);
-    const uint64_t lo_bits = 0x4330000000000000u | (x & 0xffffffffu);
-    double hi, lo;
-    std::memcpy(&hi, &hi_bits, sizeof hi);
-    std::memcpy(&lo, &lo_bits, sizeof lo);
-    out[i] = (hi - kBias) + lo;
-  }
+  for (size_t i = 0; i < n; ++i) out[i] = core::exact_double(load_any<uint64_t>(values, i));
 }
 
 }  // namespace

@@ -8,12 +8,14 @@
 
 #include "core/number_types.hpp"
 #include "core/unaligned.hpp"
+#include "core/vector_clones.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 
 namespace cubekit {
 namespace {
 
+using core::exact_double;
 using core::load_any;
 using core::store_any;
 using core::with_number_type;
@@ -92,23 +94,82 @@ void convert_values(DataType from, const std::byte* src, DataType to, std::byte*
 namespace {
 
 template <class T>
-void scale_row(std::byte* x, size_t n, double factor) {
+void scale_row(const std::byte* src, std::byte* dst, size_t n, double factor) {
   for (size_t i = 0; i < n; ++i) {
-    const double scaled = static_cast<double>(load_any<T>(x + i * sizeof(T))) * factor;
+    const double scaled = static_cast<double>(load_any<T>(src + i * sizeof(T))) * factor;
     if constexpr (std::is_integral_v<T>)
-      store_any(x + i * sizeof(T), integer_of<T>(scaled));
+      store_any(dst + i * sizeof(T), integer_of<T>(scaled));
     else
-      store_any(x + i * sizeof(T), scaled);
+      store_any(dst + i * sizeof(T), scaled);
   }
+}
+
+uint64_t bits_of(double d) {
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof bits);
+  return bits;
+}
+
+constexpr uint64_t kTwo52Bits = 0x4330000000000000u;  // the bits of 2^52
+
+// Whether every src[i] · factor lies in [0, 2^52) (+0 included; −0 and NaN not): the products
+// scale_uint64_row truncates itself. For a sign bit of 0, bits − kTwo52Bits has the top bit set
+// exactly when the double is below 2^52. Integer operations only: the loop vectorizes (GCC does
+// not vectorize a double comparison whose result is used as an integer).
+CUBEKIT_WITH_AVX2 bool scaled_small(const std::byte* src, size_t n, double factor) {
+  uint64_t small = 1;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t bits = bits_of(exact_double(load_any<uint64_t>(src, i)) * factor);
+    small &= ((bits - kTwo52Bits) & ~bits) >> 63;
+  }
+  return small != 0;
+}
+
+// UINT64 scaled (visits, bytes: the mean's integer terms). x86-64 before AVX-512 has no vector
+// conversion between doubles and 64-bit integers, and the scalar ones branch on the top bit: the
+// loop ran at about 3 ns per value. For a product s in [0, 2^52), s + 2^52 holds r, s rounded to
+// the nearest integer, in its low bits (an exponent step at r = 2^52 reads as 2^52 too), and
+// s − r is exact (Sterbenz); r − 1 when that is negative is trunc(s), what integer_of gives.
+// Rows with other products take scale_row.
+CUBEKIT_WITH_AVX2 void scale_uint64_small(const std::byte* src, std::byte* dst, size_t n,
+                                          double factor) {
+  constexpr double kTwo52 = 0x1p52;
+  for (size_t i = 0; i < n; ++i) {
+    const double scaled = exact_double(load_any<uint64_t>(src, i)) * factor;
+    const double shifted = scaled + kTwo52;
+    const uint64_t above = bits_of(scaled - (shifted - kTwo52)) >> 63;  // r > s
+    store_any(dst + i * sizeof(uint64_t), bits_of(shifted) - kTwo52Bits - above);
+  }
+}
+
+void scale_uint64_row(const std::byte* src, std::byte* dst, size_t n, double factor) {
+  if (!scaled_small(src, n, factor)) return scale_row<uint64_t>(src, dst, n, factor);
+  scale_uint64_small(src, dst, n, factor);
+}
+
+// DOUBLE, MIN/MAXDOUBLE (scale_row<double>) with the AVX2 variant beside it.
+CUBEKIT_WITH_AVX2 void scale_double_row(const std::byte* src, std::byte* dst, size_t n,
+                                        double factor) {
+  for (size_t i = 0; i < n; ++i)
+    store_any(dst + i * sizeof(double), load_any<double>(src, i) * factor);
 }
 
 }  // namespace
 
 void scale_values(DataType type, std::byte* x, size_t n, double factor, const std::string& what) {
-  if (scale_lanes(type, x, n, factor)) return;
-  if (!type.is_single_number())
+  scale_values(type, x, x, n, factor, what);
+}
+
+void scale_values(DataType type, const std::byte* src, std::byte* dst, size_t n, double factor,
+                  const std::string& what) {
+  if (!type.is_single_number()) {
+    if (dst != src) std::memcpy(dst, src, n * type.memory_size());
+    if (scale_lanes(type, dst, n, factor)) return;
     throw Error(what + ": values of type " + type.dtype_text() + " cannot be scaled");
-  with_number_type(type, [&](auto value) { scale_row<decltype(value)>(x, n, factor); });
+  }
+  if (type.kind() == TypeKind::kUInt64) return scale_uint64_row(src, dst, n, factor);
+  if (!type.is_integer()) return scale_double_row(src, dst, n, factor);
+  with_number_type(type, [&](auto value) { scale_row<decltype(value)>(src, dst, n, factor); });
 }
 
 }  // namespace cubekit

@@ -4,7 +4,19 @@
 
 #include <algorithm>
 
+#include "core/huge_pages.hpp"
+
 namespace cubekit {
+
+void core::advise_huge_pages(const void* p, size_t bytes) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  if (bytes < 4 * kHuge) return;
+  const auto begin = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t aligned = (begin + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = begin + bytes;
+  if (end > aligned + kHuge)
+    ::madvise(reinterpret_cast<void*>(aligned), (end - aligned) & ~(kHuge - 1), MADV_HUGEPAGE);
+}
 
 SeverityMatrix::SeverityMatrix(DataType type, size_t cnodes, size_t locations)
     : type_(type),
@@ -18,16 +30,7 @@ void SeverityMatrix::Storage::reserve(size_t n) {
   if (used > 0) std::copy(words.get(), words.get() + used, grown.get());
   words = std::move(grown);
   capacity = n;
-  // Large matrices: ask for transparent huge pages, which cuts page faults ~20-fold
-  // (docs/benchmarks.md). Only a hint; failure changes nothing.
-  constexpr size_t kHuge = size_t{2} << 20;
-  if (n * sizeof(uint64_t) >= 4 * kHuge) {
-    auto begin = reinterpret_cast<uintptr_t>(words.get());
-    const uintptr_t aligned = (begin + kHuge - 1) & ~(kHuge - 1);
-    const uintptr_t end = begin + n * sizeof(uint64_t);
-    if (end > aligned + kHuge)
-      ::madvise(reinterpret_cast<void*>(aligned), (end - aligned) & ~(kHuge - 1), MADV_HUGEPAGE);
-  }
+  core::advise_huge_pages(words.get(), n * sizeof(uint64_t));
 }
 
 void SeverityMatrix::reserve_rows(size_t rows) {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/vector_clones.hpp"
 #include "cubepl/builtins.hpp"
 
 namespace cubekit::cubepl::detail {
@@ -42,15 +43,8 @@ class BufferPool {
 };
 
 // Division bounds the row loops it is in: SSE2's divpd divides 2 lanes in about the time AVX's
-// vdivpd takes for 4. So the quotient loops are compiled for AVX2 as well as for plain x86-64
-// and the loader picks one per machine (the binary still runs on any x86-64). The division is
-// the same IEEE operation either way and AVX2 brings no fused multiply-add: the same bits.
-// Not under ThreadSanitizer: a program with such a choice (an ifunc) crashes at start under it.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-#define CUBEKIT_WITH_AVX2 __attribute__((target_clones("avx2", "default")))
-#else
-#define CUBEKIT_WITH_AVX2
-#endif
+// vdivpd takes for 4. So the quotient loops have an AVX2 variant (core/vector_clones.hpp): the
+// division is the same IEEE operation either way, the same bits.
 
 CUBEKIT_WITH_AVX2 void quotients(const double* x, double* y, size_t n) {
   for (size_t i = 0; i < n; ++i) y[i] = quotient(x[i], y[i]);

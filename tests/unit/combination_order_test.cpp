@@ -90,5 +90,69 @@ TEST(CombinationOrder, MeanAddsInputAfterInput) {
   EXPECT_EQ(stored(out, "q"), -kBig);
 }
 
+// Call paths r → {a, b}, two locations, "visits" UINT64 stored inclusive; a call path whose
+// inclusive row is absent (b of the first report) is left out of the file.
+Report inclusive_integers(const std::string& path, const std::vector<std::vector<uint64_t>>& rows,
+                          bool compress) {
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "visits", "UINT64", MetricKind::kInclusive);
+  test::add_call_tree(*model, {"r", "a", "b"}, {kNoIndex, 0, 0});
+  test::add_one_machine(*model, {2});
+  model->finalize(path);
+  WriteOptions options;
+  options.compress = compress;
+  ReportWriter writer(path, model, options);
+  writer.begin_metric(0);
+  for (Index c : storage_order(*model, MetricKind::kInclusive))
+    if (!rows[c].empty()) writer.write_row(c, reinterpret_cast<const std::byte*>(rows[c].data()));
+  writer.end_metric();
+  writer.finish();
+  return Report::open(path);
+}
+
+// The stored row of "visits" at the call path of region `name`.
+std::vector<uint64_t> stored_row(const Report& report, const std::string& name) {
+  const Model& m = report.model();
+  for (Index c = 0; c < m.cnodes.size(); ++c) {
+    if (m.regions[m.cnodes[c].region].name != name) continue;
+    std::vector<uint64_t> v(m.locations.size());
+    if (const std::byte* row = report.severities(0)->row(c))
+      std::memcpy(v.data(), row, v.size() * sizeof(uint64_t));
+    return v;
+  }
+  ADD_FAILURE() << "no call path of " << name;
+  return {};
+}
+
+// The exclusive terms of a metric stored inclusive come from the stored rows gathered by call
+// path (a missing row is the identity), plain and deflated. Inclusive rows r (10, 20), a (4, 6),
+// b absent: exclusive r (6, 14), a (4, 6), b (0, 0); halved and truncated r (3, 7), a (2, 3).
+// Rows r (7, 9), a (3, 2), b (1, 1): exclusive r (3, 6), a (3, 2), b (1, 1); halved r (1, 3),
+// a (1, 1), b (0, 0). Sums along the callers: a (3, 4), b (0, 0), r (3+2+1+1, 7+3+3+1) =
+// (7, 14).
+TEST(CombinationOrder, MeanOfAnIntegerMetricStoredInclusiveWithAMissingRow) {
+  for (bool compress : {false, true}) {
+    test::TempDir tmp("combination-order-integers");
+    const Report first =
+        inclusive_integers((tmp.path() / "first.cubex").string(), {{10, 20}, {4, 6}, {}}, compress);
+    const Report second = inclusive_integers((tmp.path() / "second.cubex").string(),
+                                             {{7, 9}, {3, 2}, {1, 1}}, compress);
+    UnifiedDefinitions defs;
+    std::vector<InputMapping> maps(2);
+    for (size_t i = 0; i < 2; ++i) {
+      const Report& in = i == 0 ? first : second;
+      defs.add_metrics(in.model(), maps[i]);
+      defs.add_call_tree(in.model(), maps[i]);
+      ASSERT_TRUE(defs.add_system_tree(in.model(), maps[i], SystemUnification::kStrict));
+    }
+    const std::string out_path = (tmp.path() / "mean.cubex").string();
+    write_combination({&first, &second}, maps, defs.finish(), Combination::kMean, out_path);
+    const Report out = Report::open(out_path);
+    EXPECT_EQ(stored_row(out, "r"), (std::vector<uint64_t>{7, 14})) << compress;
+    EXPECT_EQ(stored_row(out, "a"), (std::vector<uint64_t>{3, 4})) << compress;
+    EXPECT_EQ(stored_row(out, "b"), (std::vector<uint64_t>{0, 0})) << compress;
+  }
+}
+
 }  // namespace
 }  // namespace cubekit

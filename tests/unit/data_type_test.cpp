@@ -253,6 +253,54 @@ TEST(Algebra, ScaleValuesTruncatesIntegersAndScalesDoublesExactly) {
   EXPECT_THROW(scale_values(DataType(TypeKind::kScaleFunc), scale_func.data(), 1, 0.5, "m"), Error);
 }
 
+// cube_mean's UINT64 terms (visits, bytes) scaled from the row where it lies into another:
+// products below 2^52 take a vectorized shortcut, the others the general loop; both truncate
+// toward zero as integer_of does. Expected values by hand (and, for 1/16, exact integer division).
+TEST(Algebra, ScaleValuesOfUint64IntoAnotherRowTruncates) {
+  const DataType u64(TypeKind::kUInt64);
+  auto scaled = [&](std::vector<uint64_t> x, double factor) {
+    // The source 2 bytes into its buffer, as rows lie in a mapped file.
+    std::vector<std::byte> src(x.size() * 8 + 2);
+    std::memcpy(src.data() + 2, x.data(), x.size() * 8);
+    std::vector<uint64_t> out(x.size(), 99);
+    scale_values(u64, src.data() + 2, reinterpret_cast<std::byte*>(out.data()), x.size(), factor,
+                 "t");
+    return out;
+  };
+  // Ties of s + 2^52 round to even (2.5 → 2, 3.5 → 4): truncation gives 2 and 3 either way.
+  EXPECT_EQ(scaled({0, 1, 5, 7, 8, 9}, 0.5), (std::vector<uint64_t>{0, 0, 2, 3, 4, 4}));
+  // 2^53 − 1 halved is 2^52 − 0.5: s + 2^52 rounds up to 2^53 (an exponent step), truncated
+  // 2^52 − 1. The same row with 2^60 in it (product 2^59) takes the general loop.
+  const uint64_t two52 = uint64_t{1} << 52;
+  EXPECT_EQ(scaled({(uint64_t{1} << 53) - 1, 3}, 0.5), (std::vector<uint64_t>{two52 - 1, 1}));
+  EXPECT_EQ(scaled({(uint64_t{1} << 53) - 1, 3, uint64_t{1} << 60}, 0.5),
+            (std::vector<uint64_t>{two52 - 1, 1, uint64_t{1} << 59}));
+  // 2^64 − 1 becomes the double 2^64: scaled by 1 it clamps to the largest double below 2^64.
+  EXPECT_EQ(scaled({UINT64_MAX}, 1.0), (std::vector<uint64_t>{18446744073709549568u}));
+  // A negative factor (−0 for a 0) and NaN leave the shortcut: 0 for all, as integer_of.
+  EXPECT_EQ(scaled({0, 3}, -0.5), (std::vector<uint64_t>{0, 0}));
+  EXPECT_EQ(scaled({4}, std::nan("")), (std::vector<uint64_t>{0}));
+  // A long row (vector loop and its remainder): with 1/16 exact, x · 1/16 truncated is x / 16.
+  std::vector<uint64_t> x(1003), expected(1003);
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = i * 7919 + (i % 3 == 0 ? (uint64_t{1} << 40) : 0);
+    expected[i] = x[i] / 16;
+  }
+  EXPECT_EQ(scaled(x, 1.0 / 16), expected);
+  // In place as before, and the other types through the same entry.
+  double d[] = {3, -1};
+  scale_values(DataType(TypeKind::kDouble), reinterpret_cast<const std::byte*>(d),
+               reinterpret_cast<std::byte*>(d), 2, 0.25, "t");
+  EXPECT_EQ(d[0], 0.75);
+  EXPECT_EQ(d[1], -0.25);
+  const double complex_value[] = {2, -4};
+  double complex_out[2];
+  scale_values(DataType(TypeKind::kComplex), reinterpret_cast<const std::byte*>(complex_value),
+               reinterpret_cast<std::byte*>(complex_out), 1, 0.5, "t");
+  EXPECT_EQ(complex_out[0], 1);
+  EXPECT_EQ(complex_out[1], -2);
+}
+
 // One number per value: the types Cube 3 rows hold, convert between, and fold in place.
 TEST(DataTypes, SingleNumbersAreTheIntegersAndTheThreeDoubles) {
   for (const char* text : {"INT8", "UINT8", "INT16", "UINT16", "INT32", "UINT32", "INT64", "UINT64",

@@ -8,11 +8,6 @@
 namespace cubekit {
 namespace {
 
-bool has_inclusive_storage(DataType type) {
-  return type.kind() != TypeKind::kMinDouble && type.kind() != TypeKind::kMaxDouble &&
-         type.kind() != TypeKind::kTauAtomic;
-}
-
 // The input's metric forest as CubeLib redefines it: name, type, unit, value, URL and
 // description kept; kind set; expressions, ghost state and attributes gone.
 Model restated_metrics(const Model& input, const CallFlavourOptions& options) {
@@ -21,7 +16,7 @@ Model restated_metrics(const Model& input, const CallFlavourOptions& options) {
   out.metrics = input.metrics;
   for (Metric& m : out.metrics) {
     m.kind = options.stored_as;
-    if (m.kind == MetricKind::kInclusive && !has_inclusive_storage(m.dtype)) {
+    if (m.kind == MetricKind::kInclusive && !m.dtype.allows_inclusive_storage()) {
       m.kind = MetricKind::kExclusive;
       if (options.note)
         options.note(" Metric " + m.uniq_name + " with type " + m.dtype_text +

@@ -535,6 +535,54 @@ TEST(AlgebraRoundTrip, ExclusifyAndInclusifyKeepEveryValue) {
   }
 }
 
+// A type that cannot be stored INCLUSIVE (MIN/MAXDOUBLE, TAU_ATOMIC, HISTOGRAM) stays EXCLUSIVE
+// in cube_inclusify's report, which must then open and hold the input's values. (CubeLib's
+// cube_inclusify stops on the HISTOGRAM: "HistorgramValue: too many arguments".)
+TEST(AlgebraRoundTrip, InclusifyKeepsEveryTypeThatCannotBeInclusiveExclusive) {
+  TempDir tmp("algebra-inclusify-types");
+  const std::string in = (tmp.path() / "types.cubex").string();
+  ASSERT_EQ(run_tool("cubekit", {"generate", "--all-types", "--call-paths", "20", "--nodes", "1",
+                                 "--processes", "1", "--threads", "2", "--seed", "3", "-o", in})
+                .exit_code,
+            0);
+  const std::string out = (tmp.path() / "o").string();
+  const RunResult r = run_tool("cube_inclusify", {"-o", out, in});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("Metric visit_durations with type HISTOGRAM(8) cannot be declared as an "
+                       "inclusive metric"),
+            std::string::npos)
+      << r.err;
+  const std::string written = out + "_incl.cubex";
+  // The writer renumbers the call paths: the values compared as a sorted list of rows (location
+  // and values of every metric) without the call path's id. Inclusive values are stored as
+  // they are; exclusive ones only of the metrics kept EXCLUSIVE (the others' are differences of
+  // inclusive values now, with their rounding).
+  auto rows = [](const std::string& report, const char* flavour, const char* metrics) {
+    const RunResult dump =
+        run_tool("cube_dump", {"-m", metrics, "-z", flavour, "-s", "csv2", report});
+    EXPECT_EQ(dump.exit_code, 0) << report << ": " << dump.err;
+    std::istringstream csv(dump.out);
+    std::vector<std::string> found;
+    for (std::string line; std::getline(csv, line);) found.push_back(line.substr(line.find(',')));
+    std::sort(found.begin(), found.end());
+    return found;
+  };
+  EXPECT_EQ(rows(written, "incl", "all"), rows(in, "incl", "all"));
+  const char* exclusive_kept = "min_time,max_time,message_size,visit_durations";
+  EXPECT_EQ(rows(written, "excl", exclusive_kept), rows(in, "excl", exclusive_kept));
+  const RunResult w = run_tool("cube_dump", {"-w", written});
+  std::istringstream lines(w.out);
+  size_t kept = 0;
+  for (std::string line; std::getline(lines, line);) {
+    for (const char* type : {"MINDOUBLE", "MAXDOUBLE", "TAU_ATOMIC", "HISTOGRAM"}) {
+      if (line.find(type) == std::string::npos) continue;
+      EXPECT_NE(line.find("EXCLUSIVE"), std::string::npos) << line;
+      ++kept;
+    }
+  }
+  EXPECT_GE(kept, 4u) << w.out;
+}
+
 // CubeLib's test19/template.cube (Cube 3): 180 call paths over 180 regions, of which only 85
 // differ in name, module and lines (counted in its XML), and 15 call paths have an alike
 // sibling (e.g. the seven "initialize.f" callees of the first "initialize.f"). CubeLib's

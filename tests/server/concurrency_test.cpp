@@ -178,8 +178,11 @@ TEST(ServerConcurrency, RequestsForOneAnswerAtOnceDecodeItOnce) {
   cubekit::server::DecodeBudget alone_budget(one, one);
   cubekit::server::OpenReport alone(cubekit::Report::open(path.string()), "r.cubex", alone_budget);
   const auto expected = alone.aggregated(time);
-  for (const auto& a : answers)
-    if (a) EXPECT_EQ(*a, *expected);
+  for (const auto& a : answers) {
+    if (a) {
+      EXPECT_EQ(*a, *expected);
+    }
+  }
 }
 
 // A budget that holds one request's values: what the caches kept is given back when the next

@@ -484,7 +484,9 @@ void print_gnuplot2(std::ostream& out, MetricEngine& engine, const LocationShare
 
 // Whether the values shown are summed over all locations: -t aggr (the flat profile -r too);
 // otherwise they are shown per location.
-bool sums_over_locations(const Options& o) { return o.aggregate; }
+bool sums_over_locations(const Options& o) {
+  return o.aggregate;
+}
 
 // How CubeLib computes a flat profile per location (SubroutineRule): all locations at once
 // without -t, each chosen one on its own with -t, and in its csv2 layout always each on its own.

@@ -1,6 +1,8 @@
 // Writing .cubex reports that CubeLib 4.x reads (cube-format.md §9.5). A report appears whole
 // under its name or not at all: everything goes to a temporary file beside it, which is synced
-// and renamed at the end; a writer destroyed before finish() removes it.
+// and renamed at the end; a writer destroyed before finish() removes it. The same model, rows and
+// options (with a fixed mtime) give the same bytes, with or without compress, on any thread and in
+// any run.
 #pragma once
 
 #include <cstdint>

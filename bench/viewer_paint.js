@@ -198,7 +198,11 @@ async function valueModes(page, second) {
       const external = mode !== 'external' ? 'true'
         : pane === 'metrics' ? '[...cubekitViewer.state.ext.metricTotals.values()].length > 0'
           : 'cubekitViewer.state.ext.calls !== null';
+      // External percent of the call or system pane waits for this click's /diff answer, not
+      // for one an earlier click left.
+      const forget = mode === 'external' && pane !== 'metrics' ? 'cubekitViewer.state.ext.calls = null;' : '';
       await timed(page, `click: ${pane} pane, ${mode}`, `
+        ${forget}
         const s = document.getElementById('${pane}-mode');
         s.value = '${mode}';
         s.dispatchEvent(new Event('change'));`,

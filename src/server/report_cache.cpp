@@ -255,6 +255,31 @@ std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
   return call_graph_shape_;
 }
 
+std::shared_ptr<const OpenReport::RegionPaths> OpenReport::region_paths() {
+  {
+    std::lock_guard lock(mutex_);
+    if (region_paths_) return region_paths_;
+  }
+  const Model& m = model();
+  auto paths = std::make_shared<RegionPaths>();
+  paths->of_cnode.resize(m.cnodes.size());
+  auto name_children = [&](const std::vector<Index>& kids, const std::string& prefix) {
+    std::unordered_map<std::string, int> seen;
+    for (Index k : kids) {
+      const std::string& name = m.regions[m.cnodes[k].region].name;
+      const int n = ++seen[name];
+      paths->of_cnode[k] = prefix + name + (n > 1 ? "#" + std::to_string(n) : "");
+    }
+  };
+  name_children(m.cnode_roots(), "");
+  for (Index c = 0; c < m.cnodes.size(); ++c)  // pre-order: parents are named first
+    name_children(m.cnodes[c].children, paths->of_cnode[c] + "/");
+  for (Index c = 0; c < m.cnodes.size(); ++c) paths->cnode_of.emplace(paths->of_cnode[c], c);
+  std::lock_guard lock(mutex_);
+  if (!region_paths_) region_paths_ = std::move(paths);
+  return region_paths_;
+}
+
 void OpenReport::start_call_graph_shape() {
   // A shape that cannot be computed is an error for the request that asks for it, not here.
   call_graph_shape_started_ = std::async(std::launch::async, [this] {

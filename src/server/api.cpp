@@ -374,6 +374,40 @@ std::string whole_tree_values(const Model& m, const std::string& metric,
 
 }  // namespace
 
+namespace {
+
+// A count parameter (`top`, `regions`, `calls`): at least 1, at most `most`; `fallback` when
+// absent.
+size_t count_param(const Params& p, const std::string& key, size_t fallback, size_t most) {
+  const std::string* text = param(p, key);
+  if (!text) return fallback;
+  const uint64_t n = number(key, *text);
+  if (n < 1 || n > most)
+    throw HttpError(
+        400, "parameter '" + key + "' must be 1 to " + std::to_string(most) + ", not " + *text);
+  return n;
+}
+
+// The `top` call paths of largest value (of equals, the earlier; NaN none), largest first,
+// each with its region's name: what a viewer lists first of 100,000 call paths.
+std::string top_values(const Model& m, const std::string& metric, const std::vector<double>& v,
+                       size_t top) {
+  std::vector<Index> order;
+  for (Index c = 0; c < v.size(); ++c)
+    if (!std::isnan(v[c])) order.push_back(c);
+  const auto first = [&](Index x, Index y) { return v[x] > v[y] || (v[x] == v[y] && x < y); };
+  const auto end = order.begin() + static_cast<std::ptrdiff_t>(std::min(top, order.size()));
+  std::partial_sort(order.begin(), end, order.end(), first);
+  json values = json::array(), names = json::array();
+  for (auto it = order.begin(); it != end; ++it) {
+    values.push_back({m.cnodes[*it].id, v[*it]});
+    names.push_back(cnode_name(m, *it));
+  }
+  return json{{"metric", metric}, {"values", values}, {"names", names}}.dump();
+}
+
+}  // namespace
+
 std::string Api::values(const Params& p) {
   const auto report = open(p);
   const Model& m = report->model();
@@ -396,6 +430,9 @@ std::string Api::values(const Params& p) {
     const auto per_cnode = report->aggregated(q);
     if (const std::string* list = param(p, "cnodes")) {
       for (Index c : cnode_list(m, *list)) values.push_back({m.cnodes[c].id, (*per_cnode)[c]});
+    } else if (param(p, "top")) {
+      return top_values(m, report->metric_name(q.metric), *per_cnode,
+                        count_param(p, "top", 0, kMaxListedIds));
     } else {
       return whole_tree_values(m, report->metric_name(q.metric), *per_cnode);
     }
@@ -404,18 +441,6 @@ std::string Api::values(const Params& p) {
 }
 
 namespace {
-
-// A count parameter (`top`, `regions`, `calls`): at least 1, at most `most`; `fallback` when
-// absent.
-size_t count_param(const Params& p, const std::string& key, size_t fallback, size_t most) {
-  const std::string* text = param(p, key);
-  if (!text) return fallback;
-  const uint64_t n = number(key, *text);
-  if (n < 1 || n > most)
-    throw HttpError(
-        400, "parameter '" + key + "' must be 1 to " + std::to_string(most) + ", not " + *text);
-  return n;
-}
 
 // The flat profile's rows: the regions with a value (exclusive or subroutines not 0), in
 // region order, or with `top` the `top` of largest exclusive value, largest first (of

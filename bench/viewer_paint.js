@@ -167,7 +167,8 @@ async function otherTabs(page, second) {
   await tab('box', 'box plot', `return document.querySelector('#box rect') !== null;`);
   await tab('topology', 'topology', `return document.querySelector('#topology table, #topology') !== null && document.getElementById('topology').childNodes.length > 0;`);
   await tab('pop', 'POP', `return document.querySelector('#pop tr td') !== null;`);
-  await tab('diff', 'diff', `return document.getElementById('compare') !== null;`);
+  // The diff tab is ready when the reports to compare with are listed.
+  await tab('diff', 'diff', `return document.querySelector('#compare option[value="${second}"]') !== null;`);
   await timed(page, `click: diff, compare with ${second}`, `
     const s = document.getElementById('compare');
     s.value = ${JSON.stringify(second)};

@@ -239,7 +239,7 @@ TEST(ChildrenApi, ParametersOfTheCallPathsThatHaveThem) {
   EXPECT_EQ(kids[0]["name"], "foo");
   EXPECT_FALSE(kids[0].contains("params"));
   EXPECT_EQ(kids[1]["name"], "qux");
-  EXPECT_EQ(kids[1]["params"], json({{"instance", "3"}}));
+  EXPECT_EQ(kids[1]["params"], json::array({json::array({"instance", "3"})}));
 }
 
 }  // namespace

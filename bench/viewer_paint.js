@@ -12,7 +12,7 @@
 //   node bench/viewer_paint.js <cubekit binary> <report.cubex> [second report.cubex]
 //
 // The second report (diff, external percent) lies in the same folder; without it the report is
-// compared with itself.
+// compared with itself. PLUGINS=DIR: the example plugin from there (default web/examples).
 //
 // Runs from tests/browser (its node_modules has playwright-core): bench/viewer_paint.sh.
 // DETAIL=1 adds under each click the API requests on their way during it (start..end after the
@@ -25,10 +25,13 @@ const path = require('path');
 const { chromium } = require(path.join(__dirname, '..', 'tests', 'browser', 'node_modules', 'playwright-core'));
 
 const [cubekit, report, second = report] = process.argv.slice(2);
+// The example plugin's folder (PLUGINS: another checkout's, to time another binary with the
+// example plugin of its own version).
+const plugins = process.env.PLUGINS || path.join(__dirname, '..', 'web', 'examples');
 
 function startServer(root) {
   return new Promise((resolve, reject) => {
-    const p = spawn(cubekit, ['serve', '--root', root, '--port', '0', '--plugins', path.join(__dirname, '..', 'web', 'examples')]);
+    const p = spawn(cubekit, ['serve', '--root', root, '--port', '0', '--plugins', plugins]);
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;

@@ -699,7 +699,7 @@ std::string Api::diff(const Params& p) {
   const auto va = a->aggregated(q), vb = b->aggregated(q);
   const auto paths_a = a->region_paths(), paths_b = b->region_paths();
   const std::vector<std::string>&pa = paths_a->of_cnode, &pb = paths_b->of_cnode;
-  const std::unordered_map<std::string, Index>& in_b = paths_b->cnode_of;
+  const std::unordered_map<std::string_view, Index>& in_b = paths_b->cnode_of;
   std::vector<bool> matched(pb.size());
   const std::string* listed = param(p, "cnodes");
   std::vector<Index> of_a(pa.size());

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -112,7 +113,7 @@ class OpenReport {
   // each few rows of a viewer).
   struct RegionPaths {
     std::vector<std::string> of_cnode;
-    std::unordered_map<std::string, Index> cnode_of;
+    std::unordered_map<std::string_view, Index> cnode_of;  // views of of_cnode
   };
   std::shared_ptr<const RegionPaths> region_paths();
   // Starts call_graph_shape() on a thread of its own: the viewer's call graph tab asks for it

@@ -2,10 +2,17 @@
 // `cubekit serve` over one report. Measures the first paint (page load until the call tree
 // shows values: anchor open, one metric decoded) and later clicks (expand a call path, select
 // another metric, open the flat profile tab, open the call graph tab — its first answer and the
-// whole graph — select a metric with it shown, and go back to a metric whose layout is kept),
-// each until the page shows the answer.
+// whole graph — select a metric with it shown, go back to a metric whose layout is kept, then
+// every other tab once (sunburst, box plot, topology, POP, diff against the second report,
+// source, iterations, scaling, the example plugin of web/examples) and every value mode of each
+// pane), each until the page shows the answer, with the number of elements the view draws: the
+// DOM elements inside the shown tab (or the pane) plus the boxes a canvas records
+// (data-rects, data-arcs).
 //
-//   node bench/viewer_paint.js <cubekit binary> <report.cubex>
+//   node bench/viewer_paint.js <cubekit binary> <report.cubex> [second report.cubex]
+//
+// The second report (diff, external percent) lies in the same folder; without it the report is
+// compared with itself. PLUGINS=DIR: the example plugin from there (default web/examples).
 //
 // Runs from tests/browser (its node_modules has playwright-core): bench/viewer_paint.sh.
 // DETAIL=1 adds under each click the API requests on their way during it (start..end after the
@@ -17,11 +24,14 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require(path.join(__dirname, '..', 'tests', 'browser', 'node_modules', 'playwright-core'));
 
-const [cubekit, report] = process.argv.slice(2);
+const [cubekit, report, second = report] = process.argv.slice(2);
+// The example plugin's folder (PLUGINS: another checkout's, to time another binary with the
+// example plugin of its own version).
+const plugins = process.env.PLUGINS || path.join(__dirname, '..', 'web', 'examples');
 
 function startServer(root) {
   return new Promise((resolve, reject) => {
-    const p = spawn(cubekit, ['serve', '--root', root, '--port', '0']);
+    const p = spawn(cubekit, ['serve', '--root', root, '--port', '0', '--plugins', plugins]);
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
@@ -43,7 +53,10 @@ const thinkMs = Number(process.env.THINK_MS || 0);
 // `click` and `until` are function bodies run in the page.
 // With `later` ({label, until}), also the time from the same click until `later.until` holds
 // (e.g. the call graph's first answer, then the whole graph), plus one frame.
-async function timed(page, label, click, until, later = null) {
+// `count` (a function body run in the page after the answer) gives the drawn elements; by
+// default those of the shown tab.
+const SHOWN_TAB = "return __drawn(document.querySelector('#bottom .tab:not([hidden])'));";
+async function timed(page, label, click, until, later = null, count = SHOWN_TAB) {
   if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
   const { times: ms, requests } = await page.evaluate(({ click, until, last }) => new Promise((resolve, reject) => {
     // The API requests on their way during the click (started before it, too), by the
@@ -77,12 +90,13 @@ async function timed(page, label, click, until, later = null) {
     new Function(click)();
     check();
   }), { click, until, last: later && later.until });
-  console.log(`| ${label} | ${ms[0].toFixed(0)} ms |`);
+  const drawn = await page.evaluate((body) => new Function(body)(), count);
+  console.log(`| ${label} | ${ms[0].toFixed(0)} ms | ${drawn} |`);
   // DETAIL=1: what the click waited for on the network; the rest of its time is parsing,
   // the viewer's own work and painting.
   if (process.env.DETAIL) for (const [name, start, end, bytes, firstByte] of requests)
-    console.log(`|   ${name}: ${start.toFixed(0)}..${end.toFixed(0)} ms${bytes ? `, ${(bytes / 1e3).toFixed(0)} kB, first byte at ${firstByte.toFixed(0)} ms` : ''} | |`);
-  if (later) console.log(`| ${later.label} | ${ms[1].toFixed(0)} ms |`);
+    console.log(`|   ${name}: ${start.toFixed(0)}..${end.toFixed(0)} ms${bytes ? `, ${(bytes / 1e3).toFixed(0)} kB, first byte at ${firstByte.toFixed(0)} ms` : ''} | | |`);
+  if (later) console.log(`| ${later.label} | ${ms[1].toFixed(0)} ms | |`);
   return ms;
 }
 
@@ -97,8 +111,8 @@ async function main() {
   try {
     const page = await browser.newPage();
     const name = path.basename(report);
-    console.log(`| ${name} (${(fs.statSync(report).size / 1e9).toFixed(2)} GB) | time |`);
-    console.log('|---|---:|');
+    console.log(`| ${name} (${(fs.statSync(report).size / 1e9).toFixed(2)} GB) | time | drawn elements |`);
+    console.log('|---|---:|---:|');
     // First paint: from the navigation's start (the first request) until the call tree shows
     // values, by the page's own clock (Chromium's start-up is not the viewer's).
     await page.goto(`${server.url}?report=${encodeURIComponent(name)}`);
@@ -106,10 +120,13 @@ async function main() {
       performance.setResourceTimingBufferSize(100000);
       window.__longTasks = [];
       new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries())).observe({ type: 'longtask', buffered: true });
+      // The elements a view draws: DOM elements below `root`, plus the boxes its canvases record.
+      window.__drawn = (root) => (root ? root.querySelectorAll('*').length + [...root.querySelectorAll('canvas')]
+        .reduce((n, c) => n + Number(c.dataset.rects || c.dataset.arcs || c.dataset.cells || 0), 0) : 0);
     });
     await page.waitForSelector('#calls li .value[data-value]:not([data-value=""])');
     const paint = await page.evaluate(() => performance.now());
-    console.log(`| first paint: first request until the call tree shows values | ${paint.toFixed(0)} ms |`);
+    console.log(`| first paint: first request until the call tree shows values | ${paint.toFixed(0)} ms | ${await page.evaluate(() => __drawn(document.getElementById('calls')))} in the call pane |`);
     await timed(page, 'click: expand the first call path with children', `
       const visible = () => [...document.querySelectorAll('#calls li')].filter((li) => li.offsetParent).length;
       window.__rowsBefore = visible();
@@ -136,10 +153,65 @@ async function main() {
     await timed(page, 'click: back to visits with the call graph shown (layout kept)', `
       [...document.querySelectorAll('#metrics li .row')].find((r) => r.querySelector('.name').textContent === 'Visits').click();`,
     `return (document.querySelector('.callgraph .caption') || { textContent: '' }).textContent.startsWith('visits') && document.querySelector('#callgraph[data-stage=whole]') !== null;`);
+    await otherTabs(page, path.basename(second));
+    await valueModes(page, path.basename(second));
   } finally {
     await browser.close();
     server.proc.kill('SIGTERM');
     fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+// Every other tab, first shown (the selection: visits at the first call path), until its answer.
+async function otherTabs(page, second) {
+  const tab = (source, label, until) => timed(page, `click: ${label} tab`, `
+    document.querySelector('#tabs button[data-source="${source}"]').click();`, until);
+  await tab('sunburst', 'sunburst', `return Number((document.getElementById('sunburst') || { dataset: {} }).dataset.arcs) > 0;`);
+  await tab('box', 'box plot', `return document.querySelector('#box rect') !== null;`);
+  await tab('topology', 'topology', `return document.querySelector('#topology table, #topology') !== null && document.getElementById('topology').childNodes.length > 0;`);
+  await tab('pop', 'POP', `return document.querySelector('#pop tr td') !== null;`);
+  // The diff tab is ready when the reports to compare with are listed.
+  await tab('diff', 'diff', `return document.querySelector('#compare option[value="${second}"]') !== null;`);
+  await timed(page, `click: diff, compare with ${second}`, `
+    const s = document.getElementById('compare');
+    s.value = ${JSON.stringify(second)};
+    s.dispatchEvent(new Event('change'));`,
+  `return document.querySelector('#diff tr td') !== null;`);
+  await tab('source', 'source', `return document.getElementById('source-head') && document.getElementById('source-head').textContent !== '';`);
+  await tab('iterations', 'iterations', `return document.querySelector('.iterations p') !== null;`);
+  await tab('scaling', 'scaling', `return document.getElementById('scaling-message') && document.getElementById('scaling-message').textContent !== '';`);
+  await tab('hotspots.js', 'example plugin (hotspots)', `return document.querySelector('#hotspots tr') !== null;`);
+  await tab('flame', 'flame graph', `return Number(document.getElementById('flame').dataset.rects) > 0;`);
+}
+
+// Every value mode of each pane (the flame graph shown), until the pane shows it; external
+// percent compares with the second report.
+async function valueModes(page, second) {
+  const modes = { metrics: ['root', 'metric', 'external', 'abs'], calls: ['root', 'metric', 'calls', 'external', 'abs'],
+    system: ['root', 'metric', 'calls', 'system', 'peer', 'peerdist', 'external', 'abs'] };
+  await timed(page, `click: external report ${second}`, `
+    const s = document.getElementById('external');
+    s.value = ${JSON.stringify(second)};
+    s.dispatchEvent(new Event('change'));`, 'return true;', null, "return 0;");
+  for (const [pane, list] of Object.entries(modes)) {
+    for (const mode of list) {
+      // Shown: the pane's caption says % (or not, for absolute) and, for external percent,
+      // the other report's values have come.
+      const shown = mode === 'abs' ? `document.getElementById('${pane}-unit').textContent !== '%'`
+        : `document.getElementById('${pane}-unit').textContent === '%'`;
+      const external = mode !== 'external' ? 'true'
+        : pane === 'metrics' ? '[...cubekitViewer.state.ext.metricTotals.values()].length > 0'
+          : 'cubekitViewer.state.ext.calls !== null';
+      // External percent of the call or system pane waits for this click's /diff answer, not
+      // for one an earlier click left.
+      const forget = mode === 'external' && pane !== 'metrics' ? 'cubekitViewer.state.ext.calls = null;' : '';
+      await timed(page, `click: ${pane} pane, ${mode}`, `
+        ${forget}
+        const s = document.getElementById('${pane}-mode');
+        s.value = '${mode}';
+        s.dispatchEvent(new Event('change'));`,
+      `return ${shown} && ${external};`, null, `return __drawn(document.getElementById('${pane}'));`);
+    }
   }
 }
 

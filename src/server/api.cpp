@@ -103,6 +103,13 @@ json metrics_json(const Model& m) {
   return out;
 }
 
+// A call path's parameters (Score-P's dynamic regions: the iteration) as [[key, value], …].
+json parameters_json(const Cnode& c) {
+  json params = json::array();
+  for (const Parameter& x : c.parameters) params.push_back({x.key, x.value});
+  return params;
+}
+
 // The call paths as /tree's `calls`, a call path's parameters (Score-P's dynamic regions: the
 // iteration) only where it has some. Written directly: nlohmann's tree of 100,000 objects took
 // 0.5-0.9 s under load, and the viewer asks for it once per report, during the first clicks.
@@ -112,11 +119,7 @@ std::string cnodes_text(const Model& m) {
     out += out.size() == 1 ? "{\"id\":" : ",{\"id\":";
     out += std::to_string(c.id) + ",\"line\":" + std::to_string(c.line);
     out += ",\"mod\":" + json(c.mod).dump() + ",\"name\":" + json(m.regions[c.region].name).dump();
-    if (!c.parameters.empty()) {
-      json params = json::array();
-      for (const Parameter& x : c.parameters) params.push_back({x.key, x.value});
-      out += ",\"params\":" + params.dump();
-    }
+    if (!c.parameters.empty()) out += ",\"params\":" + parameters_json(c).dump();
     out += ",\"parent\":";
     out += c.parent == kNoIndex ? "null" : std::to_string(m.cnodes[c.parent].id);
     out += '}';
@@ -290,6 +293,7 @@ std::string Api::children(const Params& p) {
               {"line", m.cnodes[c].line},
               {"mod", m.cnodes[c].mod},
               {"children", m.cnodes[c].children.size()}};
+    if (!m.cnodes[c].parameters.empty()) node["params"] = parameters_json(m.cnodes[c]);
     if (incl) node["incl"] = (*incl)[c], node["excl"] = (*excl)[c];
     out.push_back(std::move(node));
   }
@@ -370,6 +374,40 @@ std::string whole_tree_values(const Model& m, const std::string& metric,
 
 }  // namespace
 
+namespace {
+
+// A count parameter (`top`, `regions`, `calls`): at least 1, at most `most`; `fallback` when
+// absent.
+size_t count_param(const Params& p, const std::string& key, size_t fallback, size_t most) {
+  const std::string* text = param(p, key);
+  if (!text) return fallback;
+  const uint64_t n = number(key, *text);
+  if (n < 1 || n > most)
+    throw HttpError(
+        400, "parameter '" + key + "' must be 1 to " + std::to_string(most) + ", not " + *text);
+  return n;
+}
+
+// The `top` call paths of largest value (of equals, the earlier; NaN none), largest first,
+// each with its region's name: what a viewer lists first of 100,000 call paths.
+std::string top_values(const Model& m, const std::string& metric, const std::vector<double>& v,
+                       size_t top) {
+  std::vector<Index> order;
+  for (Index c = 0; c < v.size(); ++c)
+    if (!std::isnan(v[c])) order.push_back(c);
+  const auto first = [&](Index x, Index y) { return v[x] > v[y] || (v[x] == v[y] && x < y); };
+  const auto end = order.begin() + static_cast<std::ptrdiff_t>(std::min(top, order.size()));
+  std::partial_sort(order.begin(), end, order.end(), first);
+  json values = json::array(), names = json::array();
+  for (auto it = order.begin(); it != end; ++it) {
+    values.push_back({m.cnodes[*it].id, v[*it]});
+    names.push_back(cnode_name(m, *it));
+  }
+  return json{{"metric", metric}, {"values", values}, {"names", names}}.dump();
+}
+
+}  // namespace
+
 std::string Api::values(const Params& p) {
   const auto report = open(p);
   const Model& m = report->model();
@@ -392,6 +430,9 @@ std::string Api::values(const Params& p) {
     const auto per_cnode = report->aggregated(q);
     if (const std::string* list = param(p, "cnodes")) {
       for (Index c : cnode_list(m, *list)) values.push_back({m.cnodes[c].id, (*per_cnode)[c]});
+    } else if (param(p, "top")) {
+      return top_values(m, report->metric_name(q.metric), *per_cnode,
+                        count_param(p, "top", 0, kMaxListedIds));
     } else {
       return whole_tree_values(m, report->metric_name(q.metric), *per_cnode);
     }
@@ -400,18 +441,6 @@ std::string Api::values(const Params& p) {
 }
 
 namespace {
-
-// A count parameter (`top`, `regions`, `calls`): at least 1, at most `most`; `fallback` when
-// absent.
-size_t count_param(const Params& p, const std::string& key, size_t fallback, size_t most) {
-  const std::string* text = param(p, key);
-  if (!text) return fallback;
-  const uint64_t n = number(key, *text);
-  if (n < 1 || n > most)
-    throw HttpError(
-        400, "parameter '" + key + "' must be 1 to " + std::to_string(most) + ", not " + *text);
-  return n;
-}
 
 // The flat profile's rows: the regions with a value (exclusive or subroutines not 0), in
 // region order, or with `top` the `top` of largest exclusive value, largest first (of
@@ -620,59 +649,75 @@ std::string Api::statistics(const Params& p) {
 
 namespace {
 
-// Each call path's region path ("main/foo/bar"); a region met twice below one parent gets
-// "#2", "#3", ... so that paths stay unique.
-std::vector<std::string> region_paths(const Model& m) {
-  std::vector<std::string> paths(m.cnodes.size());
-  auto name_children = [&](const std::vector<Index>& kids, const std::string& prefix) {
-    std::unordered_map<std::string, int> seen;
-    for (Index k : kids) {
-      const std::string& name = cnode_name(m, k);
-      const int n = ++seen[name];
-      paths[k] = prefix + name + (n > 1 ? "#" + std::to_string(n) : "");
-    }
+// One row of /diff: a call path's region path and its index in report a and in report b
+// (kNoIndex where the report lacks it), with both values.
+struct DiffRow {
+  const std::string* path;
+  Index a_cnode, b_cnode;
+  double a, b;
+};
+
+json diff_row_json(const DiffRow& r, const Model& a, const Model& b) {
+  const auto id = [](const Model& m, Index c) {
+    return c == kNoIndex ? json(nullptr) : json(m.cnodes[c].id);
   };
-  name_children(m.cnode_roots(), "");
-  for (Index c = 0; c < m.cnodes.size(); ++c)  // pre-order: parents are named first
-    name_children(m.cnodes[c].children, paths[c] + "/");
-  return paths;
+  return {{"path", *r.path},
+          {"a_cnode", id(a, r.a_cnode)},
+          {"b_cnode", id(b, r.b_cnode)},
+          {"a", r.a},
+          {"b", r.b},
+          {"diff", r.a - r.b}};
+}
+
+// The `top` rows of largest |a - b|, largest first (of equals, the earlier row).
+void keep_largest_differences(std::vector<DiffRow>& rows, size_t top) {
+  std::vector<size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  const auto size = [&](size_t i) {  // NaN (a value null) last
+    const double d = std::abs(rows[i].a - rows[i].b);
+    return std::isnan(d) ? -1.0 : d;
+  };
+  const auto first = [&](size_t x, size_t y) {
+    return size(x) > size(y) || (size(x) == size(y) && x < y);
+  };
+  const auto end = order.begin() + static_cast<std::ptrdiff_t>(std::min(top, order.size()));
+  std::partial_sort(order.begin(), end, order.end(), first);
+  std::vector<DiffRow> kept;
+  for (auto it = order.begin(); it != end; ++it) kept.push_back(rows[*it]);
+  rows = std::move(kept);
 }
 
 }  // namespace
 
 // Values of report a minus report b per call path, call paths matched by region path; a call
-// path only one side has counts 0 on the other.
+// path only one side has counts 0 on the other. With `cnodes` only those call paths of a (a
+// viewer's loaded rows), with `top` only the rows that differ most: a report of 100,000 call
+// paths has 50 MB of rows.
 std::string Api::diff(const Params& p) {
   const auto a = open(p, "a"), b = open(p, "b");
   const MetricQuery q = metric_query(p);
   const auto va = a->aggregated(q), vb = b->aggregated(q);
-  const std::vector<std::string> pa = region_paths(a->model()), pb = region_paths(b->model());
-  std::unordered_map<std::string, Index> in_b;
-  for (Index c = 0; c < pb.size(); ++c) in_b.emplace(pb[c], c);
+  const auto paths_a = a->region_paths(), paths_b = b->region_paths();
+  const std::vector<std::string>&pa = paths_a->of_cnode, &pb = paths_b->of_cnode;
+  const std::unordered_map<std::string_view, Index>& in_b = paths_b->cnode_of;
   std::vector<bool> matched(pb.size());
-  json rows = json::array();
-  for (Index c = 0; c < pa.size(); ++c) {
+  const std::string* listed = param(p, "cnodes");
+  std::vector<Index> of_a(pa.size());
+  std::iota(of_a.begin(), of_a.end(), Index{0});
+  if (listed) of_a = cnode_list(a->model(), *listed);
+  std::vector<DiffRow> rows;
+  for (Index c : of_a) {
     const auto other = in_b.find(pa[c]);
-    const double x = (*va)[c], y = other == in_b.end() ? 0.0 : (*vb)[other->second];
-    json bid = nullptr;
-    if (other != in_b.end())
-      matched[other->second] = true, bid = b->model().cnodes[other->second].id;
-    rows.push_back({{"path", pa[c]},
-                    {"a_cnode", a->model().cnodes[c].id},
-                    {"b_cnode", bid},
-                    {"a", x},
-                    {"b", y},
-                    {"diff", x - y}});
+    const Index bc = other == in_b.end() ? kNoIndex : other->second;
+    if (bc != kNoIndex) matched[bc] = true;
+    rows.push_back({&pa[c], c, bc, (*va)[c], bc == kNoIndex ? 0.0 : (*vb)[bc]});
   }
-  for (Index c = 0; c < pb.size(); ++c)
-    if (!matched[c])
-      rows.push_back({{"path", pb[c]},
-                      {"a_cnode", nullptr},
-                      {"b_cnode", b->model().cnodes[c].id},
-                      {"a", 0.0},
-                      {"b", (*vb)[c]},
-                      {"diff", -(*vb)[c]}});
-  return json{{"metric", a->metric_name(q.metric)}, {"values", rows}}.dump();
+  for (Index c = 0; c < pb.size() && !listed; ++c)
+    if (!matched[c]) rows.push_back({&pb[c], kNoIndex, c, 0.0, (*vb)[c]});
+  if (param(p, "top")) keep_largest_differences(rows, count_param(p, "top", 0, kMaxListedIds));
+  json out = json::array();
+  for (const DiffRow& r : rows) out.push_back(diff_row_json(r, a->model(), b->model()));
+  return json{{"metric", a->metric_name(q.metric)}, {"values", out}}.dump();
 }
 
 namespace {

@@ -255,6 +255,42 @@ std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
   return call_graph_shape_;
 }
 
+std::shared_ptr<const OpenReport::RegionPaths> OpenReport::region_paths() {
+  {
+    std::lock_guard lock(mutex_);
+    if (region_paths_) return region_paths_;
+  }
+  const Model& m = model();
+  auto paths = std::make_shared<RegionPaths>();
+  paths->of_cnode.resize(m.cnodes.size());
+  // Without copies of names and paths beyond the paths themselves: 100,000 call paths took
+  // 180 ms under load with a map of copied strings per call path.
+  std::unordered_map<std::string_view, int> seen;
+  auto name_children = [&](const std::vector<Index>& kids, std::string_view prefix) {
+    seen.clear();
+    for (Index k : kids) {
+      const std::string& name = m.regions[m.cnodes[k].region].name;
+      const int n = kids.size() > 1 ? ++seen[name] : 1;
+      std::string& path = paths->of_cnode[k];
+      path.reserve(prefix.size() + name.size() + (n > 1 ? 8 : 0));
+      path.append(prefix).append(name);
+      if (n > 1) path.append("#").append(std::to_string(n));
+    }
+  };
+  name_children(m.cnode_roots(), "");
+  std::string prefix;
+  for (Index c = 0; c < m.cnodes.size(); ++c) {  // pre-order: parents are named first
+    if (m.cnodes[c].children.empty()) continue;
+    prefix.assign(paths->of_cnode[c]).append("/");
+    name_children(m.cnodes[c].children, prefix);
+  }
+  paths->cnode_of.reserve(m.cnodes.size());
+  for (Index c = 0; c < m.cnodes.size(); ++c) paths->cnode_of.emplace(paths->of_cnode[c], c);
+  std::lock_guard lock(mutex_);
+  if (!region_paths_) region_paths_ = std::move(paths);
+  return region_paths_;
+}
+
 void OpenReport::start_call_graph_shape() {
   // A shape that cannot be computed is an error for the request that asks for it, not here.
   call_graph_shape_started_ = std::async(std::launch::async, [this] {

@@ -425,4 +425,22 @@ async function sourceView(ctx) {
   }
 }
 
-module.exports = { examplePlugin, valueModes, staleAnswers, htmlNeverInterpreted, topologies, sunburst, sourceView };
+// External percent chosen first, then call paths opened: their rows ask for the other report's
+// values as they load (/diff's cnodes). Against the same report: 100 % wherever there is a value.
+async function externalOnOpening(ctx) {
+  const page = await openPage(ctx, ctx.url, SUMMARY);
+  await page.selectOption('#external', SUMMARY);
+  await selectMode(page, 'calls', 'external');
+  const loaded = new Set(await page.$$eval('#calls li', (lis) => lis.map((li) => li._node.c.id)));
+  for (let round = 0; round < 3; round++) {
+    await page.$$eval('#calls li', (lis) => lis.filter((li) => li.offsetParent && li._node.hasKids && !li._node.expanded).forEach((li) => li.firstChild.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }))));
+    await page.waitForTimeout(400);
+  }
+  const rows = (await rowsOf(page, 'calls')).filter((r) => r.text !== '–');
+  assert.ok(rows.some((r) => !loaded.has(r.id)), `call paths opened: ${rows.map((r) => r.id)} (loaded before: ${[...loaded]})`);
+  assert.ok(rows.every((r) => r.text === '100.00'), `calls external % after opening: ${rows.map((r) => `${r.id} ${r.text}`)}`);
+  assert.deepStrictEqual(page.errors, []);
+  await page.close();
+}
+
+module.exports = { externalOnOpening, examplePlugin, valueModes, staleAnswers, htmlNeverInterpreted, topologies, sunburst, sourceView };

@@ -8,7 +8,7 @@ const path = require('path');
 const assert = require('assert');
 const support = require('./support');
 const { launchBrowser } = support;
-const { valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologies, sunburst, sourceView } = require('./plugins_test');
+const { externalOnOpening, valueModes, staleAnswers, htmlNeverInterpreted, examplePlugin, topologies, sunburst, sourceView } = require('./plugins_test');
 const { derivedMetrics } = require('./derived_test');
 const { callGraph } = require('./callgraph_test');
 const { iterations } = require('./iterations_test');
@@ -270,6 +270,7 @@ async function main() {
     const context = { browser, cubekit, shared, shots, url: server.url, examples: EXAMPLES };
     await examplePlugin(context);
     await valueModes(context);
+    await externalOnOpening(context);
     await staleAnswers(context);
     await htmlNeverInterpreted(context);
     await topologies(context);

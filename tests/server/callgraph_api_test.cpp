@@ -1,4 +1,5 @@
-// /api/v1/callgraph, /api/v1/flat's `top`, /api/v1/flame and /api/v1/path on a small report whose
+// /api/v1/callgraph, /api/v1/flat's `top`, /api/v1/flame, /api/v1/path, /api/v1/diff's `top` and
+// `cnodes`, /api/v1/values' `top` and /api/v1/children's `params` on a small report whose
 // sums are worked out by hand: the call tree of unit/call_graph_test.cpp (a region defined twice
 // under one name, a region calling itself), one location, exclusive time 1, 2, 4, ... per call
 // path.
@@ -174,6 +175,71 @@ TEST(FlameApi, PathOfACallPath) {
   EXPECT_EQ(s.get("path?report=r.cubex&cnode=0")["path"], json({0}));
   EXPECT_EQ(s.server.get("/api/v1/path?report=r.cubex&cnode=99").first, 404);
   EXPECT_EQ(s.server.get("/api/v1/path?report=r.cubex").first, 400);
+}
+
+// Report b: main 1 (15) → foo 2 (6) → bar 4 (4), main → qux 8 (8), qux the iteration
+// "instance" 3 (a Score-P dynamic region's parameter).
+void write_report_b(const std::filesystem::path& file) {
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  test::add_regions_and_calls(*model, {"main", "foo", "bar", "qux"}, {0, 1, 2, 3},
+                              {kNoIndex, 0, 1, 0});
+  model->cnodes[3].parameters.push_back({"numeric", "instance", "3"});
+  test::add_one_machine(*model, {1});
+  const double time[] = {1, 2, 4, 8};
+  test::write_first_metric(file.string(), model, time);
+}
+
+json diff_row(const char* path, json a_cnode, json b_cnode, double a, double b) {
+  return {{"path", path}, {"a_cnode", a_cnode}, {"b_cnode", b_cnode}, {"a", a},
+          {"b", b},       {"diff", a - b}};
+}
+
+// Inclusive r − b by region path: main 255 − 15, main/foo 158 − 6, main/foo/bar 156 − 4, the rest
+// of r against 0 (main/foo/bar/baz 128, main/bar 96, ...), main/qux 0 − 8.
+TEST(DiffApi, TheRowsThatDifferMostAndTheRowsAskedFor) {
+  SmallServer s;
+  write_report_b(s.dir.path() / "b.cubex");
+  const std::string q = "diff?a=r.cubex&b=b.cubex&metric=time&calltree=incl";
+  EXPECT_EQ(s.get(q)["values"].size(), 9u);  // r's 8 call paths and b's main/qux
+  // 152 twice: the earlier row first.
+  const json top = {diff_row("main", 0, 0, 255, 15), diff_row("main/foo", 1, 1, 158, 6),
+                    diff_row("main/foo/bar", 2, 2, 156, 4),
+                    diff_row("main/foo/bar/baz", 5, nullptr, 128, 0)};
+  EXPECT_EQ(s.get(q + "&top=4")["values"], top);
+  // Only r's call paths of the list, in its order; b's main/qux is none of them.
+  const json listed = {diff_row("main/bar", 6, nullptr, 96, 0),
+                       diff_row("main/foo/bar/foo", 3, nullptr, 24, 0),
+                       diff_row("main/foo/bar", 2, 2, 156, 4)};
+  EXPECT_EQ(s.get(q + "&cnodes=6,3,2")["values"], listed);
+  // The other way round: differences below 0 count by their size.
+  EXPECT_EQ(s.get("diff?a=b.cubex&b=r.cubex&metric=time&calltree=incl&top=2")["values"],
+            json({diff_row("main", 0, 0, 15, 255), diff_row("main/foo", 1, 1, 6, 158)}));
+  EXPECT_EQ(s.server.get("/api/v1/" + q + "&top=0").first, 400);
+  EXPECT_EQ(s.server.get("/api/v1/" + q + "&cnodes=99").first, 404);
+}
+
+TEST(ValuesApi, TheLargestWithTheirNames) {
+  SmallServer s;
+  const json excl = s.get("values?report=r.cubex&metric=time&calltree=excl&top=3");
+  EXPECT_EQ(excl["values"], json({{5, 128.0}, {7, 64.0}, {6, 32.0}}));
+  EXPECT_EQ(excl["names"], json({"baz", "baz", "bar"}));
+  const json incl = s.get("values?report=r.cubex&metric=time&calltree=incl&top=2");
+  EXPECT_EQ(incl["values"], json({{0, 255.0}, {1, 158.0}}));
+  EXPECT_EQ(incl["names"], json({"main", "foo"}));
+  EXPECT_EQ(s.get("values?report=r.cubex&metric=time&top=100")["values"].size(), 8u);
+  EXPECT_EQ(s.server.get("/api/v1/values?report=r.cubex&metric=time&top=0").first, 400);
+}
+
+TEST(ChildrenApi, ParametersOfTheCallPathsThatHaveThem) {
+  SmallServer s;
+  write_report_b(s.dir.path() / "b.cubex");
+  const json kids = s.get("children?report=b.cubex&cnode=0")["cnodes"];
+  ASSERT_EQ(kids.size(), 2u);
+  EXPECT_EQ(kids[0]["name"], "foo");
+  EXPECT_FALSE(kids[0].contains("params"));
+  EXPECT_EQ(kids[1]["name"], "qux");
+  EXPECT_EQ(kids[1]["params"], json::array({json::array({"instance", "3"})}));
 }
 
 }  // namespace

@@ -258,7 +258,10 @@ function callNode(c, parentNode) {
 async function loadCallChildren(parentId, parentNode) {
   const params = { report: state.report, metric: state.metric, metric_flavour: metricFlavour() };
   if (parentId !== null) params.cnode = parentId;
-  const r = await get('children', params, ticket(`children ${parentId}`));
+  const t = ticket(`children ${parentId}`);
+  const r = await get('children', params, t);
+  const ext = state.ext.calls;
+  if (ext && externalShown() && r.cnodes.length) for (const [id, v] of await externalOf(r.cnodes.map((c) => c.id), t)) ext.set(id, v);
   return r.cnodes.map((c) => callNode(c, parentNode));
 }
 
@@ -273,14 +276,22 @@ async function refreshCallValues(t) {
   return () => { for (const n of nodes) { const v = byId.get(n.c.id); n.c.incl = v[0]; n.c.excl = v[1]; } };
 }
 
-// The other report's values of the same call paths (matched by path, /diff), for external %.
-async function loadExternalCalls(t) {
-  if (!state.external || !Object.values(state.modes).includes('external')) return null;
-  const base = { a: state.report, b: state.external, metric: state.metric, metric_flavour: metricFlavour() };
+// The other report's values of the same call paths (matched by path, /diff), for external %:
+// id → [inclusive, exclusive, the other report's id]. Only of the call pane's loaded rows
+// (/diff's `cnodes`; the rows of an expanded call path are asked for when it opens): every
+// call path's is 50 MB for a report of 100,000.
+const externalShown = () => state.external && Object.values(state.modes).includes('external');
+
+async function externalOf(ids, t) {
+  const base = { a: state.report, b: state.external, metric: state.metric, metric_flavour: metricFlavour(), cnodes: ids.join(',') };
   const [incl, excl] = await Promise.all([get('diff', { ...base, calltree: 'incl' }, t), get('diff', { ...base, calltree: 'excl' }, t)]);
-  const calls = new Map();
-  incl.values.forEach((row, i) => { if (row.a_cnode !== null) calls.set(row.a_cnode, [row.b, excl.values[i].b, row.b_cnode]); });
-  return calls;
+  return new Map(incl.values.map((row, i) => [row.a_cnode, [row.b, excl.values[i].b, row.b_cnode]]));
+}
+
+async function loadExternalCalls(t) {
+  if (!externalShown()) return null;
+  const ids = [...$('calls').querySelectorAll('li')].map((li) => li._node.c.id);
+  return ids.length ? externalOf(ids, t) : new Map();
 }
 
 export function paintCalls() {

@@ -171,8 +171,8 @@ TEST(FlameApi, TheBoxesWideEnoughWithTheirPlaces) {
 
 TEST(FlameApi, PathOfACallPath) {
   SmallServer s;
-  EXPECT_EQ(s.get("path?report=r.cubex&cnode=4")["path"], json({0, 1, 2, 3, 4}));
-  EXPECT_EQ(s.get("path?report=r.cubex&cnode=0")["path"], json({0}));
+  EXPECT_EQ(s.get("path?report=r.cubex&cnode=4")["path"], json::array({0, 1, 2, 3, 4}));
+  EXPECT_EQ(s.get("path?report=r.cubex&cnode=0")["path"], json::array({0}));
   EXPECT_EQ(s.server.get("/api/v1/path?report=r.cubex&cnode=99").first, 404);
   EXPECT_EQ(s.server.get("/api/v1/path?report=r.cubex").first, 400);
 }

@@ -43,6 +43,12 @@ class XmlPull {
     release_ = std::move(release);
     released_ = stream_.position();
   }
+  // Gives back the pages read since the last release (a reader done with its part: the pages
+  // of the call tree would stay resident while the system tree is read).
+  void release_read() {
+    if (release_ && stream_.position() > released_) release_(released_, stream_.position());
+    released_ = stream_.position();
+  }
   // Reads the text up to the end tag of the element just started (nested elements skipped).
   std::string element_text();
   // Skips the rest of the element just started.

@@ -133,13 +133,17 @@ void parse_metric(const pugi::xml_node& node, Index parent, Model& model, const 
     parse_metric(child, self, model, where, depth + 1);
 }
 
+// std::isspace of the "C" locale, inline: parse_int runs for every location's rank and every
+// coordinate number, and std::isspace is a call into the C library each time.
+bool is_c_space(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r');  // \t \n \v \f \r
+}
+
 }  // namespace
 
 int64_t parse_int(std::string_view text, const std::string& where, const std::string& what) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-    text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
+  while (!text.empty() && is_c_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_c_space(text.back())) text.remove_suffix(1);
   int64_t v = 0;
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);

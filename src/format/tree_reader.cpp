@@ -89,18 +89,19 @@ class SharedTexts {
   };
   struct Slot {
     size_t hash = 0;
-    SharedText text;  // empty: a free slot
+    SharedText text;
+    std::string_view view;  // of `text`; empty: a free slot
   };
   SharedText lookup(std::string_view text) {
     if (text.empty()) return {};
     if (slots_.empty()) slots_.resize(kSlots);
     const size_t hash = std::hash<std::string_view>{}(text);
     size_t at = hash & (kSlots - 1);
-    for (; !slots_[at].text.empty(); at = (at + 1) & (kSlots - 1))
-      if (slots_[at].hash == hash && slots_[at].text.view() == text) return slots_[at].text;
+    for (; !slots_[at].view.empty(); at = (at + 1) & (kSlots - 1))
+      if (slots_[at].hash == hash && slots_[at].view == text) return slots_[at].text;
     SharedText shared{std::string(text)};
     if (stored_ < kLimit) {
-      slots_[at] = {hash, shared};
+      slots_[at] = {hash, shared, shared.view()};
       ++stored_;
     }
     return shared;

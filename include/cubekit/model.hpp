@@ -7,7 +7,9 @@
 
 #include <compare>
 #include <cstdint>
+#include <initializer_list>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -70,7 +72,49 @@ class SharedText {
   Block* block_ = nullptr;  // nullptr: empty
 };
 
-using Attributes = std::vector<std::pair<std::string, std::string>>;
+// Key-value attributes (<attr key="" value=""/>) in file order, used like a std::vector of
+// pairs. Most entities have none (Score-P writes none for its million locations): 8 bytes
+// then, the list on the heap only when there is one (issue 30: a huge anchor opened in at
+// most its size in memory).
+class Attributes {
+ public:
+  using value_type = std::pair<std::string, std::string>;
+  using iterator = value_type*;
+  using const_iterator = const value_type*;
+  using size_type = size_t;
+
+  Attributes() noexcept = default;
+  Attributes(std::initializer_list<value_type> items);
+  Attributes(const Attributes& other);
+  Attributes(Attributes&& other) noexcept = default;
+  Attributes& operator=(const Attributes& other);
+  Attributes& operator=(Attributes&& other) noexcept = default;
+  ~Attributes() = default;
+
+  size_t size() const noexcept { return list_ ? list_->size() : 0; }
+  bool empty() const noexcept { return size() == 0; }
+  iterator begin() noexcept { return list_ ? list_->data() : nullptr; }
+  iterator end() noexcept { return begin() + size(); }
+  const_iterator begin() const noexcept { return list_ ? list_->data() : nullptr; }
+  const_iterator end() const noexcept { return begin() + size(); }
+  value_type& operator[](size_t i) { return (*list_)[i]; }
+  const value_type& operator[](size_t i) const { return (*list_)[i]; }
+  value_type& back() { return list_->back(); }
+  const value_type& back() const { return list_->back(); }
+  void clear() noexcept { list_.reset(); }
+  template <class... Args>
+  value_type& emplace_back(Args&&... args) {
+    return list().emplace_back(std::forward<Args>(args)...);
+  }
+  void push_back(const value_type& item) { list().push_back(item); }
+  void push_back(value_type&& item) { list().push_back(std::move(item)); }
+
+  friend bool operator==(const Attributes& a, const Attributes& b);
+
+ private:
+  std::vector<value_type>& list();
+  std::unique_ptr<std::vector<value_type>> list_;  // null: none
+};
 // Sets each attribute of `from` in `into`: a key already there takes the new value in place,
 // new keys are appended in order.
 void set_attributes(Attributes& into, const Attributes& from);

@@ -206,6 +206,28 @@ void Topology::add_coord(Owner owner, uint32_t owner_id, std::span<const int64_t
   values.insert(values.end(), numbers.begin(), numbers.end());
 }
 
+Attributes::Attributes(std::initializer_list<value_type> items) {
+  if (items.size() != 0) list_ = std::make_unique<std::vector<value_type>>(items);
+}
+
+Attributes::Attributes(const Attributes& other) {
+  if (!other.empty()) list_ = std::make_unique<std::vector<value_type>>(*other.list_);
+}
+
+Attributes& Attributes::operator=(const Attributes& other) {
+  if (this != &other) *this = Attributes(other);
+  return *this;
+}
+
+std::vector<Attributes::value_type>& Attributes::list() {
+  if (!list_) list_ = std::make_unique<std::vector<value_type>>();
+  return *list_;
+}
+
+bool operator==(const Attributes& a, const Attributes& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+
 void set_attributes(Attributes& into, const Attributes& from) {
   for (const auto& attr : from) {
     auto it = std::find_if(into.begin(), into.end(),

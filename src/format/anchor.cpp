@@ -133,13 +133,17 @@ void parse_metric(const pugi::xml_node& node, Index parent, Model& model, const 
     parse_metric(child, self, model, where, depth + 1);
 }
 
+// std::isspace of the "C" locale, inline: parse_int runs for every location's rank and every
+// coordinate number, and std::isspace is a call into the C library each time.
+bool is_c_space(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r');  // \t \n \v \f \r
+}
+
 }  // namespace
 
 int64_t parse_int(std::string_view text, const std::string& where, const std::string& what) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-    text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
+  while (!text.empty() && is_c_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_c_space(text.back())) text.remove_suffix(1);
   int64_t v = 0;
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -299,7 +303,8 @@ struct TreeEnds {
 // separate parts of the model: they are read side by side, and the system's topologies
 // (Score-P: a coordinate per location) ahead of the system tree. Jobs are taken in order, so
 // the topologies are being read when the system reader waits for them, whatever the number of
-// threads. The error told is the first in the document.
+// threads; the system tree, the longest job in huge anchors, starts at once and the call tree
+// follows the topologies on two threads. The error told is the first in the document.
 TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_begin, Model& model,
                     const std::string& where, const ReleaseRange& release) {
   const unsigned threads = available_threads();
@@ -309,12 +314,12 @@ TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_be
   parallel_for(
       3,
       [&](size_t job) {
-        if (job == 1) {
+        if (job == 0) {
           if (threads > 1 && system_begin != std::string_view::npos)
             read_topologies_ahead(xml, system_begin, where, release, ahead);
           return;
         }
-        const size_t tree = job == 0 ? 0 : 1;
+        const size_t tree = job == 2 ? 0 : 1;
         try {
           if (tree == 0 && program_begin != std::string_view::npos)
             ends.program = read_program(xml, program_begin, xml.size(), model, where, release);

@@ -3,8 +3,9 @@
 // parts alone (issue 5).
 #include "format/tree_reader.hpp"
 
+#include <algorithm>
 #include <cstring>
-#include <iterator>
+#include <functional>
 #include <unordered_map>
 
 #include "cubekit/error.hpp"
@@ -54,53 +55,60 @@ constexpr size_t kMaxCallDepth = 1u << 20;
 // <rank>, <type>, </location>): more locations than the document's bytes over this grow the
 // model's vector beyond its reservation.
 constexpr size_t kLeastLocationBytes = 64;
-
-// A vector built in chunks and moved into its final place at the end, exactly sized: a million
-// coordinates pushed one by one into a std::vector would be copied at every doubling and, at
-// the last one, held twice. A chunk is over 32 MiB: glibc's malloc maps
-// blocks that large on their own and unmaps them when freed, so each chunk moved leaves the
-// resident set (smaller blocks would stay in the heap).
-template <class T>
-class ChunkedVector {
- public:
-  size_t size() const { return size_; }
-  void push_back(T&& value) {
-    if (chunks_.empty() || chunks_.back().size() == kChunk) chunks_.emplace_back().reserve(kChunk);
-    chunks_.back().push_back(std::move(value));
-    ++size_;
-  }
-  // Appends everything to `out`, freeing each chunk once it is moved.
-  void move_into(std::vector<T>& out) {
-    out.reserve(out.size() + size_);
-    for (std::vector<T>& chunk : chunks_) {
-      std::move(chunk.begin(), chunk.end(), std::back_inserter(out));
-      std::vector<T>().swap(chunk);
-    }
-    chunks_.clear();
-    size_ = 0;
-  }
-
- private:
-  static constexpr size_t kChunk = ((size_t{33} << 20) + sizeof(T) - 1) / sizeof(T);
-  std::vector<std::vector<T>> chunks_;
-  size_t size_ = 0;
-};
+// The same for a coordinate (<coord>0</coord>).
+constexpr size_t kLeastCoordBytes = 16;
 
 // Texts read once and shared by every location and group naming them ("Master thread",
 // "thread", "MPI"): a million locations name themselves with a handful of texts. Up to kLimit
-// distinct texts are remembered; others (unique names) get their own.
+// distinct texts are remembered; others (unique names) get their own. Each field (a location's
+// name, its type, ...) cycles through a few texts: the last kRecent given for it are compared
+// first. The rest are looked up in an open-addressing table of a power-of-two size: a
+// std::unordered_map took a tenth of the system tree's time, dividing by its bucket count.
 class SharedTexts {
  public:
-  SharedText get(std::string_view text) {
-    if (const auto found = texts_.find(text); found != texts_.end()) return found->second;
-    SharedText shared{std::string(text)};
-    if (texts_.size() < kLimit) texts_.emplace(shared.view(), shared);  // the key views `shared`
+  enum Field { kLocationName, kLocationType, kGroupName, kGroupType, kFields };
+  SharedText get(std::string_view text, Field field) {
+    Recent& recent = recent_[field];
+    for (size_t i = 0; i < kRecent; ++i)
+      if (recent.views[i] == text) return recent.texts[i];  // an empty slot is the empty text
+    SharedText shared = lookup(text);
+    recent.texts[recent.next] = shared;
+    recent.views[recent.next] = shared.view();  // its block outlives the slot
+    recent.next = (recent.next + 1) % kRecent;
     return shared;
   }
 
  private:
   static constexpr size_t kLimit = 4096;
-  std::unordered_map<std::string_view, SharedText> texts_;
+  static constexpr size_t kSlots = 2 * kLimit;  // at most half full: probe sequences stay short
+  static constexpr size_t kRecent = 8;
+  struct Recent {
+    SharedText texts[kRecent];
+    std::string_view views[kRecent];  // of texts[i], compared without a call per text
+    size_t next = 0;
+  };
+  struct Slot {
+    size_t hash = 0;
+    SharedText text;
+    std::string_view view;  // of `text`; empty: a free slot
+  };
+  SharedText lookup(std::string_view text) {
+    if (text.empty()) return {};
+    if (slots_.empty()) slots_.resize(kSlots);
+    const size_t hash = std::hash<std::string_view>{}(text);
+    size_t at = hash & (kSlots - 1);
+    for (; !slots_[at].view.empty(); at = (at + 1) & (kSlots - 1))
+      if (slots_[at].hash == hash && slots_[at].view == text) return slots_[at].text;
+    SharedText shared{std::string(text)};
+    if (stored_ < kLimit) {
+      slots_[at] = {hash, shared, shared.view()};
+      ++stored_;
+    }
+    return shared;
+  }
+  std::vector<Slot> slots_;  // made at the first text looked up
+  size_t stored_ = 0;
+  Recent recent_[kFields];
 };
 
 // The parts of a start tag that outlive the tokenizer's next token.
@@ -120,7 +128,7 @@ class TreeReader {
         pull_(xml, begin, end, where),
         model_(model),
         where_(std::move(where)),
-        bytes_(end - begin) {
+        end_(end) {
     if (release) pull_.release_behind(release);
   }
   size_t read_system(TopologiesAhead* ahead);
@@ -128,6 +136,7 @@ class TreeReader {
   size_t read_topologies();
 
  private:
+  size_t bytes_left() const { return std::min(end_, xml_.size()) - pull_.offset(); }
   [[noreturn]] void fail(size_t offset, const std::string& what) const {
     throw FormatError(where_ + ":" + line_column(xml_, static_cast<ptrdiff_t>(offset)) + ": " +
                       what);
@@ -154,7 +163,7 @@ class TreeReader {
   XmlPull pull_;
   Model& model_;
   std::string where_;
-  size_t bytes_;       // of the document part read
+  size_t end_;         // of the document part read
   SharedTexts texts_;  // of locations and groups
 };
 
@@ -214,23 +223,24 @@ void TreeReader::children(const Start& s, Child child) {
 }
 
 void TreeReader::location(const Start& s, Index group) {
-  Location l;
+  // Built in place: a million locations, each moved and destroyed, cost a tenth of their time.
+  const Index self = static_cast<Index>(model_.locations.size());
+  Location& l = model_.locations.emplace_back();
   l.id = id_of(s, "location Id");
+  l.group = group;
   children(s, [&](const XmlToken& t) {
     if (t.name == "name")
-      l.name = texts_.get(pull_.element_text());
+      l.name = texts_.get(pull_.element_text_view(), SharedTexts::kLocationName);
     else if (t.name == "rank")
-      l.rank = parse_int(pull_.element_text(), where_, "location rank");
+      l.rank = parse_int(pull_.element_text_view(), where_, "location rank");
     else if (t.name == "type")
-      l.type = texts_.get(pull_.element_text());
+      l.type = texts_.get(pull_.element_text_view(), SharedTexts::kLocationType);
     else if (t.name == "attr")
       attr(t, l.attrs);
     else
       pull_.skip_element();
   });
-  l.group = group;
-  model_.groups[group].locations.push_back(static_cast<Index>(model_.locations.size()));
-  model_.locations.push_back(std::move(l));
+  model_.groups[group].locations.push_back(self);
 }
 
 void TreeReader::group(const Start& s, Index node) {
@@ -242,11 +252,11 @@ void TreeReader::group(const Start& s, Index node) {
   children(s, [&](const XmlToken& t) {
     LocationGroup& g = model_.groups[self];
     if (t.name == "name")
-      g.name = texts_.get(pull_.element_text());
+      g.name = texts_.get(pull_.element_text_view(), SharedTexts::kGroupName);
     else if (t.name == "rank")
-      g.rank = parse_int(pull_.element_text(), where_, "location group rank");
+      g.rank = parse_int(pull_.element_text_view(), where_, "location group rank");
     else if (t.name == "type")
-      g.type = texts_.get(pull_.element_text());
+      g.type = texts_.get(pull_.element_text_view(), SharedTexts::kGroupType);
     else if (t.name == "attr")
       attr(t, g.attrs);
     else if (t.name == "location")
@@ -288,8 +298,11 @@ void TreeReader::system_node(const Start& s, Index parent, int depth) {
 void TreeReader::topologies(const Start& s) {
   children(s, [&](const XmlToken& t) {
     if (t.name != "cart") return pull_.skip_element();
+    // Room for as many coordinates as the rest of the document could hold, and for as many
+    // numbers as they would have if all had the first one's count: reserved, not touched, as
+    // the locations are (a vector doubling to two million numbers holds both copies).
     Topology topology;
-    ChunkedVector<Topology::Coord> coords;
+    topology.coords.reserve(bytes_left() / kLeastCoordBytes);
     if (const std::string* name = t.attribute("name")) topology.name = *name;
     children(start_of(t), [&](const XmlToken& c) {
       if (c.name == "dim") return dim(c, topology);
@@ -303,9 +316,11 @@ void TreeReader::topologies(const Start& s) {
       }
       if (best >= 0) set_coord_owner(coord, best, owner_id, where_);
       parse_coord_values(pull_.element_text(), topology, coord, where_);
-      coords.push_back(std::move(coord));
+      if (topology.coords.empty())  // a number takes at least 2 bytes ("0 ")
+        topology.values.reserve(
+            std::min(topology.coords.capacity() * coord.count, bytes_left() / 2));
+      topology.coords.push_back(coord);
     });
-    coords.move_into(topology.coords);
     model_.topologies.push_back(std::move(topology));
   });
 }
@@ -333,6 +348,7 @@ size_t TreeReader::read_topologies() {
   if (t.kind != XmlToken::Kind::kStart || t.name != "topologies")
     fail(t.offset, "expected <topologies>");
   topologies(start_of(t));
+  pull_.release_read();
   return pull_.offset();
 }
 
@@ -344,7 +360,7 @@ size_t TreeReader::read_system(TopologiesAhead* ahead) {
   // Room for as many locations as the rest of the document could hold, reserved and not
   // touched: the pages used become resident, the rest stays address space. A vector doubling
   // to a million locations would hold both copies at its last growth.
-  model_.locations.reserve(model_.locations.size() + bytes_ / kLeastLocationBytes);
+  model_.locations.reserve(model_.locations.size() + bytes_left() / kLeastLocationBytes);
   bool cube3 = false;
   children(system, [&](const XmlToken& c) {
     if (c.name == "systemtreenode")
@@ -364,6 +380,7 @@ size_t TreeReader::read_system(TopologiesAhead* ahead) {
     std::vector<Location>().swap(model_.locations);  // the reservation too
     return std::string_view::npos;
   }
+  pull_.release_read();
   return pull_.offset();
 }
 
@@ -487,6 +504,7 @@ size_t TreeReader::read_program() {
                         " calls region " + std::to_string(region_id) + ", which is not declared");
     model_.cnodes[cnode].region = r->second;
   }
+  pull_.release_read();
   return pull_.offset();
 }
 

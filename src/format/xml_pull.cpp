@@ -32,10 +32,12 @@ const XmlToken& XmlPull::next_child() {
   token_.attributes.clear();
   token_.self_closing = false;
   token_.text_read = true;
-  if (raw.find('&') == std::string_view::npos)
-    token_.text.assign(raw);
-  else
+  if (raw.find('&') == std::string_view::npos) {
+    token_.whole_text = raw;
+  } else {
     token_.text = xml_unescape(raw);
+    token_.whole_text = token_.text;
+  }
   return token_;
 }
 
@@ -83,7 +85,7 @@ std::string XmlPull::element_text() {
   if (token_.self_closing) return {};
   if (token_.text_read) {
     token_.text_read = false;
-    return std::move(token_.text);
+    return std::string(token_.whole_text);
   }
   std::string text;
   int depth = 1;
@@ -104,6 +106,16 @@ std::string XmlPull::element_text() {
     }
   }
   return text;
+}
+
+std::string_view XmlPull::element_text_view() {
+  if (token_.text_read) {
+    token_.text_read = false;
+    return token_.whole_text;
+  }
+  std::string text = element_text();
+  token_.text = std::move(text);
+  return token_.text;
 }
 
 void XmlPull::skip_element() {

@@ -21,7 +21,8 @@ struct XmlToken {
   bool text_read = false;     // kStart from next_child: `text` holds the element's whole text
   std::vector<std::pair<std::string_view, std::string>> attributes;  // kStart
   std::string text;                                                  // kText, entities decoded
-  size_t offset = 0;  // in the document, for error positions
+  std::string_view whole_text;  // text_read: the element's text, in the document or in `text`
+  size_t offset = 0;            // in the document, for error positions
   const std::string* attribute(std::string_view key) const;
 };
 
@@ -43,8 +44,17 @@ class XmlPull {
     release_ = std::move(release);
     released_ = stream_.position();
   }
+  // Gives back the pages read since the last release (a reader done with its part: the pages
+  // of the call tree would stay resident while the system tree is read).
+  void release_read() {
+    if (release_ && stream_.position() > released_) release_(released_, stream_.position());
+    released_ = stream_.position();
+  }
   // Reads the text up to the end tag of the element just started (nested elements skipped).
   std::string element_text();
+  // The same as a view, valid until the next token: an element read whole is not copied (a
+  // million locations' names, ranks and types).
+  std::string_view element_text_view();
   // Skips the rest of the element just started.
   void skip_element();
   // Goes on at `end`, just past the element just started, which another reader has read.

@@ -564,6 +564,89 @@ TEST_F(BadInput, DeepCallTreeWithRegionsAfterIt) {
   EXPECT_EQ(m.cnodes.back().attrs[0].second, "v");
 }
 
+// Names and types of locations and groups are shared texts: each field compares the last
+// few texts it got, then a table of those seen. Ten names cycling (more than the few compared
+// first), an empty name, a reference, attributes: every location reads what its element says,
+// equal texts share one block.
+TEST_F(BadInput, LocationTextsAreReadAndShared) {
+  constexpr int kGroups = 3, kPerGroup = 12;
+  auto location_name = [](int i) {
+    if (i % kPerGroup == 5) return std::string();
+    if (i % kPerGroup == 6) return std::string("R&D");
+    return "thread " + std::to_string(i % 10);
+  };
+  auto escaped = [](std::string text) { return text == "R&D" ? std::string("R&amp;D") : text; };
+  std::string system = "<system>\n<systemtreenode Id=\"0\">\n<name>m</name>\n";
+  for (int g = 0; g < kGroups; ++g) {
+    system += "<locationgroup Id=\"" + std::to_string(g) + "\">\n<name>rank " + std::to_string(g) +
+              "</name>\n<rank>" + std::to_string(g) + "</rank>\n<type>process</type>\n";
+    for (int i = g * kPerGroup; i < (g + 1) * kPerGroup; ++i) {
+      system += "<location Id=\"" + std::to_string(i) + "\">\n<name>" + escaped(location_name(i)) +
+                "</name>\n<rank> " + std::to_string(i) + " </rank>\n<type>" +
+                (i % 3 == 2 ? "accelerator" : "thread") + "</type>\n";
+      if (i == 7) system += "<attr key=\"k\" value=\"1\"/><attr key=\"k\" value=\"2\"/>";
+      system += "</location>\n";
+    }
+    system += "</locationgroup>\n";
+  }
+  system += "</systemtreenode>\n</system>";
+  std::string anchor = test::anchor_xml();
+  const size_t b = anchor.find("<system>"), e = anchor.find("</system>") + 9;
+  anchor.replace(b, e - b, system);
+  TarBuilder t;
+  t.add("anchor.xml", anchor);
+  const std::string path = write("texts.cubex", t.finish());
+  const Report report = Report::open(path);
+  const Model& m = report.model();
+  ASSERT_EQ(m.locations.size(), static_cast<size_t>(kGroups * kPerGroup));
+  ASSERT_EQ(m.groups.size(), static_cast<size_t>(kGroups));
+  for (int i = 0; i < kGroups * kPerGroup; ++i) {
+    const Location& l = m.locations[i];
+    EXPECT_EQ(l.name, location_name(i)) << i;
+    EXPECT_EQ(l.rank, i);
+    EXPECT_EQ(l.type, i % 3 == 2 ? "accelerator" : "thread") << i;
+    EXPECT_EQ(l.group, static_cast<Index>(i / kPerGroup));
+    EXPECT_EQ(l.attrs, (i == 7 ? Attributes{{"k", "2"}} : Attributes())) << i;
+    int first = 0;  // the first location of this name
+    while (location_name(first) != location_name(i)) ++first;
+    if (!l.name.empty()) {
+      EXPECT_EQ(&l.name.str(), &m.locations[first].name.str()) << i;
+    }
+  }
+  for (int g = 0; g < kGroups; ++g) {
+    EXPECT_EQ(m.groups[g].name, "rank " + std::to_string(g));
+    EXPECT_EQ(m.groups[g].type, "process");
+    EXPECT_EQ(m.groups[g].rank, g);
+    EXPECT_EQ(m.groups[g].locations.size(), static_cast<size_t>(kPerGroup));
+  }
+}
+
+// Room for a topology's numbers is reserved after its first coordinate, as if all had its
+// count: later coordinates with more numbers, and a second topology, are read all the same.
+TEST_F(BadInput, TopologyCoordinatesOfAnyCount) {
+  AnchorSpec spec;
+  spec.topologies =
+      "<cart name=\"a\" ndims=\"1\">\n<coord locId=\"0\">7</coord>\n"
+      "<coord locId=\"1\">1 2 3 4 5</coord>\n</cart>\n"
+      "<cart name=\"b\" ndims=\"2\">\n<coord locId=\"1\"></coord>\n"
+      "<coord locId=\"0\">8 9</coord>\n</cart>\n";
+  const std::string path = write("topos.cubex", valid_archive(test::anchor_xml(spec)).finish());
+  const Report report = Report::open(path);
+  const std::vector<Topology>& topologies = report.model().topologies;
+  ASSERT_EQ(topologies.size(), 2u);
+  EXPECT_EQ(topologies[0].name, "a");
+  EXPECT_EQ(topologies[0].values, (std::vector<int64_t>{7, 1, 2, 3, 4, 5}));
+  ASSERT_EQ(topologies[0].coords.size(), 2u);
+  EXPECT_EQ(topologies[0].coords[1].first, 1u);
+  EXPECT_EQ(topologies[0].coords[1].count, 5u);
+  EXPECT_EQ(topologies[1].name, "b");
+  EXPECT_EQ(topologies[1].values, (std::vector<int64_t>{8, 9}));
+  ASSERT_EQ(topologies[1].coords.size(), 2u);
+  EXPECT_EQ(topologies[1].coords[0].count, 0u);
+  EXPECT_EQ(topologies[1].coords[1].owner_id, 0u);
+  EXPECT_EQ(topologies[1].coords[1].count, 2u);
+}
+
 TEST_F(BadInput, MissingProgram) {
   std::string anchor = test::anchor_xml();
   const size_t b = anchor.find("<program>"), e = anchor.find("</program>") + 11;

@@ -3,6 +3,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cubekit/error.hpp"
@@ -127,6 +128,45 @@ TEST(SharedText, CopiesShareOneTextAndCompareByValue) {
   EXPECT_EQ(as_string + "!", "Master thread!");
   EXPECT_EQ(Location().type, "thread");
   EXPECT_EQ(LocationGroup().type, "process");
+}
+
+// Attributes hold their list on the heap only when there is one (a million locations have
+// none); copies are deep, order is kept, equality compares the pairs in order.
+TEST(Attributes, ListLikeAVectorOfPairsInEightBytes) {
+  EXPECT_EQ(sizeof(Attributes), sizeof(void*));
+  Attributes none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.size(), 0u);
+  EXPECT_EQ(none.begin(), none.end());
+  EXPECT_EQ(none, Attributes());
+  Attributes a = {{"k", "1"}, {"j", "2"}};
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0], (std::pair<std::string, std::string>{"k", "1"}));
+  EXPECT_EQ(a.back().second, "2");
+  Attributes copy = a;
+  copy[0].second = "changed";  // a copy has its own list
+  EXPECT_EQ(a[0].second, "1");
+  EXPECT_NE(copy, a);
+  EXPECT_NE(a, none);
+  EXPECT_NE(a, (Attributes{{"k", "1"}}));
+  EXPECT_NE(a, (Attributes{{"j", "2"}, {"k", "1"}}));  // order counts
+  copy = a;
+  EXPECT_EQ(copy, a);
+  none.emplace_back("x", "y");
+  none.push_back({"z", "w"});
+  EXPECT_EQ(none, (Attributes{{"x", "y"}, {"z", "w"}}));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : none) keys.push_back(key + "=" + value);
+  EXPECT_EQ(keys, (std::vector<std::string>{"x=y", "z=w"}));
+  Attributes moved = std::move(none);
+  EXPECT_EQ(moved.size(), 2u);
+  moved.clear();
+  EXPECT_TRUE(moved.empty());
+  set_attributes(a, {{"j", "3"}, {"new", "4"}});  // j in place, new appended
+  EXPECT_EQ(a, (Attributes{{"k", "1"}, {"j", "3"}, {"new", "4"}}));
+  Attributes empty_list = {};
+  set_attributes(empty_list, a);
+  EXPECT_EQ(empty_list, a);
 }
 
 TEST(Topology, CoordinatesKeepTheirNumbersInOrder) {

@@ -5,10 +5,14 @@
 #include "cubekit/error.hpp"
 #include "format/anchor.hpp"
 #include "format/xml_pull.hpp"
+#include "unit/tar_builder.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cubekit::format {
@@ -257,6 +261,67 @@ TEST(XmlPull, DecodedTokensAndPlacedErrors) {
   } catch (const FormatError& e) {
     EXPECT_STREQ(e.what(), "bad.xml:2:6: malformed XML: </c> where </b> was expected");
   }
+}
+
+// element_text_view: an element read whole is a view into the document when it holds no
+// reference, its decoded text otherwise; other elements give their text as element_text does.
+TEST(XmlPull, ElementTextViewReadsWithoutCopying) {
+  const std::string doc = "<l><name>Master</name><type>R&amp;D</type><n>a<i/>b</n><e/></l>";
+  XmlPull pull(doc, 0, doc.size(), "doc.xml");
+  pull.next();  // <l>
+  pull.next_child();
+  const std::string_view name = pull.element_text_view();
+  EXPECT_EQ(name, "Master");
+  EXPECT_EQ(name.data(), doc.data() + doc.find("Master"));  // not a copy
+  pull.next_child();
+  EXPECT_EQ(pull.element_text_view(), "R&D");
+  EXPECT_EQ(pull.next_child().name, "n");  // not text only: read token by token
+  EXPECT_EQ(pull.element_text_view(), "ab");
+  EXPECT_TRUE(pull.next_child().self_closing);
+  EXPECT_EQ(pull.element_text_view(), "");
+  EXPECT_EQ(pull.next_child().kind, XmlToken::Kind::kEnd);
+}
+
+// release_read gives back what was read since the last release, once.
+TEST(XmlPull, ReleaseReadGivesBackTheRangeRead) {
+  const std::string doc = "<a><b>x</b><c/></a><d/>";
+  std::vector<std::pair<size_t, size_t>> released;
+  XmlPull pull(doc, 0, doc.size(), "doc.xml");
+  pull.release_behind([&](size_t from, size_t to) { released.emplace_back(from, to); });
+  pull.next();  // <a>
+  pull.skip_element();
+  pull.release_read();
+  pull.release_read();  // nothing read since
+  EXPECT_EQ(released, (std::vector<std::pair<size_t, size_t>>{{0, doc.find("<d/>")}}));
+  pull.next();
+  pull.release_read();
+  ASSERT_EQ(released.size(), 2u);
+  EXPECT_EQ(released[1], (std::pair<size_t, size_t>{doc.find("<d/>"), doc.size()}));
+}
+
+// The readers of the call tree, the system tree and its topologies give back the pages of
+// their parts when done (about 16 MiB stay resident otherwise, per reader): the ranges
+// released cover <program> and <system> whole.
+TEST(AnchorReaders, GiveBackTheirPartsWhenDone) {
+  test::AnchorSpec spec;
+  spec.topologies = "<cart name=\"grid\" ndims=\"1\">\n<coord locId=\"0\">1</coord>\n</cart>\n";
+  const std::string anchor = test::anchor_xml(spec);
+  std::vector<std::pair<size_t, size_t>> released;
+  std::mutex lock;  // the parts are read by several threads
+  const Model model = parse_anchor(anchor, "anchor.xml", [&](size_t from, size_t to) {
+    const std::lock_guard<std::mutex> guard(lock);
+    released.emplace_back(from, to);
+  });
+  EXPECT_EQ(model.locations.size(), 2u);
+  auto covered = [&](size_t from, size_t to) {
+    std::vector<bool> in(to - from);
+    for (const auto& [a, b] : released)
+      for (size_t at = std::max(a, from); at < std::min(b, to); ++at) in[at - from] = true;
+    return std::find(in.begin(), in.end(), false) == in.end();
+  };
+  const size_t program = anchor.find("<program>"), system = anchor.find("<system>");
+  EXPECT_TRUE(covered(program, anchor.find("</program>") + 10));
+  EXPECT_TRUE(covered(system, anchor.find("</system>") + 9));
 }
 
 }  // namespace

@@ -249,6 +249,20 @@ std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) 
   return out;
 }
 
+std::shared_ptr<const FlatProfileShape> OpenReport::flat_profile_shape() {
+  {
+    std::lock_guard lock(mutex_);
+    if (flat_profile_shape_) return *flat_profile_shape_;
+  }
+  std::optional<FlatProfileShape> computed =
+      cubekit::flat_profile_shape(model(), kMaxFlatShapeEntries);
+  std::shared_ptr<const FlatProfileShape> shape;
+  if (computed) shape = std::make_shared<const FlatProfileShape>(std::move(*computed));
+  std::lock_guard lock(mutex_);
+  if (!flat_profile_shape_) flat_profile_shape_ = std::move(shape);
+  return *flat_profile_shape_;
+}
+
 // A few MB for 100,000 call paths, outside the decode budget like the model itself.
 std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
   {
@@ -307,6 +321,7 @@ void OpenReport::start_background_work() {
     // What cannot be computed is an error for the request that asks for it, not here.
     try {
       call_graph_shape();
+      flat_profile_shape();
       region_paths();
     } catch (const std::exception&) {
     }
@@ -419,7 +434,10 @@ std::shared_ptr<const std::vector<PopResult>> OpenReport::pop(const PopOptions& 
 OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
   MetricQuery exclusive = q;
   exclusive.call_flavour = Flavour::kExclusive;
-  const FlatProfile p = flat_profile(model(), *aggregated_values(exclusive));
+  const std::shared_ptr<const Values> values = aggregated_values(exclusive);
+  const std::shared_ptr<const FlatProfileShape> shape = flat_profile_shape();
+  const FlatProfile p =
+      shape ? flat_profile(model(), *shape, *values) : flat_profile(model(), *values);
   return {as_doubles(p.exclusive), as_doubles(p.subroutines)};
 }
 

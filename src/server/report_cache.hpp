@@ -22,6 +22,7 @@
 #include "cubekit/calc.hpp"
 #include "cubekit/call_graph.hpp"
 #include "cubekit/derived.hpp"
+#include "cubekit/flat_profile.hpp"
 #include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 
@@ -108,6 +109,10 @@ class OpenReport {
   // The call graph's regions and calls (cubekit/call_graph.hpp), the same for every metric:
   // computed on first use and kept.
   std::shared_ptr<const CallGraphShape> call_graph_shape();
+  // What adds to each region's subroutines in a flat profile (cubekit/flat_profile.hpp), the
+  // same for every metric: computed on first use and kept when it holds at most
+  // kMaxFlatShapeEntries call paths (null: larger, each flat profile finds its own).
+  std::shared_ptr<const FlatProfileShape> flat_profile_shape();
   // Each call path's region path ("main/foo/bar", a region met twice below one parent "#2",
   // "#3", ...: unique) and the call path of each path: how /diff matches the call paths of two
   // reports. Computed on first use and kept (a diff of 100,000 call paths asked for again for
@@ -134,11 +139,13 @@ class OpenReport {
   // 100,000 call paths takes 70-120 ms. Requests asking one at once compute it once. Throws
   // cubekit::Error as pop_metrics does (not kept).
   std::shared_ptr<const std::vector<PopResult>> pop(const PopOptions& options);
-  // Starts, on a thread of its own, call_graph_shape(), region_paths() and then pop() of the
+  // Starts, on a thread of its own, call_graph_shape(), flat_profile_shape(), region_paths()
+  // and then pop() of the
   // MPI model at the first call-tree root (the question of the viewer's POP tab with the first
   // call path selected): the viewer asks for them in clicks soon after the report opens (the
-  // shape: 12 ms of CPU for 100,000 call paths, 60-140 ms of that click under load; the region
-  // paths: most of a first /diff's 165 ms; POP: 120 ms), and the report's first paint leaves a
+  // shape: 12 ms of CPU for 100,000 call paths, 60-140 ms of that click under load; the flat
+  // profile's: 70 % of a flat profile's 40-100 ms; the region paths: most of a first /diff's
+  // 165 ms; POP: 120 ms), and the report's first paint leaves a
   // core idle meanwhile. The thread runs at a lower priority (5 nicer than the server) so that
   // requests come first.
   void start_background_work();
@@ -162,6 +169,7 @@ class OpenReport {
   static constexpr size_t kMaxExpressionEngines = 16;
   static constexpr size_t kMaxPopKept = 64;
   static constexpr size_t kMaxMatchingsKept = 4;
+  static constexpr size_t kMaxFlatShapeEntries = size_t{8} << 20;  // 32 MiB of call paths
 
  private:
   // An engine and the budget its caches hold between requests.
@@ -207,6 +215,7 @@ class OpenReport {
   std::map<std::string, std::shared_future<std::shared_ptr<const Values>>> computing_;
   std::shared_ptr<const CallGraphShape> call_graph_shape_;
   std::shared_ptr<const RegionPaths> region_paths_;
+  std::optional<std::shared_ptr<const FlatProfileShape>> flat_profile_shape_;  // set: computed
   // Most recently used first; by the other report's region paths (a reopened report has new
   // ones, so an entry never answers for another file's call paths).
   std::list<std::shared_ptr<const Matching>> matchings_;

@@ -254,6 +254,12 @@ std::shared_ptr<const FlatProfileShape> OpenReport::flat_profile_shape() {
     std::lock_guard lock(mutex_);
     if (flat_profile_shape_) return *flat_profile_shape_;
   }
+  // One computes it, the others (the background thread, requests) wait for its result.
+  std::lock_guard once(computing_flat_profile_shape_);
+  {
+    std::lock_guard lock(mutex_);
+    if (flat_profile_shape_) return *flat_profile_shape_;
+  }
   std::optional<FlatProfileShape> computed =
       cubekit::flat_profile_shape(model(), kMaxFlatShapeEntries);
   std::shared_ptr<const FlatProfileShape> shape;
@@ -269,6 +275,12 @@ std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
     std::lock_guard lock(mutex_);
     if (call_graph_shape_) return call_graph_shape_;
   }
+  // One computes it, the others (the background thread, requests) wait for its result.
+  std::lock_guard once(computing_call_graph_shape_);
+  {
+    std::lock_guard lock(mutex_);
+    if (call_graph_shape_) return call_graph_shape_;
+  }
   auto shape = std::make_shared<const CallGraphShape>(cubekit::call_graph_shape(model()));
   std::lock_guard lock(mutex_);
   if (!call_graph_shape_) call_graph_shape_ = std::move(shape);
@@ -276,6 +288,12 @@ std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
 }
 
 std::shared_ptr<const OpenReport::RegionPaths> OpenReport::region_paths() {
+  {
+    std::lock_guard lock(mutex_);
+    if (region_paths_) return region_paths_;
+  }
+  // One computes it, the others (the background thread, requests) wait for its result.
+  std::lock_guard once(computing_region_paths_);
   {
     std::lock_guard lock(mutex_);
     if (region_paths_) return region_paths_;
@@ -337,7 +355,7 @@ bool OpenReport::has_call_graph_shape() {
   return call_graph_shape_ != nullptr;
 }
 
-// Computed outside the locks (two requests at once may both compute it; either is kept).
+// Computed outside mutex_; requests asking at once wait for the first one's.
 std::shared_ptr<const OpenReport::Matching> OpenReport::matching(OpenReport& other) {
   const std::shared_ptr<const RegionPaths> theirs = other.region_paths();
   {
@@ -349,6 +367,12 @@ std::shared_ptr<const OpenReport::Matching> OpenReport::matching(OpenReport& oth
       }
   }
   const std::shared_ptr<const RegionPaths> ours = region_paths();
+  std::lock_guard once(computing_matching_);  // as region_paths()
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& kept : matchings_)
+      if (kept->other_paths == theirs) return kept;
+  }
   auto m = std::make_shared<Matching>();
   m->other_paths = theirs;
   m->in_other.assign(ours->of_cnode.size(), kNoIndex);

@@ -205,6 +205,12 @@ class OpenReport {
   Report report_;
   std::string name_;
   DecodeBudget& budget_;
+  // Held while one request (or the background thread) computes what it names: the others
+  // asking meanwhile wait for it instead of computing it beside it (on a loaded machine, the
+  // background thread, the diff tab's preparation and its click would each build the paths).
+  // Taken before mutex_, never while holding it.
+  std::mutex computing_call_graph_shape_, computing_flat_profile_shape_, computing_region_paths_,
+      computing_matching_;
   std::mutex mutex_;  // guards the members below, not the engines (they lock themselves)
   std::shared_ptr<EngineSlot> base_;
   // Engines of CubePL expressions, most recently used first; an entry is dropped only when no

@@ -291,6 +291,7 @@ TEST(PopApi, TheFirstRootsAnswerIsComputedWhenTheReportOpens) {
 // Requests asking at once for a report not yet open: it is opened once, and all get it.
 TEST(ReportCacheTest, AReportAskedForByManyAtOnceIsOpenedOnce) {
   SmallServer s;
+  s.get("reports");  // the server runs before it is stopped (stopped before, its run waits on)
   server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
   server::ReportCache cache(uint64_t{1} << 30, budget);
   std::vector<std::shared_ptr<server::OpenReport>> got(8);

@@ -99,6 +99,36 @@ FlatProfile flat_profile(const Model& model, const Values& per_cnode) {
           without_value(per_cnode.type(), called), without_value(per_cnode.type(), has_callees)};
 }
 
+std::optional<FlatProfileShape> flat_profile_shape(const Model& model, size_t max_entries) {
+  const std::vector<std::vector<Index>> calls = calls_by_region(model);
+  FlatProfileShape shape;
+  shape.first.reserve(model.regions.size() + 1);
+  shape.called.resize(model.regions.size());
+  for (Index r = 0; r < model.regions.size(); ++r) {
+    shape.first.push_back(shape.call_paths.size());
+    shape.called[r] = !calls[r].empty();
+    const std::vector<Index> below = subroutine_call_paths(model, calls[r], r);
+    if (shape.call_paths.size() + below.size() > max_entries) return std::nullopt;
+    shape.call_paths.insert(shape.call_paths.end(), below.begin(), below.end());
+  }
+  shape.first.push_back(shape.call_paths.size());
+  return shape;
+}
+
+FlatProfile flat_profile(const Model& model, const FlatProfileShape& shape,
+                         const Values& per_cnode) {
+  Values subroutines(per_cnode.type(), model.regions.size());
+  std::vector<bool> has_callees(model.regions.size(), false);
+  for (Index r = 0; r < model.regions.size(); ++r) {
+    for (size_t i = shape.first[r]; i < shape.first[r + 1]; ++i)
+      plus_rows(per_cnode.type(), subroutines.at(r), per_cnode.at(shape.call_paths[i]), 1);
+    has_callees[r] = shape.first[r + 1] > shape.first[r];
+  }
+  return {regions_by_id(model), region_sums(model, per_cnode), std::move(subroutines),
+          without_value(per_cnode.type(), shape.called),
+          without_value(per_cnode.type(), has_callees)};
+}
+
 LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
                                           Flavour metric_flavour, SubroutineRule rule) {
   const Model& model = engine.report().model();

@@ -697,23 +697,20 @@ std::string Api::diff(const Params& p) {
   const auto a = open(p, "a"), b = open(p, "b");
   const MetricQuery q = metric_query(p);
   const auto va = a->aggregated(q), vb = b->aggregated(q);
-  const auto paths_a = a->region_paths(), paths_b = b->region_paths();
-  const std::vector<std::string>&pa = paths_a->of_cnode, &pb = paths_b->of_cnode;
-  const std::unordered_map<std::string_view, Index>& in_b = paths_b->cnode_of;
-  std::vector<bool> matched(pb.size());
+  const auto matching = a->matching(*b);
+  const auto paths_a = a->region_paths();
+  const std::vector<std::string>&pa = paths_a->of_cnode, &pb = matching->other_paths->of_cnode;
   const std::string* listed = param(p, "cnodes");
   std::vector<Index> of_a(pa.size());
   std::iota(of_a.begin(), of_a.end(), Index{0});
   if (listed) of_a = cnode_list(a->model(), *listed);
   std::vector<DiffRow> rows;
   for (Index c : of_a) {
-    const auto other = in_b.find(pa[c]);
-    const Index bc = other == in_b.end() ? kNoIndex : other->second;
-    if (bc != kNoIndex) matched[bc] = true;
+    const Index bc = matching->in_other[c];
     rows.push_back({&pa[c], c, bc, (*va)[c], bc == kNoIndex ? 0.0 : (*vb)[bc]});
   }
-  for (Index c = 0; c < pb.size() && !listed; ++c)
-    if (!matched[c]) rows.push_back({&pb[c], kNoIndex, c, 0.0, (*vb)[c]});
+  if (!listed)
+    for (Index c : matching->only_in_other) rows.push_back({&pb[c], kNoIndex, c, 0.0, (*vb)[c]});
   if (param(p, "top")) keep_largest_differences(rows, count_param(p, "top", 0, kMaxListedIds));
   json out = json::array();
   for (const DiffRow& r : rows) out.push_back(diff_row_json(r, a->model(), b->model()));
@@ -766,15 +763,18 @@ std::string Api::pop(const Params& p) {
     open_reports.push_back(cache_.get(confinement_.resolve(it->second), it->second));
   }
   if (open_reports.empty()) throw HttpError(400, "parameter 'report' is missing");
-  std::vector<DecodeBudget::Claim> claims;
   std::vector<const Report*> series;
-  for (const auto& r : open_reports) {
-    claims.push_back(r->claim_cells(2));  // time per location and call path, and one more
-    series.push_back(&r->report());
-  }
+  for (const auto& r : open_reports) series.push_back(&r->report());
   std::vector<PopResult> results;
   try {
-    results = pop_metrics(series, options);
+    if (open_reports.size() == 1) {
+      results = *open_reports[0]->pop(options);  // kept per report
+    } else {
+      std::vector<DecodeBudget::Claim> claims;
+      for (const auto& r : open_reports)
+        claims.push_back(r->claim_cells(2));  // time per location and call path, and one more
+      results = pop_metrics(series, options);
+    }
   } catch (const Error& e) {
     std::string message = e.what();
     for (size_t i = 0; i < open_reports.size(); ++i)

@@ -22,6 +22,8 @@
 #include "cubekit/calc.hpp"
 #include "cubekit/call_graph.hpp"
 #include "cubekit/derived.hpp"
+#include "cubekit/flat_profile.hpp"
+#include "cubekit/pop.hpp"
 #include "cubekit/report.hpp"
 
 namespace cubekit::server {
@@ -107,6 +109,10 @@ class OpenReport {
   // The call graph's regions and calls (cubekit/call_graph.hpp), the same for every metric:
   // computed on first use and kept.
   std::shared_ptr<const CallGraphShape> call_graph_shape();
+  // What adds to each region's subroutines in a flat profile (cubekit/flat_profile.hpp), the
+  // same for every metric: computed on first use and kept when it holds at most
+  // kMaxFlatShapeEntries call paths (null: larger, each flat profile finds its own).
+  std::shared_ptr<const FlatProfileShape> flat_profile_shape();
   // Each call path's region path ("main/foo/bar", a region met twice below one parent "#2",
   // "#3", ...: unique) and the call path of each path: how /diff matches the call paths of two
   // reports. Computed on first use and kept (a diff of 100,000 call paths asked for again for
@@ -116,12 +122,37 @@ class OpenReport {
     std::unordered_map<std::string_view, Index> cnode_of;  // views of of_cnode
   };
   std::shared_ptr<const RegionPaths> region_paths();
-  // Starts call_graph_shape() on a thread of its own: the viewer's call graph tab asks for it
-  // in a click soon after the report opens (12 ms of CPU for 100,000 call paths, 60-140 ms of
-  // that click under load), and the report's first paint leaves a core idle meanwhile.
-  void start_call_graph_shape();
+  // How this report's call paths match another's by region path (/diff): for each call path of
+  // this one, the other's call path of the same path (kNoIndex: none), and the other's call
+  // paths that none of this one's matches, in order. Kept for the last kMaxMatchingsKept other
+  // reports (a diff tab compares with one report again and again: 100,000 hash look-ups of
+  // long paths per question otherwise), each with the other's region paths it was made from.
+  struct Matching {
+    std::shared_ptr<const RegionPaths> other_paths;
+    std::vector<Index> in_other;
+    std::vector<Index> only_in_other;
+  };
+  std::shared_ptr<const Matching> matching(OpenReport& other);
+  // POP metrics (cubekit/pop.hpp) of this report alone for one question (model, focus,
+  // individually), kept (at most kMaxPopKept questions, a few hundred bytes each): the viewer's
+  // POP tab asks the same question at each visit of a call path, and one for the whole tree of
+  // 100,000 call paths takes 70-120 ms. Requests asking one at once compute it once. Throws
+  // cubekit::Error as pop_metrics does (not kept).
+  std::shared_ptr<const std::vector<PopResult>> pop(const PopOptions& options);
+  // Starts, on a thread of its own, call_graph_shape(), flat_profile_shape(), region_paths()
+  // and then pop() of the
+  // MPI model at the first call-tree root (the question of the viewer's POP tab with the first
+  // call path selected): the viewer asks for them in clicks soon after the report opens (the
+  // shape: 12 ms of CPU for 100,000 call paths, 60-140 ms of that click under load; the flat
+  // profile's: 70 % of a flat profile's 40-100 ms; the region paths: most of a first /diff's
+  // 165 ms; POP: 120 ms), and the report's first paint leaves a
+  // core idle meanwhile. The thread runs at a lower priority (5 nicer than the server) so that
+  // requests come first.
+  void start_background_work();
   // Whether call_graph_shape() has been computed (and is kept).
   bool has_call_graph_shape();
+  // Whether pop(options) is kept.
+  bool has_pop(const PopOptions& options);
   // Display name of the metric a query names (the expression itself for expressions).
   std::string metric_name(const std::string& metric);
   // The report itself, for library calls that take reports (POP metrics); whoever decodes
@@ -136,6 +167,9 @@ class OpenReport {
   void drop_caches();
 
   static constexpr size_t kMaxExpressionEngines = 16;
+  static constexpr size_t kMaxPopKept = 64;
+  static constexpr size_t kMaxMatchingsKept = 4;
+  static constexpr size_t kMaxFlatShapeEntries = size_t{8} << 20;  // 32 MiB of call paths
 
  private:
   // An engine and the budget its caches hold between requests.
@@ -171,6 +205,12 @@ class OpenReport {
   Report report_;
   std::string name_;
   DecodeBudget& budget_;
+  // Held while one request (or the background thread) computes what it names: the others
+  // asking meanwhile wait for it instead of computing it beside it (on a loaded machine, the
+  // background thread, the diff tab's preparation and its click would each build the paths).
+  // Taken before mutex_, never while holding it.
+  std::mutex computing_call_graph_shape_, computing_flat_profile_shape_, computing_region_paths_,
+      computing_matching_;
   std::mutex mutex_;  // guards the members below, not the engines (they lock themselves)
   std::shared_ptr<EngineSlot> base_;
   // Engines of CubePL expressions, most recently used first; an entry is dropped only when no
@@ -181,9 +221,20 @@ class OpenReport {
   std::map<std::string, std::shared_future<std::shared_ptr<const Values>>> computing_;
   std::shared_ptr<const CallGraphShape> call_graph_shape_;
   std::shared_ptr<const RegionPaths> region_paths_;
+  std::optional<std::shared_ptr<const FlatProfileShape>> flat_profile_shape_;  // set: computed
+  // Most recently used first; by the other report's region paths (a reopened report has new
+  // ones, so an entry never answers for another file's call paths).
+  std::list<std::shared_ptr<const Matching>> matchings_;
+  using PopAnswer = std::shared_ptr<const std::vector<PopResult>>;
+  std::map<std::string, PopAnswer> pop_kept_;
+  std::map<std::string, std::shared_future<PopAnswer>> pop_computing_;
   // Declared last, so destroyed first: waits for the thread, which uses the members above.
-  std::future<void> call_graph_shape_started_;
+  std::future<void> background_work_;
 };
+
+// The question start_background_work() asks pop() in advance: the MPI model, the focus the
+// id of the first call-tree root (as the viewer's POP tab asks with that call path selected).
+PopOptions first_root_pop_question(const Model& model);
 
 class ReportCache {
  public:
@@ -201,10 +252,14 @@ class ReportCache {
     uint64_t size;
     std::shared_ptr<OpenReport> report;
   };
+  // Opens the file and adds it (the first request for it; get() waits for no other then).
+  std::shared_ptr<OpenReport> open(const std::filesystem::path& file, const std::string& name);
   uint64_t capacity_;
   DecodeBudget& budget_;
   std::mutex mutex_;
   std::list<Entry> entries_;  // most recently used first
+  // Files being opened, by whoever asked first: what the others asking meanwhile wait for.
+  std::map<std::filesystem::path, std::shared_future<std::shared_ptr<OpenReport>>> opening_;
 };
 
 }  // namespace cubekit::server

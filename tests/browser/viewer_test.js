@@ -215,6 +215,15 @@ async function main() {
     await page.screenshot({ path: path.join(shots, '5-diff.png') });
     await page.selectOption('#compare', '');
     await page.waitForFunction(() => [...document.querySelectorAll('#calls .mark')].every((m) => m.textContent === ''));
+    // The report the diff tab prepares before one is chosen: in the open report's folder, the
+    // one of the nearest size (not another folder's of the same size); none without another.
+    const partners = await page.evaluate(async () => {
+      const { likelyPartner } = await import('./plugins/diff.js');
+      const reports = [{ path: 'a/x.cubex', size: 100 }, { path: 'a/y.cubex', size: 130 },
+        { path: 'a/z.cubex', size: 90 }, { path: 'b/w.cubex', size: 100 }, { path: 'top.cubex', size: 100 }];
+      return [likelyPartner('a/x.cubex', reports), likelyPartner('b/w.cubex', reports), likelyPartner('top.cubex', reports)];
+    });
+    assert.deepStrictEqual(partners, ['a/z.cubex', null, null]);
     // A Scalasca summary of many processes: its topology and the box plot over them.
     await page.selectOption('#report', 'cubelib/examples/summary.cubex');
     await page.waitForFunction(() => document.title.includes('summary.cubex'));

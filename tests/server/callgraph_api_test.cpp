@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cubekit/pop.hpp"
+#include "server/http_error.hpp"
 #include "server/report_cache.hpp"
 #include "server/running_server.hpp"
 #include "test_support.hpp"
@@ -217,6 +220,91 @@ TEST(DiffApi, TheRowsThatDifferMostAndTheRowsAskedFor) {
             json({diff_row("main", 0, 0, 15, 255), diff_row("main/foo", 1, 1, 6, 158)}));
   EXPECT_EQ(s.server.get("/api/v1/" + q + "&top=0").first, 400);
   EXPECT_EQ(s.server.get("/api/v1/" + q + "&cnodes=99").first, 404);
+}
+
+// How r's call paths match b's by region path, worked out from the trees above: main, main/foo
+// and main/foo/bar are in both (ids 0, 1, 2 in each); b's main/qux (3) is in b only. The
+// matching is kept: asked again, the same one comes back, and a diff then gives the same rows.
+TEST(DiffApi, TheMatchingIsKeptPerPairOfReports) {
+  SmallServer s;
+  write_report_b(s.dir.path() / "b.cubex");
+  server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+  server::ReportCache cache(uint64_t{1} << 30, budget);
+  const auto r = cache.get(s.dir.path() / "r.cubex", "r.cubex");
+  const auto b = cache.get(s.dir.path() / "b.cubex", "b.cubex");
+  const auto matching = r->matching(*b);
+  EXPECT_EQ(matching->in_other,
+            (std::vector<Index>{0, 1, 2, kNoIndex, kNoIndex, kNoIndex, kNoIndex, kNoIndex}));
+  EXPECT_EQ(matching->only_in_other, std::vector<Index>{3});
+  EXPECT_EQ(r->matching(*b), matching);
+  const auto back = b->matching(*r);  // each direction its own
+  EXPECT_EQ(back->in_other, (std::vector<Index>{0, 1, 2, kNoIndex}));
+  EXPECT_EQ(back->only_in_other, (std::vector<Index>{3, 4, 5, 6, 7}));
+  const std::string q = "diff?a=r.cubex&b=b.cubex&metric=time&calltree=incl&top=2";
+  const json first = s.get(q)["values"];
+  EXPECT_EQ(first, json({diff_row("main", 0, 0, 255, 15), diff_row("main/foo", 1, 1, 158, 6)}));
+  EXPECT_EQ(s.get(q)["values"], first);
+}
+
+// POP metrics of the first root are computed when a report opens, before the viewer's POP tab
+// asks (the MPI model, focus the root's id 0), and kept: the same numbers as pop_metrics on
+// the file opened anew, which keeps nothing. One location that only computes: every
+// efficiency 1 (100 %).
+TEST(PopApi, TheFirstRootsAnswerIsComputedWhenTheReportOpens) {
+  SmallServer s;
+  server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+  server::ReportCache cache(uint64_t{1} << 30, budget);
+  const auto report = cache.get(s.dir.path() / "r.cubex", "r.cubex");
+  const PopOptions question = server::first_root_pop_question(report->model());
+  EXPECT_EQ(question.focus, std::vector<std::string>{"0"});
+  EXPECT_EQ(question.model, PopModel::kMpi);
+  for (int i = 0; i < 500 && !report->has_pop(question); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(report->has_pop(question));
+  const auto kept = report->pop(question);
+  EXPECT_EQ(report->pop(question), kept);
+  const Report fresh = Report::open((s.dir.path() / "r.cubex").string());
+  const std::vector<PopResult> direct = pop_metrics({&fresh}, question);
+  ASSERT_EQ(kept->size(), 1u);
+  ASSERT_EQ(direct.size(), 1u);
+  EXPECT_EQ((*kept)[0].focus, "main");
+  EXPECT_EQ((*kept)[0].call_paths, std::vector<uint32_t>{0});
+  ASSERT_EQ((*kept)[0].values.size(), direct[0].values.size());
+  for (size_t i = 0; i < direct[0].values.size(); ++i) {
+    const PopValue &k = (*kept)[0].values[i], &d = direct[0].values[i];
+    EXPECT_EQ(k.key, d.key);
+    EXPECT_EQ(k.value, d.value) << k.key;
+    EXPECT_EQ(k.missing, d.missing) << k.key;
+  }
+  const PopValue* parallel = (*kept)[0].find("parallel_efficiency");
+  ASSERT_NE(parallel, nullptr);
+  ASSERT_TRUE(parallel->value.has_value());
+  EXPECT_DOUBLE_EQ(*parallel->value, 1.0);
+  // Over HTTP the viewer's question gets the kept numbers; another model is computed then.
+  const json pop = s.get("pop?report=r.cubex&focus=0");
+  EXPECT_EQ(pop["results"][0]["focus"], "main");
+  for (const json& v : pop["results"][0]["values"])
+    EXPECT_TRUE(v["key"] != "parallel_efficiency" || v["value"] == 1.0) << v.dump();
+  EXPECT_EQ(s.get("pop?report=r.cubex&focus=0&model=bsc")["results"].size(), 1u);
+}
+
+// Requests asking at once for a report not yet open: it is opened once, and all get it.
+TEST(ReportCacheTest, AReportAskedForByManyAtOnceIsOpenedOnce) {
+  SmallServer s;
+  s.get("reports");  // the server runs before it is stopped (stopped before, its run waits on)
+  server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+  server::ReportCache cache(uint64_t{1} << 30, budget);
+  std::vector<std::shared_ptr<server::OpenReport>> got(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < got.size(); ++i)
+    threads.emplace_back([&, i] { got[i] = cache.get(s.dir.path() / "r.cubex", "r.cubex"); });
+  for (std::thread& t : threads) t.join();
+  for (const auto& r : got) EXPECT_EQ(r, got[0]);
+  EXPECT_EQ(got[0]->model().cnodes.size(), 8u);
+  // A file that is no report: every one of them gets the error (422), none a report.
+  std::ofstream(s.dir.path() / "bad.cubex") << "not a report";
+  for (int i = 0; i < 2; ++i)
+    EXPECT_THROW(cache.get(s.dir.path() / "bad.cubex", "bad.cubex"), server::HttpError);
 }
 
 TEST(ValuesApi, TheLargestWithTheirNames) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,36 @@ TEST_F(FlatProfileOfRecursion, SumsCountEachCalleeOnce) {
   // C calls nobody: for DOUBLE CubeLib has the 0 (cube_dump -r -t aggr prints "0").
   EXPECT_EQ(p.no_subroutines, (std::vector<bool>{false, false, false}));
   EXPECT_EQ(subroutines_text(p, 2), "0");
+}
+
+// The shape lists the call paths named above (A: 1, 4, 3 in CubeLib's order, B: 2, 3, C:
+// none), and the profile from it has the same numbers for both types (MAXDOUBLE: C has no
+// subroutines value). Five call paths in all: a limit of four is too small.
+TEST_F(FlatProfileOfRecursion, TheShapeGivesTheSameProfile) {
+  const Model& model = report_.model();
+  const std::optional<FlatProfileShape> shape = flat_profile_shape(model, 5);
+  ASSERT_TRUE(shape.has_value());
+  EXPECT_EQ(shape->first, (std::vector<size_t>{0, 3, 5, 5}));
+  EXPECT_EQ(shape->call_paths, (std::vector<Index>{1, 4, 3, 2, 3}));
+  EXPECT_EQ(shape->called, (std::vector<bool>{true, true, true}));
+  EXPECT_FALSE(flat_profile_shape(model, 4).has_value());
+  for (Index metric : {Index{0}, Index{1}}) {
+    const Values exclusive =
+        engine_.aggregated_values(metric, Flavour::kInclusive, Flavour::kExclusive);
+    const FlatProfile direct = flat_profile(model, exclusive);
+    const FlatProfile shaped = flat_profile(model, *shape, exclusive);
+    EXPECT_EQ(shaped.regions, direct.regions);
+    for (Index r = 0; r < 3; ++r) {
+      EXPECT_EQ(exclusive_text(shaped, r), exclusive_text(direct, r)) << metric << " " << r;
+      EXPECT_EQ(subroutines_text(shaped, r), subroutines_text(direct, r)) << metric << " " << r;
+    }
+    EXPECT_EQ(shaped.no_subroutines, direct.no_subroutines);
+    EXPECT_EQ(shaped.no_exclusive, direct.no_exclusive);
+  }
+  EXPECT_EQ(flat_profile(model, *shape,
+                         engine_.aggregated_values(0, Flavour::kInclusive, Flavour::kExclusive))
+                .subroutines.scalar(0),
+            3 + 11 + 21);
 }
 
 TEST_F(FlatProfileOfRecursion, SumsPerLocation) {

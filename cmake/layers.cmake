@@ -100,5 +100,6 @@ set(CUBEKIT_TEST_HEADERS
   model/least_squares.hpp         # tests/unit/multi_parameter_test.cpp
   mpi/collectives.hpp             # tests/mpi/plan_test.cpp
   server/report_cache.hpp         # tests/server/concurrency_test.cpp
+  server/http_error.hpp           # tests/server/callgraph_api_test.cpp: the cache's refusal
   server/source_files.hpp         # tests/server/server_test.cpp
   cli/run_guarded.hpp)            # tests/unit/hostile_input_test.cpp

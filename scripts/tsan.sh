@@ -6,7 +6,8 @@
 # the engine's shared caches. Any report fails the run (halt_on_error); nothing of ours is
 # suppressed (tests/tsan.supp names the one uninstrumented library that is, and why).
 # Usage: tsan.sh [--build-only] [BUILD_DIR] (default build-tsan). --build-only stops after the
-# build (scripts/sanitizers.sh builds while the fuzzers run).
+# build (scripts/sanitizers.sh builds while the fuzzers run). Line tables only, as the ASan build
+# (sanitizers.sh says why): the race reports' stacks name file and line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_only=0
@@ -17,7 +18,7 @@ fi
 build=${1:-build-tsan}
 source scripts/ccache_env.sh
 CXX=clang++ CC=clang cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-  -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DCUBEKIT_TSAN=ON -DCUBEKIT_BENCH=OFF -DCUBEKIT_PYTHON=OFF \
+  -DCMAKE_CXX_FLAGS_DEBUG="-gline-tables-only -O1" -DCUBEKIT_TSAN=ON -DCUBEKIT_BENCH=OFF -DCUBEKIT_PYTHON=OFF \
   "${launcher[@]}" >/dev/null
 ninja -C "$build" cubekit_tests cubekit_cli
 [[ $build_only -eq 0 ]] || exit 0

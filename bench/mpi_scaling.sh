@@ -54,40 +54,47 @@ echo "| work | ranks | wall s | CPU s | speed-up vs alone | same output |"
 echo "|---|---|---|---|---|---|"
 
 # row NAME OUTPUT CMD...: alone, then on 1, 2, 4 ranks. OUTPUT: a file the command writes
-# (compared by its members' bytes for .cubex), - for standard output, or # for standard output
-# compared by its SHA-256 (output too large to keep).
+# (compared by its members' bytes for .cubex, by its SHA-256 otherwise, and removed after each
+# run: a 5 GB report's dump is 22 GB of text), - for standard output, or # for standard output
+# compared by its SHA-256 (output too large to keep). A written file is the timed run's own;
+# standard output needs a second run (best_of discards it).
 row() {
   local name=$1 output=$2
   shift 2
   local alone t rss cpu same
   read -r alone rss cpu < <(best_of "$runs" "$@")
-  if [ "$output" = "#" ]; then
-    "$@" | sha256sum >alone.out
-  else
-    "$@" >alone.out
-  fi
-  [ "$output" = - ] || [ "$output" = "#" ] || mv "$output" "alone.$output"
+  keep_output "$output" alone "$@"
   printf '| %s | alone | %.2f | %.2f | 1.00 | — |\n' "$name" "$alone" "$cpu"
   for np in 1 2 4; do
     read -r t rss cpu < <(best_of "$runs" "$mpirun" -q --oversubscribe -np $np "$@")
-    if [ "$output" = "#" ]; then
-      "$mpirun" -q --oversubscribe -np $np "$@" | sha256sum >ranks.out
-    else
-      "$mpirun" -q --oversubscribe -np $np "$@" >ranks.out
-    fi
+    keep_output "$output" ranks "$mpirun" -q --oversubscribe -np $np "$@"
     same=yes
-    cmp -s alone.out ranks.out || same=no
-    if [[ $output != *.cubex ]] && [ "$output" != - ] && [ "$output" != "#" ]; then
-      cmp -s "alone.$output" "$output" || same=no
-    elif [ "$output" != - ] && [ "$output" != "#" ]; then
+    if [[ $output == *.cubex ]]; then
       python3 -c 'import sys, tarfile
 def m(p):
     with tarfile.open(p) as t: return [(x.name, t.extractfile(x).read()) for x in t.getmembers()]
-sys.exit(m(sys.argv[1]) != m(sys.argv[2]))' "alone.$output" "$output" || same=no
+sys.exit(m(sys.argv[1]) != m(sys.argv[2]))' alone.out.cubex ranks.out.cubex || same=no
+      rm -f ranks.out.cubex
+    else
+      cmp -s alone.out ranks.out || same=no
     fi
     printf '| %s | %d | %.2f | %.2f | %.2f | %s |\n' "$name" $np "$t" "$cpu" \
       "$(awk -v a="$alone" -v b="$t" 'BEGIN { print a / b }')" $same
   done
+  rm -f alone.out alone.out.cubex ranks.out
+}
+
+# keep_output OUTPUT PREFIX CMD...: what the run just timed gave, as PREFIX.out (a SHA-256 for #
+# and for written files other than .cubex, which stay as PREFIX.out.cubex).
+keep_output() {
+  local output=$1 prefix=$2
+  shift 2
+  case $output in
+    -) "$@" >"$prefix.out" ;;
+    "#") "$@" | sha256sum >"$prefix.out" ;;
+    *.cubex) mv "$output" "$prefix.out.cubex" ;;
+    *) sha256sum <"$output" >"$prefix.out" && rm -f "$output" ;;
+  esac
 }
 
 huge_size=${HUGE_SIZE:-512M}
@@ -96,7 +103,6 @@ if [ "$huge_size" != 0 ]; then
     --call-paths "${HUGE_CALL_PATHS:-2000}" --seed 9
   row "cube_dump -m all -o FILE of one $huge_size report" dump.txt "$build/cube_dump" -m all \
     -o dump.txt huge.cubex
-  rm -f dump.txt alone.dump.txt
   [ -z "${HUGE_STDOUT:-}" ] ||
     row "cube_dump -m all of it to standard output" "#" "$build/cube_dump" -m all huge.cubex
   row "cube_dump -m all -t aggr of it" - "$build/cube_dump" -m all -t aggr huge.cubex

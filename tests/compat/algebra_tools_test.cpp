@@ -181,15 +181,20 @@ TEST(AlgebraRoundTrip, DiffOfAReportWithItselfIsZeroAndCmpSaysEqual) {
   EXPECT_EQ(run_tool("cube_cmp", {a.string(), b.string()}).exit_code, 1);
 }
 
+// A small report with a metric of every data type (20 call paths, 2 locations).
+void generate_every_type(const std::string& file) {
+  const RunResult r =
+      run_tool("cubekit", {"generate", "--all-types", "--call-paths", "20", "--nodes", "1",
+                           "--processes", "1", "--threads", "2", "--seed", "3", "-o", file});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+}
+
 // cube_diff and cube_mean scale the types made of several doubles lane by lane (CubeLib's
 // Value::operator*=): a report of every type minus itself is 0 there too, not an error.
 TEST(AlgebraRoundTrip, DiffAndMeanOfEveryDataType) {
   TempDir tmp("algebra-types");
   const std::string in = (tmp.path() / "types.cubex").string();
-  ASSERT_EQ(run_tool("cubekit", {"generate", "--all-types", "--call-paths", "20", "--nodes", "1",
-                                 "--processes", "1", "--threads", "2", "--seed", "3", "-o", in})
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(generate_every_type(in));
   const fs::path diff = tmp.path() / "d";
   const RunResult d = run_tool("cube_diff", {"-o", diff.string(), in, in});
   ASSERT_EQ(d.exit_code, 0) << d.err;
@@ -541,10 +546,7 @@ TEST(AlgebraRoundTrip, ExclusifyAndInclusifyKeepEveryValue) {
 TEST(AlgebraRoundTrip, InclusifyKeepsEveryTypeThatCannotBeInclusiveExclusive) {
   TempDir tmp("algebra-inclusify-types");
   const std::string in = (tmp.path() / "types.cubex").string();
-  ASSERT_EQ(run_tool("cubekit", {"generate", "--all-types", "--call-paths", "20", "--nodes", "1",
-                                 "--processes", "1", "--threads", "2", "--seed", "3", "-o", in})
-                .exit_code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(generate_every_type(in));
   const std::string out = (tmp.path() / "o").string();
   const RunResult r = run_tool("cube_inclusify", {"-o", out, in});
   ASSERT_EQ(r.exit_code, 0) << r.err;

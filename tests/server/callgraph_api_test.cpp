@@ -34,8 +34,7 @@ struct SmallServer {
   ServerOptions options() {
     auto model = std::make_shared<Model>();
     test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
-    test::add_regions_and_calls(*model, {"main", "foo", "bar", "foo", "baz"},
-                                {0, 1, 2, 3, 1, 4, 2, 4}, {kNoIndex, 0, 1, 2, 3, 2, 0, 6});
+    test::add_two_foo_call_tree(*model);
     test::add_one_machine(*model, {1});
     const double time[] = {1, 2, 4, 8, 16, 128, 32, 64};
     test::write_first_metric((dir.path() / "r.cubex").string(), model, time);

@@ -25,8 +25,7 @@ namespace {
 //   7     baz          64    64
 Model recursive_model() {
   Model model;
-  test::add_regions_and_calls(model, {"main", "foo", "bar", "foo", "baz"}, {0, 1, 2, 3, 1, 4, 2, 4},
-                              {kNoIndex, 0, 1, 2, 3, 2, 0, 6});
+  test::add_two_foo_call_tree(model);
   return model;
 }
 

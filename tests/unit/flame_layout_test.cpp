@@ -13,17 +13,19 @@
 namespace cubekit {
 namespace {
 
-// Call paths in pre-order with their inclusive values (unit/call_graph_test.cpp's tree):
+// Call paths in pre-order with their inclusive values (test::add_two_foo_call_tree):
 //   0 main 256 → 1 foo 128 → 2 bar 96 → 3 foo 32 → 4 foo 16
 //                                      → 5 baz 64
 //              → 6 bar 64 → 7 baz 32
 // Powers of two: every share and place below is exact.
 Model small_tree() {
   Model model;
-  test::add_regions_and_calls(model, {"main", "foo", "bar", "foo", "baz"}, {0, 1, 2, 3, 1, 4, 2, 4},
-                              {kNoIndex, 0, 1, 2, 3, 2, 0, 6});
+  test::add_two_foo_call_tree(model);
   return model;
 }
+
+// The inclusive values of the tree above, in call path order.
+const std::vector<double> kInclusive = {256, 128, 96, 32, 16, 64, 64, 32};
 
 struct Place {
   Index cnode;
@@ -40,7 +42,7 @@ std::vector<Place> places(const FlameLayout& layout) {
 
 TEST(FlameLayout, NarrowSpansTakeTheirRoomButAreLeftOut) {
   const Model model = small_tree();
-  const std::vector<double> incl = {256, 128, 96, 32, 16, 64, 64, 32};
+  const std::vector<double>& incl = kInclusive;
   // 512 pixels for the total of 256: every span is twice its value.
   FlameOptions o;
   o.extent = 512;
@@ -83,7 +85,7 @@ TEST(FlameLayout, NegativeAndMissingValuesTakeNoRoom) {
 
 TEST(FlameLayout, TooManySpansAndWrongValueCountAreErrors) {
   const Model model = small_tree();
-  const std::vector<double> incl = {256, 128, 96, 32, 16, 64, 64, 32};
+  const std::vector<double>& incl = kInclusive;
   FlameOptions o;
   o.extent = 512;
   o.min_extent = 1;

@@ -79,6 +79,16 @@ inline void add_regions_and_calls(Model& model, const std::vector<std::string>& 
   }
 }
 
+// The call tree of the call graph, flame graph and call graph API tests: regions main (0),
+// foo (1), bar (2), a second foo (3) and baz (4); call paths in pre-order
+//   0 main → 1 foo (1) → 2 bar → 3 foo (3) → 4 foo (1)   (foo calling foo)
+//                               → 5 baz
+//          → 6 bar → 7 baz
+inline void add_two_foo_call_tree(Model& model) {
+  add_regions_and_calls(model, {"main", "foo", "bar", "foo", "baz"}, {0, 1, 2, 3, 1, 4, 2, 4},
+                        {kNoIndex, 0, 1, 2, 3, 2, 0, 6});
+}
+
 // A metric with the same unique and display name, numbered by its position in `model`.
 inline Metric& add_metric(Model& model, const std::string& name, const char* dtype,
                           MetricKind kind) {

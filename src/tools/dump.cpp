@@ -299,6 +299,10 @@ std::vector<std::optional<Values>> aggregate_all(const LocationShare& share, con
   return out;
 }
 
+// Bytes of a table's text gathered before they go to the stream: one reserved buffer, small
+// enough for the allocator to keep it among its own pages (not a fresh mapping per table).
+constexpr size_t kTablePiece = size_t{64} << 10;
+
 void print_human(std::ostream& out, MetricEngine& engine, const LocationShare& share,
                  const Options& o, const Selection& s) {
   const Model& model = engine.report().model();
@@ -313,6 +317,8 @@ void print_human(std::ostream& out, MetricEngine& engine, const LocationShare& s
     width = std::max(width, labels.back().size());
   }
   for (std::string& label : labels) label.resize(width + 1, ' ');
+  std::string table;
+  table.reserve(kTablePiece + 4096);
   for (size_t i = 0; i < s.metrics.size(); ++i) {
     const Index m = s.metrics[i];
     MetricValues values(share, model, o, m, std::move(aggregated[i]));
@@ -331,14 +337,19 @@ void print_human(std::ostream& out, MetricEngine& engine, const LocationShare& s
       }
       return text;
     });
+    // The lines gathered in one text and written in pieces: three stream insertions per line
+    // cost more than the line's value text (30,000 lines for a 5,000-call-path report).
     for (size_t k = 0; k < s.cnodes.size(); ++k) {
-      out << labels[k];
-      if (o.aggregate)
-        out << values.aggregated(s.cnodes[k]);
-      else
-        out << parts(k);
-      out << "\n";
+      table += labels[k];
+      table += o.aggregate ? values.aggregated(s.cnodes[k]) : parts(k);
+      table += '\n';
+      if (table.size() >= kTablePiece) {
+        out << table;
+        table.clear();
+      }
     }
+    out << table;
+    table.clear();
     drop(*share.engine, m);
   }
 }

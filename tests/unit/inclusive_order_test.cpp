@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -76,6 +78,102 @@ TEST(InclusiveOrder, DeepChainsGiveTheSameSumsEitherWay) {
     ASSERT_EQ(got.size(), n);
     for (size_t k = 0; k < n; ++k) ASSERT_EQ(got[k], static_cast<double>(n - k)) << n << " " << k;
   }
+}
+
+// Call path 0 with the children 2 and 1 (in that order), 2 with the child 3: the pre-order is
+// 0, 2, 3, 1, not the order of the ids. One location; one metric of type `dtype`, stored
+// exclusive, whose 8-byte value at call path c is `bits[c]`.
+Report branching_report(const std::string& path, const char* dtype,
+                        const std::vector<uint64_t>& bits) {
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "m", dtype, MetricKind::kExclusive);
+  Region region;
+  region.name = region.mangled_name = "f";
+  model->regions.push_back(region);
+  const Index parents[] = {kNoIndex, 0, 0, 2};
+  for (uint32_t c = 0; c < 4; ++c) {
+    Cnode cnode;
+    cnode.id = c;
+    cnode.region = 0;
+    cnode.parent = parents[c];
+    model->cnodes.push_back(cnode);
+  }
+  model->cnodes[0].children = {2, 1};
+  model->cnodes[2].children = {3};
+  test::add_one_machine(*model, {1});
+  model->finalize(path);
+  ReportWriter writer(path, model);
+  writer.begin_metric(0);
+  for (Index c : storage_order(*model, MetricKind::kExclusive))
+    writer.write_row(c, reinterpret_cast<const std::byte*>(&bits[c]));
+  writer.end_metric();
+  writer.finish();
+  return Report::open(path);
+}
+
+template <class T>
+uint64_t bits_of(T v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// The inclusive values of the report's metric 0, by call path id (the file lists the call
+// paths in document order, so indices change on reading).
+struct ById {
+  Report report;
+  Values values;
+  template <class T>
+  T at(uint32_t id) const {
+    T out;
+    std::memcpy(&out, values.at(*report.model().cnode_by_id(id)), sizeof out);
+    return out;
+  }
+};
+
+ById inclusive_by_id(Report report) {
+  Values v = MetricEngine(report).aggregated_values(0, Flavour::kInclusive, Flavour::kInclusive);
+  return {std::move(report), std::move(v)};
+}
+
+// Each call path's subtree is folded in pre-order, whatever the type: DOUBLE's rounding, the
+// sign of MINDOUBLE's and MAXDOUBLE's zeros (the step keeps the earlier of two equal values)
+// and UINT64's sums, all worked out by hand on the tree above.
+TEST(InclusiveOrder, SubtreesFoldedInPreOrderForEverySingleNumberType) {
+  test::TempDir tmp("inclusive-types");
+  const auto path = [&](const char* name) { return (tmp.path() / name).string(); };
+  // DOUBLE 1, 1e16, 1, 0 at ids 0..3. Root in pre-order: ((1 + 1) + 0) + 1e16 = 1e16 + 2; in id
+  // order it would be ((1 + 1e16) + 1) + 0 = 1e16 (each + 1 a tie, rounded to the even 1e16).
+  const ById d = inclusive_by_id(branching_report(
+      path("d.cubex"), "DOUBLE", {bits_of(1.0), bits_of(1e16), bits_of(1.0), bits_of(0.0)}));
+  EXPECT_EQ(d.at<double>(0), 1e16 + 2);
+  EXPECT_EQ(d.at<double>(1), 1e16);
+  EXPECT_EQ(d.at<double>(2), 1.0);
+  EXPECT_EQ(d.at<double>(3), 0.0);
+  // MINDOUBLE 0, 5, -0, 1: at the root +0 comes first (pre-order 0, 2, ...) and -0 < +0 is
+  // false, so +0 stays; call path 2's subtree starts with -0.
+  const ById mn = inclusive_by_id(branching_report(
+      path("min.cubex"), "MINDOUBLE", {bits_of(0.0), bits_of(5.0), bits_of(-0.0), bits_of(1.0)}));
+  EXPECT_EQ(mn.at<double>(0), 0.0);
+  EXPECT_FALSE(std::signbit(mn.at<double>(0)));
+  EXPECT_EQ(mn.at<double>(1), 5.0);
+  EXPECT_TRUE(std::signbit(mn.at<double>(2)));
+  EXPECT_EQ(mn.at<double>(3), 1.0);
+  // MAXDOUBLE -0, -5, 0, -1: the root keeps the first zero, -0.
+  const ById mx = inclusive_by_id(branching_report(
+      path("max.cubex"), "MAXDOUBLE", {bits_of(-0.0), bits_of(-5.0), bits_of(0.0), bits_of(-1.0)}));
+  EXPECT_TRUE(std::signbit(mx.at<double>(0)));
+  EXPECT_EQ(mx.at<double>(1), -5.0);
+  EXPECT_FALSE(std::signbit(mx.at<double>(2)));
+  EXPECT_EQ(mx.at<double>(3), -1.0);
+  // UINT64 1, 2, 4, 2^64 - 2: sums wrap modulo 2^64 like unsigned additions.
+  const uint64_t big = ~uint64_t{0} - 1;
+  const ById u = inclusive_by_id(
+      branching_report(path("u.cubex"), "UINT64", {uint64_t{1}, uint64_t{2}, uint64_t{4}, big}));
+  EXPECT_EQ(u.at<uint64_t>(0), uint64_t{5});  // 7 + 2^64 - 2
+  EXPECT_EQ(u.at<uint64_t>(1), uint64_t{2});
+  EXPECT_EQ(u.at<uint64_t>(2), uint64_t{2});  // 4 + 2^64 - 2
+  EXPECT_EQ(u.at<uint64_t>(3), big);
 }
 
 // Resident memory of this process in bytes.

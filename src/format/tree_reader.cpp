@@ -164,7 +164,11 @@ class TreeReader {
   // True when `t` begins the part read by another thread and that part was taken: `t`'s
   // siblings up to the part's end are in the model as children of `node` (kNoIndex: the
   // system), `depth` being theirs.
-  bool took_part(const XmlToken& t, Index node, int depth);
+  // at_split first: one comparison per node or group when there is no part.
+  bool at_split(const XmlToken& t) const {
+    return part_ != nullptr && t.offset == part_->split.load(std::memory_order_relaxed);
+  }
+  [[gnu::noinline]] bool took_part(const XmlToken& t, Index node, int depth);
   void splice(SystemPart& part, Index node);
   void topologies(const Start& s);
   void topologies_or_ahead(const XmlToken& t, TopologiesAhead* ahead);
@@ -186,9 +190,7 @@ class TreeReader {
 };
 
 bool TreeReader::took_part(const XmlToken& t, Index node, int depth) {
-  if (part_ == nullptr || t.offset != part_->split.load(std::memory_order_acquire) ||
-      t.self_closing || t.text_read)
-    return false;
+  if (t.self_closing || t.text_read) return false;
   SystemPart& part = *part_;
   part.ready.wait();
   // The system's children are nodes only (a group there is skipped).
@@ -343,6 +345,7 @@ void TreeReader::system_node(const Start& s, Index parent, int depth) {
   model_.system_nodes[self].parent = parent;
   if (parent != kNoIndex) model_.system_nodes[parent].children.push_back(self);
   children(s, [&](const XmlToken& t) {
+    if (at_split(t) && took_part(t, self, depth + 1)) return;
     SystemNode& n = model_.system_nodes[self];
     if (t.name == "name")
       n.name = pull_.element_text();
@@ -352,9 +355,6 @@ void TreeReader::system_node(const Start& s, Index parent, int depth) {
       n.descr = pull_.element_text();
     else if (t.name == "attr")
       attr(t, n.attrs);
-    else if ((t.name == "locationgroup" || t.name == "systemtreenode") &&
-             took_part(t, self, depth + 1))
-      return;
     else if (t.name == "locationgroup")
       group(start_of(t), self);
     else if (t.name == "systemtreenode")
@@ -442,9 +442,8 @@ size_t TreeReader::read_system(TopologiesAhead* ahead, SystemPart* part) {
   model_.locations.reserve(model_.locations.size() + bytes_left() / kLeastLocationBytes);
   bool cube3 = false;
   children(system, [&](const XmlToken& c) {
-    if (c.name == "systemtreenode" && took_part(c, kNoIndex, 0))
-      return;
-    else if (c.name == "systemtreenode")
+    if (c.name == "systemtreenode" && at_split(c) && took_part(c, kNoIndex, 0)) return;
+    if (c.name == "systemtreenode")
       system_node(start_of(c), kNoIndex, 0);
     else if (c.name == "topologies")
       topologies_or_ahead(c, ahead);

@@ -225,16 +225,20 @@ void TreeReader::splice(SystemPart& part, Index node) {
     for (Index& group : n.groups) group += groups;
     model_.system_nodes.push_back(std::move(n));
   }
+  // Each vector of the part is given back as soon as it is moved, and the groups' vector grows
+  // to the size needed, not to twice its size: the peak memory is the model's.
+  for (Location& l : from.locations) {
+    l.group += groups;
+    model_.locations.push_back(std::move(l));
+  }
+  std::vector<Location>().swap(from.locations);
+  model_.groups.reserve(model_.groups.size() + from.groups.size());
   for (LocationGroup& g : from.groups) {
     g.node = node_index(g.node);
     for (Index& location : g.locations) location += locations;
     model_.groups.push_back(std::move(g));
   }
-  for (Location& l : from.locations) {
-    l.group += groups;
-    model_.locations.push_back(std::move(l));
-  }
-  from = Model();  // its memory back at once
+  from = Model();
 }
 
 Start TreeReader::start_of(const XmlToken& t) const {

@@ -96,6 +96,8 @@ set(CUBEKIT_TEST_HEADERS
   cubepl/parser.hpp               #   the general evaluator, program by program
   cubepl/row_program.hpp
   format/xml_pull.hpp             # tests/unit/xml_stream_test.cpp
+  format/tree_reader.hpp          # tests/unit/system_split_test.cpp: the system tree split where
+                                  #   the test says (set_system_split_for_tests)
   io/peri_reader.hpp              # tests/fuzz/fuzz_peri.cpp, tests/roundtrip/peri_xml_test.cpp
   model/least_squares.hpp         # tests/unit/multi_parameter_test.cpp
   mpi/collectives.hpp             # tests/mpi/plan_test.cpp

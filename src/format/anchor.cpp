@@ -304,31 +304,43 @@ struct TreeEnds {
 // (Score-P: a coordinate per location) ahead of the system tree. Jobs are taken in order, so
 // the topologies are being read when the system reader waits for them, whatever the number of
 // threads; the system tree, the longest job in huge anchors, starts at once and the call tree
-// follows the topologies on two threads. The error told is the first in the document.
+// follows the topologies on two threads, then the second half of what is left of the system
+// tree (SystemPart: the two threads end together). The error told is the first in the
+// document.
 TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_begin, Model& model,
                     const std::string& where, const ReleaseRange& release) {
   const unsigned threads = available_threads();
   TreeEnds ends;
+  const bool side_by_side = threads > 1 && system_begin != std::string_view::npos;
   TopologiesAhead ahead;
+  SystemPart part;
+  part.progress = system_begin;
   std::exception_ptr errors[2];
   parallel_for(
-      3,
+      4,
       [&](size_t job) {
         if (job == 0) {
-          if (threads > 1 && system_begin != std::string_view::npos)
-            read_topologies_ahead(xml, system_begin, where, release, ahead);
+          if (side_by_side) read_topologies_ahead(xml, system_begin, where, release, ahead);
           return;
+        }
+        if (job == 3) {
+          if (!side_by_side) return;
+          ahead.ready.wait();  // job 0 has begun: jobs are handed out in order
+          part.limit = ahead.begin != std::string_view::npos ? ahead.begin : xml.size();
+          return read_system_part(xml, where, release, part);
         }
         const size_t tree = job == 2 ? 0 : 1;
         try {
           if (tree == 0 && program_begin != std::string_view::npos)
             ends.program = read_program(xml, program_begin, xml.size(), model, where, release);
           if (tree == 1 && system_begin != std::string_view::npos)
-            ends.system = read_system(xml, system_begin, xml.size(), model, where, release,
-                                      threads > 1 ? &ahead : nullptr);
+            ends.system =
+                read_system(xml, system_begin, xml.size(), model, where, release,
+                            side_by_side ? &ahead : nullptr, side_by_side ? &part : nullptr);
         } catch (...) {
           errors[tree] = std::current_exception();
         }
+        if (tree == 1) part.finished = true;
       },
       threads);
   for (const size_t tree :

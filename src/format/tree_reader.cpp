@@ -4,6 +4,7 @@
 #include "format/tree_reader.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <unordered_map>
@@ -50,6 +51,13 @@ namespace {
 // Deeper call trees exist (recursion unrolled by the measurement) and cost nothing here: the
 // forest is read without recursion. The bound only stops absurd documents early.
 constexpr size_t kMaxCallDepth = 1u << 20;
+
+// How far from the middle read_system_part looks for a tag to split the system tree at.
+constexpr size_t kSplitSearch = size_t{4} << 20;
+
+// read_system_part's split for tests (set_system_split_for_tests); negative: none.
+std::atomic<double> split_for_tests{-1};
+std::atomic<size_t> parts_taken{0};
 
 // The fewest bytes of a location element as writers write them (<location Id="0">, <name>,
 // <rank>, <type>, </location>): more locations than the document's bytes over this grow the
@@ -132,7 +140,10 @@ class TreeReader {
         end_(end) {
     if (release) pull_.release_behind(release);
   }
-  size_t read_system(TopologiesAhead* ahead);
+  size_t read_system(TopologiesAhead* ahead, SystemPart* part);
+  // Reads the <systemtreenode> and <locationgroup> elements from the beginning as children of
+  // system node 0, made here (SystemPart); returns where the first other token begins.
+  size_t read_part(int& deepest);
   size_t read_program();
   size_t read_topologies();
 
@@ -149,8 +160,19 @@ class TreeReader {
   template <class Child>
   void children(const Start& s, Child child);
   void system_node(const Start& s, Index parent, int depth);
-  void group(const Start& s, Index node);
+  // Flattened: called from two places (system_node, read_part), GCC no longer inlined it and
+  // called out of line for its name comparisons (memcmp), 5-10% more CPU for the system tree.
+  [[gnu::flatten]] void group(const Start& s, Index node);
   void location(const Start& s, Index group);
+  // True when `t` begins the part read by another thread and that part was taken: `t`'s
+  // siblings up to the part's end are in the model as children of `node` (kNoIndex: the
+  // system), `depth` being theirs.
+  // at_split first: one comparison per node or group when there is no part.
+  bool at_split(const XmlToken& t) const {
+    return part_ != nullptr && t.offset == part_->split.load(std::memory_order_relaxed);
+  }
+  [[gnu::noinline]] bool took_part(const XmlToken& t, Index node, int depth);
+  void splice(SystemPart& part, Index node);
   void topologies(const Start& s);
   void topologies_or_ahead(const XmlToken& t, TopologiesAhead* ahead);
   void dim(const XmlToken& t, Topology& topology);
@@ -164,9 +186,61 @@ class TreeReader {
   XmlPull pull_;
   Model& model_;
   std::string where_;
-  size_t end_;         // of the document part read
-  SharedTexts texts_;  // of locations and groups
+  size_t end_;                  // of the document part read
+  SharedTexts texts_;           // of locations and groups
+  SystemPart* part_ = nullptr;  // the system tree's part read by another thread, if any
+  int deepest_ = 0;             // the deepest system node read
 };
+
+bool TreeReader::took_part(const XmlToken& t, Index node, int depth) {
+  if (t.self_closing || t.text_read) return false;
+  SystemPart& part = *part_;
+  part.ready.wait();
+  // The system's children are nodes only (a group there is skipped).
+  if (part.error || depth + part.depth > kMaxTreeNesting ||
+      (node == kNoIndex && !part.model.system_nodes[0].groups.empty()))
+    return false;
+  splice(part, node);
+  pull_.continue_after(part.end);
+  ++parts_taken;
+  return true;
+}
+
+void TreeReader::splice(SystemPart& part, Index node) {
+  Model& from = part.model;
+  // The part's node i (i > 0) becomes node `nodes + i`; its node 0 is `node`.
+  const Index nodes = static_cast<Index>(model_.system_nodes.size() - 1);
+  const Index groups = static_cast<Index>(model_.groups.size());
+  const Index locations = static_cast<Index>(model_.locations.size());
+  auto node_index = [&](Index i) { return i == 0 ? node : nodes + i; };
+  if (node != kNoIndex) {
+    SystemNode& parent = model_.system_nodes[node];
+    for (const Index child : from.system_nodes[0].children)
+      parent.children.push_back(nodes + child);
+    for (const Index group : from.system_nodes[0].groups) parent.groups.push_back(groups + group);
+  }
+  for (size_t i = 1; i < from.system_nodes.size(); ++i) {
+    SystemNode& n = from.system_nodes[i];
+    n.parent = node_index(n.parent);
+    for (Index& child : n.children) child += nodes;
+    for (Index& group : n.groups) group += groups;
+    model_.system_nodes.push_back(std::move(n));
+  }
+  // Each vector of the part is given back as soon as it is moved, and the groups' vector grows
+  // to the size needed, not to twice its size: the peak memory is the model's.
+  for (Location& l : from.locations) {
+    l.group += groups;
+    model_.locations.push_back(std::move(l));
+  }
+  std::vector<Location>().swap(from.locations);
+  model_.groups.reserve(model_.groups.size() + from.groups.size());
+  for (LocationGroup& g : from.groups) {
+    g.node = node_index(g.node);
+    for (Index& location : g.locations) location += locations;
+    model_.groups.push_back(std::move(g));
+  }
+  from = Model();
+}
 
 Start TreeReader::start_of(const XmlToken& t) const {
   Start s;
@@ -245,6 +319,7 @@ void TreeReader::location(const Start& s, Index group) {
 }
 
 void TreeReader::group(const Start& s, Index node) {
+  if (part_ != nullptr) part_->progress.store(s.offset, std::memory_order_relaxed);
   const Index self = static_cast<Index>(model_.groups.size());
   model_.groups.emplace_back();
   model_.groups[self].id = s.has_id ? id_of(s, "location group Id") : 0;
@@ -270,12 +345,14 @@ void TreeReader::group(const Start& s, Index node) {
 void TreeReader::system_node(const Start& s, Index parent, int depth) {
   if (depth > kMaxTreeNesting)
     fail(s.offset, "system tree nested deeper than " + std::to_string(kMaxTreeNesting));
+  deepest_ = std::max(deepest_, depth);
   const Index self = static_cast<Index>(model_.system_nodes.size());
   model_.system_nodes.emplace_back();
   model_.system_nodes[self].id = s.has_id ? id_of(s, "system tree node Id") : 0;
   model_.system_nodes[self].parent = parent;
   if (parent != kNoIndex) model_.system_nodes[parent].children.push_back(self);
   children(s, [&](const XmlToken& t) {
+    if (at_split(t) && took_part(t, self, depth + 1)) return;
     SystemNode& n = model_.system_nodes[self];
     if (t.name == "name")
       n.name = pull_.element_text();
@@ -353,7 +430,15 @@ size_t TreeReader::read_topologies() {
   return pull_.offset();
 }
 
-size_t TreeReader::read_system(TopologiesAhead* ahead) {
+size_t TreeReader::read_system(TopologiesAhead* ahead, SystemPart* part) {
+  part_ = part;
+  if (part != nullptr && split_for_tests.load() >= 0) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (part->split.load() == SystemPart::kNone &&
+           part->ready.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready &&
+           std::chrono::steady_clock::now() < give_up) {
+    }
+  }
   const XmlToken& t = pull_.next();
   if (t.kind != XmlToken::Kind::kStart || t.name != "system") fail(t.offset, "expected <system>");
   if (const std::string* title = t.attribute("title")) model_.system_title = *title;
@@ -364,6 +449,7 @@ size_t TreeReader::read_system(TopologiesAhead* ahead) {
   model_.locations.reserve(model_.locations.size() + bytes_left() / kLeastLocationBytes);
   bool cube3 = false;
   children(system, [&](const XmlToken& c) {
+    if (c.name == "systemtreenode" && at_split(c) && took_part(c, kNoIndex, 0)) return;
     if (c.name == "systemtreenode")
       system_node(start_of(c), kNoIndex, 0);
     else if (c.name == "topologies")
@@ -383,6 +469,35 @@ size_t TreeReader::read_system(TopologiesAhead* ahead) {
   }
   pull_.release_read();
   return pull_.offset();
+}
+
+// Whether a start tag of element `name` (with its '<') begins at xml[at].
+bool starts_tag(std::string_view xml, size_t at, std::string_view tag) {
+  const size_t after = at + tag.size();
+  return xml.substr(at, tag.size()) == tag && after < xml.size() &&
+         std::string_view(" \t\r\n>/").find(xml[after]) != std::string_view::npos;
+}
+
+size_t TreeReader::read_part(int& deepest) {
+  model_.system_nodes.emplace_back();  // the parent
+  model_.locations.reserve(bytes_left() / kLeastLocationBytes);
+  while (true) {
+    size_t at = pull_.offset();
+    while (at < end_ && std::string_view(" \t\r\n").find(xml_[at]) != std::string_view::npos) ++at;
+    const bool node = starts_tag(xml_, at, "<systemtreenode");
+    if (at >= end_ || (!node && !starts_tag(xml_, at, "<locationgroup"))) {
+      deepest = deepest_;
+      pull_.release_read();
+      return at;
+    }
+    const XmlToken* t = &pull_.next();
+    if (t->kind == XmlToken::Kind::kText) t = &pull_.next();  // the white space passed above
+    if (t->kind != XmlToken::Kind::kStart || t->offset != at) fail(at, "expected a start tag");
+    if (node)
+      system_node(start_of(*t), 0, 0);
+    else
+      group(start_of(*t), 0);
+  }
 }
 
 void TreeReader::region(const XmlToken& t, std::unordered_map<uint32_t, Index>& region_by_id) {
@@ -524,8 +639,58 @@ size_t read_program(std::string_view xml, size_t begin, size_t end, Model& model
 }
 
 size_t read_system(std::string_view xml, size_t begin, size_t end, Model& model,
-                   const std::string& where, const ReleaseRange& release, TopologiesAhead* ahead) {
-  return TreeReader(xml, begin, end, model, where, release).read_system(ahead);
+                   const std::string& where, const ReleaseRange& release, TopologiesAhead* ahead,
+                   SystemPart* part) {
+  return TreeReader(xml, begin, end, model, where, release).read_system(ahead, part);
+}
+
+namespace {
+
+// The first start tag `tag` (with its '<') in xml[from, limit); npos: none.
+size_t find_tag(std::string_view xml, size_t from, size_t limit, std::string_view tag) {
+  while (from < limit) {
+    const void* hit = ::memmem(xml.data() + from, limit - from, tag.data(), tag.size());
+    if (hit == nullptr) break;
+    const size_t at = static_cast<size_t>(static_cast<const char*>(hit) - xml.data());
+    if (starts_tag(xml, at, tag)) return at;
+    from = at + tag.size();
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+void set_system_split_for_tests(double fraction) {
+  split_for_tests = fraction;
+}
+
+size_t system_parts_taken() {
+  return parts_taken;
+}
+
+void read_system_part(std::string_view xml, const std::string& where, const ReleaseRange& release,
+                      SystemPart& part) {
+  try {
+    const size_t limit = std::min(part.limit, xml.size());
+    const size_t at = part.progress.load(std::memory_order_relaxed);
+    const double fraction = split_for_tests.load() >= 0 ? split_for_tests.load() : 0.5;
+    const size_t from =
+        at + static_cast<size_t>(static_cast<double>(limit > at ? limit - at : 0) * fraction);
+    // A node (its siblings after it make the part), else a group (a system of one node splits
+    // between its groups). Looked for near `from` only: a search over the rest would make its
+    // pages resident.
+    const size_t near = std::min(limit, from + kSplitSearch);
+    size_t split = find_tag(xml, from, near, "<systemtreenode");
+    if (split == SystemPart::kNone) split = find_tag(xml, from, near, "<locationgroup");
+    if (!part.finished.load() && split != SystemPart::kNone) {
+      part.split.store(split, std::memory_order_release);
+      TreeReader reader(xml, split, limit, part.model, where, release);
+      part.end = reader.read_part(part.depth);
+    }
+  } catch (...) {
+    part.error = std::current_exception();
+  }
+  part.done.set_value();
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // hold one element per call path and per location, millions in large reports.
 #pragma once
 
+#include <atomic>
 #include <exception>
 #include <functional>
 #include <future>
@@ -48,15 +49,50 @@ struct TopologiesAhead {
 void read_topologies_ahead(std::string_view xml, size_t system_begin, const std::string& where,
                            const ReleaseRange& release, TopologiesAhead& ahead);
 
+// The second part of a system tree, read by another thread beside the system reader (the
+// system tree is the longest part of a huge anchor). It begins at a <systemtreenode> or
+// <locationgroup> start tag (`split`) and holds it and the siblings after it up to the next
+// other token (`end`: the end tag of their parent, <topologies>, ...). The system reader takes
+// the part when it meets a start tag at `split` in a system node or the system, and reads on
+// at `end`; otherwise (the split in a comment, an error in the part, the reader already past
+// it) it reads the tree itself, so the model and the first error are those of one reader.
+struct SystemPart {
+  static constexpr size_t kNone = std::string_view::npos;
+  size_t limit = kNone;               // where the system tree ends at the latest
+  std::atomic<size_t> progress{0};    // where the system reader is (its last group's start)
+  std::atomic<size_t> split{kNone};   // set by read_system_part before it reads the part
+  std::atomic<bool> finished{false};  // the system reader is done: no part is read
+  size_t end = 0;
+  // Node 0 stands for the parent: its children and groups are the part's first elements.
+  Model model;
+  int depth = 0;  // of the deepest node, the part's first nodes being at 0
+  std::exception_ptr error;
+  std::promise<void> done;
+  std::shared_future<void> ready = done.get_future().share();
+};
+
+// Chooses where to split the system tree (the first <systemtreenode> or <locationgroup> start
+// tag after the middle of what the system reader has left before part.limit) and reads the
+// part from there; sets part.done in any case.
+void read_system_part(std::string_view xml, const std::string& where, const ReleaseRange& release,
+                      SystemPart& part);
+// Test hook: with `fraction` in [0, 1), read_system_part looks for the split that far into the
+// system tree (before part.limit), and read_system waits (a few seconds at most) until it has
+// chosen, so that tests split documents whatever the timing; a negative fraction: off.
+void set_system_split_for_tests(double fraction);
+// How many parts the system readers have taken since the program started (for tests).
+size_t system_parts_taken();
+
 // Parses the <system> element beginning at xml[begin] (and ending before `end`) into the system
 // tree, topologies and the system title of `model`; returns the offset just past its end tag,
 // or npos when the system is written the Cube 3 way (a <machine> child: the caller reads it
 // with the DOM, and the model's system tree is left empty). Throws FormatError with
 // line:column.
 // `ahead`, when given: the topologies read ahead, taken when the system's <topologies> begins
-// where they were read (waiting for them), else ignored.
+// where they were read (waiting for them), else ignored. `part`, when given: the tree's second
+// part, read by another thread with read_system_part.
 size_t read_system(std::string_view xml, size_t begin, size_t end, Model& model,
                    const std::string& where, const ReleaseRange& release = {},
-                   TopologiesAhead* ahead = nullptr);
+                   TopologiesAhead* ahead = nullptr, SystemPart* part = nullptr);
 
 }  // namespace cubekit::format

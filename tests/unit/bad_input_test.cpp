@@ -15,6 +15,7 @@
 #include "cubekit/error.hpp"
 #include "cubekit/report.hpp"
 #include "cubekit/value_text.hpp"
+#include "format/tree_reader.hpp"
 #include "unit/tar_builder.hpp"
 
 namespace cubekit {
@@ -525,6 +526,23 @@ TEST_F(BadInput, FirstErrorOfTheTreesReadSideBySide) {
   const std::string program = write("program.cubex", valid_archive(anchor).finish());
   expect_open_error<FormatError>(
       program, {program + ":anchor.xml", "cnode 2 calls region 9", "not declared"});
+  // The system tree split between two threads (its second group read by the other one,
+  // format/tree_reader.hpp): a bad rank in the second part, then in both, the first told.
+  struct Split {
+    Split() { format::set_system_split_for_tests(0.5); }
+    ~Split() { format::set_system_split_for_tests(-1); }
+  } split;
+  std::string parts = test::anchor_xml();
+  const size_t taken = format::system_parts_taken();
+  Report::open(write("parts.cubex", valid_archive(parts).finish()));
+  EXPECT_EQ(format::system_parts_taken(), taken + 1);
+  const size_t second_rank = parts.rfind("<rank>0</rank>\n<type>thread");
+  parts.replace(second_rank, 14, "<rank>one</rank>");
+  const std::string second = write("second.cubex", valid_archive(parts).finish());
+  expect_open_error<FormatError>(second, {second + ":anchor.xml", "location rank 'one'"});
+  parts.replace(parts.find(rank), rank.size(), "<rank>zero</rank>\n<type>thread");
+  const std::string both = write("both.cubex", valid_archive(parts).finish());
+  expect_open_error<FormatError>(both, {both + ":anchor.xml", "location rank 'zero'"});
 }
 
 TEST_F(BadInput, CnodeWithoutCallee) {

@@ -30,6 +30,21 @@ std::string_view trimmed(std::string_view text) {
   return text;
 }
 
+// Up to 18 decimal digits, the common integer value (no overflow possible, also in an INT64
+// lane); anything else is left to parse_number.
+template <class T>
+bool parse_digits(std::string_view text, T& value) {
+  if (text.empty() || text.size() > 18) return false;
+  uint64_t x = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<unsigned char>(c - '0');
+    if (digit > 9) return false;
+    x = x * 10 + digit;
+  }
+  value = static_cast<T>(x);
+  return true;
+}
+
 // A number as from_chars reads it, with an optional '+'.
 template <class T>
 bool parse_number(std::string_view text, T& value) {
@@ -164,7 +179,7 @@ class ValueReader::Impl {
   // the <data> it reads).
   bool read_token(Cursor& cursor, XmlStream& xml) {
     std::vector<OpenD>& open = cursor.open;
-    if (!open.empty() && (cursor.queue == nullptr || open.size() != 1) && read_leaf(cursor, xml))
+    if (!open.empty() && (cursor.queue == nullptr || open.size() != 1) && read_leaves(cursor, xml))
       return true;
     const XmlStream::Token t = xml.next();
     if (t == XmlStream::Token::kStart) {
@@ -208,16 +223,33 @@ class ValueReader::Impl {
     return t != XmlStream::Token::kEndOfInput;
   }
 
-  // A <d> with one id and a value, read in one step (most of them are). False: not of that
-  // form, nothing read.
-  bool read_leaf(Cursor& cursor, XmlStream& xml) {
+  // The <d>s with one id and a value that follow, each read in one step (nearly all of a
+  // data section). False: the next is not of that form, nothing read.
+  bool read_leaves(Cursor& cursor, XmlStream& xml) {
     XmlAttribute id;
     std::string_view text;
     if (has_data_error_ || !xml.next_leaf("d", id, text)) return false;
     OpenD& parent = cursor.open.back();
     parent.has_child = true;
-    OpenD d{parent.point, xml.token_offset(), false, true, text};
-    if (narrow(cursor, xml, id, d.point)) value(cursor, d);
+    do {
+      OpenD d{parent.point, xml.token_offset(), false, true, text};
+      if (next_location(cursor, id, d.point) || narrow(cursor, xml, id, d.point)) value(cursor, d);
+    } while (!has_data_error_ && xml.next_leaf("d", id, text));
+    return true;
+  }
+
+  // spc naming the thread after the last one read (exported documents list them in order,
+  // leaving out zeros) or the one its number counts ("t12": the 13th); else narrow's lookup.
+  bool next_location(Cursor& cursor, const XmlAttribute& a, Point& p) const {
+    if (a.name != "spc") return false;
+    Index guess = cursor.last_location + 1;
+    if (guess >= location_keys_.size() || location_keys_[guess] != a.raw_value) {
+      const std::string_view id = a.raw_value;
+      if (id.size() < 2 || !parse_digits(id.substr(1), guess) || guess >= location_keys_.size() ||
+          location_keys_[guess] != id)
+        return false;
+    }
+    p.location = cursor.last_location = guess;
     return true;
   }
 
@@ -333,6 +365,7 @@ class ValueReader::Impl {
 
   // A number in a lane of `kind` (lane_type), and the sum of two lanes.
   static bool parse_lane(TypeKind kind, std::string_view text, uint64_t& lane) {
+    if (kind != TypeKind::kDouble && parse_digits(text, lane)) return true;
     if (kind == TypeKind::kInt64) {
       int64_t x = 0;
       const bool ok = parse_number(text, x);

@@ -103,6 +103,7 @@ class ValueReader::Impl {
   };
   static constexpr size_t kStripes = 256;
   static constexpr size_t kMaxBacklog = size_t{64} << 20;
+  static constexpr size_t kDirectBacklog = size_t{4} << 20;
 
   // Reads one <data> element (its start tag just read) up to its end tag. Errors are kept, the
   // first in the document of each kind: a syntax error ends the reading (thrown here), an
@@ -188,7 +189,9 @@ class ValueReader::Impl {
         return true;
       }
       if (!open.empty()) open.back().has_child = true;
-      if (cursor.queue != nullptr && open.size() == 1) {
+      // While the helpers have enough queued, the finder reads the block itself rather than
+      // passing over it for them: a pass is work on top of the reading.
+      if (cursor.queue != nullptr && open.size() == 1 && cursor.queue->backlog() < kDirectBacklog) {
         const size_t begin = xml.token_offset();
         xml.pass_element();  // its reader checks it
         cursor.queue->push({begin, xml.position(), open.back().point});
@@ -233,8 +236,10 @@ class ValueReader::Impl {
     parent.has_child = true;
     do {
       OpenD d{parent.point, xml.token_offset(), false, true, text};
-      if (next_location(cursor, id, d.point) || narrow(cursor, xml, id, d.point)) value(cursor, d);
+      if (next_location(cursor, id, d.point) || narrow(cursor, xml, id, d.point))
+        add_value(cursor, d);
     } while (!has_data_error_ && xml.next_leaf("d", id, text));
+    if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
     return true;
   }
 
@@ -332,6 +337,11 @@ class ValueReader::Impl {
   // A leaf <d>'s text added to its point's value. Values of several states (or a region's and
   // its call path's) add up: a report has no state dimension.
   void value(Cursor& cursor, const OpenD& d) {
+    add_value(cursor, d);
+    if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
+  }
+  // value's, keeping the stripe's lock for the next value.
+  void add_value(Cursor& cursor, const OpenD& d) {
     std::string_view number = trimmed(d.text);
     if (number.empty()) return;  // holds nothing
     const Point& p = d.point;
@@ -360,7 +370,6 @@ class ValueReader::Impl {
       row_ready_[p.metric].store(true, std::memory_order_release);
     }
     add_lane(kind, row[p.cnode * n + model_->locations[p.location].id], x);
-    if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
   }
 
   // A number in a lane of `kind` (lane_type), and the sum of two lanes.

@@ -234,10 +234,22 @@ class ValueReader::Impl {
     if (has_data_error_ || !xml.next_leaf("d", id, text)) return false;
     OpenD& parent = cursor.open.back();
     parent.has_child = true;
+    // A run under one metric and call path (an export's every block): their row and lock are
+    // taken once, and a leaf naming the next thread with a plain number is added at once.
+    const Point block = parent.point;
+    const bool one_row = block.metric != kNoIndex && block.cnode != kNoIndex;
+    const TypeKind kind = one_row ? lane_kinds_[block.metric] : TypeKind::kDouble;
+    uint64_t* row = one_row ? locked_row(cursor, block) : nullptr;
     do {
-      OpenD d{parent.point, xml.token_offset(), false, true, text};
-      if (next_location(cursor, id, d.point) || narrow(cursor, xml, id, d.point))
-        add_value(cursor, d);
+      OpenD d{block, xml.token_offset(), false, true, text};
+      const bool located = next_location(cursor, id, d.point);
+      uint64_t x = 0;
+      if (located && row != nullptr && parse_lane(kind, text, x)) {
+        add_lane(kind, row[model_->locations[d.point.location].id], x);
+        continue;
+      }
+      if (located || narrow(cursor, xml, id, d.point)) add_value(cursor, d);
+      if (row != nullptr) row = locked_row(cursor, block);  // add_value may have taken another
     } while (!has_data_error_ && xml.next_leaf("d", id, text));
     if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
     return true;
@@ -357,6 +369,12 @@ class ValueReader::Impl {
     }
     if (!ok)
       return data_error(d.offset, "'" + std::string(number.substr(0, 64)) + "' is not a number");
+    add_lane(kind, locked_row(cursor, p)[model_->locations[p.location].id], x);
+  }
+
+  // The values of p's metric at p's call path (by location id), their stripe's lock held by
+  // the cursor.
+  uint64_t* locked_row(Cursor& cursor, const Point& p) {
     const size_t stripe = (p.metric * size_t{2654435761u} + p.cnode) % kStripes;
     if (cursor.locked != stripe) {
       unlock(cursor);  // one lock held at a time: no two threads wait for each other
@@ -369,7 +387,7 @@ class ValueReader::Impl {
       std::call_once(row_allocated_[p.metric], [&] { row.assign(model_->cnodes.size() * n, 0); });
       row_ready_[p.metric].store(true, std::memory_order_release);
     }
-    add_lane(kind, row[p.cnode * n + model_->locations[p.location].id], x);
+    return row.data() + p.cnode * n;
   }
 
   // A number in a lane of `kind` (lane_type), and the sum of two lanes.

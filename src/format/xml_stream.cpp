@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace cubekit::format {
 namespace {
@@ -69,6 +73,87 @@ bool same_name(std::string_view a, std::string_view b) {
 
 std::string shown(std::string_view s) {
   return std::string(s.substr(0, 64));
+}
+
+// Where the markup characters stand among the 64 bytes from p (bit i: p[i]). Data sections
+// are runs of short leaf elements: one look at 64 bytes finds the tags of about three leaves,
+// instead of a memchr call or a byte loop per tag.
+using Marks = XmlStream::MarkWindow;
+[[gnu::always_inline]] inline Marks marks_of_64(const char* p) {
+  constexpr int kBytes = 64;
+  Marks m;
+  m.from = p;
+#if defined(__SSE2__)
+  const __m128i lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'), quote = _mm_set1_epi8('"'),
+                apostrophe = _mm_set1_epi8('\'');
+#pragma GCC unroll 4
+  for (int i = 0; i < kBytes / 16; ++i) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    auto bits = [&](__m128i equal) {
+      return uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(equal))} << (16 * i);
+    };
+    m.lt |= bits(_mm_cmpeq_epi8(v, lt));
+    m.gt |= bits(_mm_cmpeq_epi8(v, gt));
+    m.quotes |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, apostrophe)));
+  }
+#else
+  for (int i = 0; i < kBytes; ++i) {
+    const uint64_t bit = uint64_t{1} << i;
+    m.lt |= p[i] == '<' ? bit : 0;
+    m.gt |= p[i] == '>' ? bit : 0;
+    m.quotes |= p[i] == '"' || p[i] == '\'' ? bit : 0;
+  }
+#endif
+  return m;
+}
+
+// A leaf `<NAME ...>TEXT</NAME>` at p: the offsets of its start tag's '>' and of its end tag's
+// '<', and the quotes in its start tag (none or one quoted value, so no '>' hides in one).
+struct LeafTags {
+  unsigned start_end = 0, end_begin = 0;
+  uint64_t quotes = 0;
+};
+enum class Leaf { kYes, kNo, kLonger };
+// Whether the `bytes` from p that `m` describes hold such a leaf wholly.
+[[gnu::always_inline]] inline Leaf leaf_in(const char* p, std::string_view name, const Marks& m,
+                                           unsigned bytes, LeafTags& tags) {
+  const size_t n = name.size();
+  if (m.gt == 0) return Leaf::kLonger;
+  const unsigned gt = static_cast<unsigned>(std::countr_zero(m.gt));
+  if (gt + n + 4 > bytes) return Leaf::kLonger;
+  const uint64_t in_tag = (uint64_t{1} << gt) - 1;
+  if ((m.lt & in_tag) != 1 || p[gt - 1] == '/') return Leaf::kNo;
+  const uint64_t quotes = m.quotes & in_tag;
+  if (quotes != 0) {
+    const uint64_t second = quotes & (quotes - 1);
+    if (second == 0 || (second & (second - 1)) != 0 ||
+        p[std::countr_zero(quotes)] != p[std::countr_zero(second)])
+      return Leaf::kNo;
+  }
+  const uint64_t lt_after = m.lt & ~((uint64_t{2} << gt) - 1);
+  if (lt_after == 0) return Leaf::kLonger;
+  const unsigned lt = static_cast<unsigned>(std::countr_zero(lt_after));
+  if (lt + n + 3 > bytes) return Leaf::kLonger;
+  if (p[lt + 1] != '/' || !same_name(std::string_view(p + lt + 2, n), name) || p[lt + n + 2] != '>')
+    return Leaf::kNo;
+  tags = {gt, lt, quotes};
+  return Leaf::kYes;
+}
+// Such a leaf at p, found with the marks of `window` (64 bytes from at most 32 before p, else
+// taken anew). Fewer than 64 bytes left before `end`: false, the generic scanner reads it.
+[[gnu::always_inline]] inline bool leaf_at(const char* p, const char* end, std::string_view name,
+                                           Marks& window, LeafTags& tags) {
+  const size_t n = name.size();
+  if (end - p < 64 || n + 4 > 32 || p[0] != '<' || !same_name(std::string_view(p + 1, n), name) ||
+      (p[n + 1] != ' ' && p[n + 1] != '>'))
+    return false;
+  if (window.from == nullptr || p < window.from || p - window.from > 32) window = marks_of_64(p);
+  const auto shift = static_cast<unsigned>(p - window.from);
+  const Marks m{p, window.lt >> shift, window.gt >> shift, window.quotes >> shift};
+  const Leaf found = leaf_in(p, name, m, 64 - shift, tags);
+  if (found != Leaf::kLonger || shift == 0) return found == Leaf::kYes;
+  window = marks_of_64(p);
+  return leaf_in(p, name, window, 64, tags) == Leaf::kYes;
 }
 
 }  // namespace
@@ -247,6 +332,24 @@ bool XmlStream::next_leaf(std::string_view name, XmlAttribute& attribute, std::s
   const char* const end = doc_.data() + doc_.size();
   while (p != end && is_space(*p)) ++p;
   const char* const lt = p;
+  if (LeafTags tags; leaf_at(p, end, name, window_, tags) && tags.quotes != 0) {
+    // The form of nearly every leaf, `<NAME A="V">TEXT</NAME>`, found by one look at 32 bytes.
+    const size_t n = name.size();
+    const unsigned open = static_cast<unsigned>(std::countr_zero(tags.quotes));
+    const unsigned close = static_cast<unsigned>(63 - std::countl_zero(tags.quotes));
+    const char* const attribute_name = p + n + 2;
+    const char* q = attribute_name;
+    while (!ends_name(*q)) ++q;
+    if (close + 1 == tags.start_end && p[n + 1] == ' ' && q != attribute_name &&
+        q == p + open - 1 && *q == '=') {
+      attribute = {std::string_view(attribute_name, static_cast<size_t>(q - attribute_name)),
+                   std::string_view(p + open + 1, close - open - 1)};
+      text = std::string_view(p + tags.start_end + 1, tags.end_begin - tags.start_end - 1);
+      token_offset_ = static_cast<size_t>(lt - doc_.data());
+      pos_ = token_offset_ + tags.end_begin + n + 3;
+      return true;
+    }
+  }
   // "<NAME " — then the attribute's name up to '=' and its quoted value.
   if (static_cast<size_t>(end - p) < name.size() + 2 || *p != '<' ||
       !same_name(std::string_view(p + 1, name.size()), name) || p[name.size() + 1] != ' ')
@@ -342,6 +445,14 @@ void XmlStream::skip_element() {
   }
 }
 
+void XmlStream::pass_leaves(std::string_view name) {
+  const char* p = doc_.data() + pos_;
+  const char* const end = doc_.data() + doc_.size();
+  LeafTags tags;
+  while (leaf_at(p, end, name, window_, tags)) p += tags.end_begin + name.size() + 3;
+  pos_ = static_cast<size_t>(p - doc_.data());
+}
+
 void XmlStream::pass_leaf_text(std::string_view name) {
   // Most skipped elements hold just text: passed with their end tag in one step, a byte loop
   // over the (short) text costing less than a memchr call.
@@ -355,6 +466,7 @@ void XmlStream::pass_leaf_text(std::string_view name) {
     return;
   }
   names_.push_back(name);
+  pass_leaves(name);  // the children of a data section's blocks are leaves of the same name
 }
 
 void XmlStream::pass_element() {
@@ -363,6 +475,7 @@ void XmlStream::pass_element() {
     names_.pop_back();
     return;
   }
+  pass_leaves(names_.back());
   const char* p = doc_.data() + pos_;
   const char* const end = doc_.data() + doc_.size();
   for (size_t depth = 1; depth > 0;) {

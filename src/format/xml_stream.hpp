@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -89,6 +90,14 @@ class XmlStream {
     pos_ = end;
   }
 
+ public:
+  // Where '<', '>' and quotes stand in the 64 bytes from `from` (bit i: from[i]): the leaf
+  // readers' look at several leaves at once (xml_stream.cpp).
+  struct MarkWindow {
+    const char* from = nullptr;
+    uint64_t lt = 0, gt = 0, quotes = 0;
+  };
+
  private:
   [[noreturn]] void fail(size_t at, const std::string& what) const;
   Token start_tag();
@@ -98,6 +107,9 @@ class XmlStream {
   std::string_view scan_name(size_t& at) const;
   void pass_over_quoted(size_t& at) const;
   void pass_leaf_text(std::string_view name);  // skip_element's, after a start tag
+  // Passes over the leaves `<NAME ...>TEXT</NAME>` that follow (leaf_in_64's form), stopping
+  // at the first thing of any other form, which the caller's generic loop then reads.
+  void pass_leaves(std::string_view name);
 
   std::string_view doc_;
   size_t pos_ = 0;
@@ -107,6 +119,7 @@ class XmlStream {
   bool cdata_ = false;
   bool pending_end_ = false;  // an empty element's kEnd comes next
   std::vector<XmlAttribute> attributes_;
+  MarkWindow window_;
 };
 
 // Character data or an attribute value with its entity and character references replaced

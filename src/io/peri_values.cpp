@@ -30,6 +30,21 @@ std::string_view trimmed(std::string_view text) {
   return text;
 }
 
+// Up to 18 decimal digits, the common integer value (no overflow possible, also in an INT64
+// lane); anything else is left to parse_number.
+template <class T>
+bool parse_digits(std::string_view text, T& value) {
+  if (text.empty() || text.size() > 18) return false;
+  uint64_t x = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<unsigned char>(c - '0');
+    if (digit > 9) return false;
+    x = x * 10 + digit;
+  }
+  value = static_cast<T>(x);
+  return true;
+}
+
 // A number as from_chars reads it, with an optional '+'.
 template <class T>
 bool parse_number(std::string_view text, T& value) {
@@ -88,6 +103,7 @@ class ValueReader::Impl {
   };
   static constexpr size_t kStripes = 256;
   static constexpr size_t kMaxBacklog = size_t{64} << 20;
+  static constexpr size_t kDirectBacklog = size_t{4} << 20;
 
   // Reads one <data> element (its start tag just read) up to its end tag. Errors are kept, the
   // first in the document of each kind: a syntax error ends the reading (thrown here), an
@@ -164,7 +180,7 @@ class ValueReader::Impl {
   // the <data> it reads).
   bool read_token(Cursor& cursor, XmlStream& xml) {
     std::vector<OpenD>& open = cursor.open;
-    if (!open.empty() && (cursor.queue == nullptr || open.size() != 1) && read_leaf(cursor, xml))
+    if (!open.empty() && (cursor.queue == nullptr || open.size() != 1) && read_leaves(cursor, xml))
       return true;
     const XmlStream::Token t = xml.next();
     if (t == XmlStream::Token::kStart) {
@@ -173,7 +189,9 @@ class ValueReader::Impl {
         return true;
       }
       if (!open.empty()) open.back().has_child = true;
-      if (cursor.queue != nullptr && open.size() == 1) {
+      // While the helpers have enough queued, the finder reads the block itself rather than
+      // passing over it for them: a pass is work on top of the reading.
+      if (cursor.queue != nullptr && open.size() == 1 && cursor.queue->backlog() < kDirectBacklog) {
         const size_t begin = xml.token_offset();
         xml.pass_element();  // its reader checks it
         cursor.queue->push({begin, xml.position(), open.back().point});
@@ -208,16 +226,47 @@ class ValueReader::Impl {
     return t != XmlStream::Token::kEndOfInput;
   }
 
-  // A <d> with one id and a value, read in one step (most of them are). False: not of that
-  // form, nothing read.
-  bool read_leaf(Cursor& cursor, XmlStream& xml) {
+  // The <d>s with one id and a value that follow, each read in one step (nearly all of a
+  // data section). False: the next is not of that form, nothing read.
+  bool read_leaves(Cursor& cursor, XmlStream& xml) {
     XmlAttribute id;
     std::string_view text;
     if (has_data_error_ || !xml.next_leaf("d", id, text)) return false;
     OpenD& parent = cursor.open.back();
     parent.has_child = true;
-    OpenD d{parent.point, xml.token_offset(), false, true, text};
-    if (narrow(cursor, xml, id, d.point)) value(cursor, d);
+    // A run under one metric and call path (an export's every block): their row and lock are
+    // taken once, and a leaf naming the next thread with a plain number is added at once.
+    const Point block = parent.point;
+    const bool one_row = block.metric != kNoIndex && block.cnode != kNoIndex;
+    const TypeKind kind = one_row ? lane_kinds_[block.metric] : TypeKind::kDouble;
+    uint64_t* row = one_row ? locked_row(cursor, block) : nullptr;
+    do {
+      OpenD d{block, xml.token_offset(), false, true, text};
+      const bool located = next_location(cursor, id, d.point);
+      uint64_t x = 0;
+      if (located && row != nullptr && parse_lane(kind, text, x)) {
+        add_lane(kind, row[model_->locations[d.point.location].id], x);
+        continue;
+      }
+      if (located || narrow(cursor, xml, id, d.point)) add_value(cursor, d);
+      if (row != nullptr) row = locked_row(cursor, block);  // add_value may have taken another
+    } while (!has_data_error_ && xml.next_leaf("d", id, text));
+    if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
+    return true;
+  }
+
+  // spc naming the thread after the last one read (exported documents list them in order,
+  // leaving out zeros) or the one its number counts ("t12": the 13th); else narrow's lookup.
+  bool next_location(Cursor& cursor, const XmlAttribute& a, Point& p) const {
+    if (a.name != "spc") return false;
+    Index guess = cursor.last_location + 1;
+    if (guess >= location_keys_.size() || location_keys_[guess] != a.raw_value) {
+      const std::string_view id = a.raw_value;
+      if (id.size() < 2 || !parse_digits(id.substr(1), guess) || guess >= location_keys_.size() ||
+          location_keys_[guess] != id)
+        return false;
+    }
+    p.location = cursor.last_location = guess;
     return true;
   }
 
@@ -300,6 +349,11 @@ class ValueReader::Impl {
   // A leaf <d>'s text added to its point's value. Values of several states (or a region's and
   // its call path's) add up: a report has no state dimension.
   void value(Cursor& cursor, const OpenD& d) {
+    add_value(cursor, d);
+    if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
+  }
+  // value's, keeping the stripe's lock for the next value.
+  void add_value(Cursor& cursor, const OpenD& d) {
     std::string_view number = trimmed(d.text);
     if (number.empty()) return;  // holds nothing
     const Point& p = d.point;
@@ -315,6 +369,12 @@ class ValueReader::Impl {
     }
     if (!ok)
       return data_error(d.offset, "'" + std::string(number.substr(0, 64)) + "' is not a number");
+    add_lane(kind, locked_row(cursor, p)[model_->locations[p.location].id], x);
+  }
+
+  // The values of p's metric at p's call path (by location id), their stripe's lock held by
+  // the cursor.
+  uint64_t* locked_row(Cursor& cursor, const Point& p) {
     const size_t stripe = (p.metric * size_t{2654435761u} + p.cnode) % kStripes;
     if (cursor.locked != stripe) {
       unlock(cursor);  // one lock held at a time: no two threads wait for each other
@@ -327,12 +387,12 @@ class ValueReader::Impl {
       std::call_once(row_allocated_[p.metric], [&] { row.assign(model_->cnodes.size() * n, 0); });
       row_ready_[p.metric].store(true, std::memory_order_release);
     }
-    add_lane(kind, row[p.cnode * n + model_->locations[p.location].id], x);
-    if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
+    return row.data() + p.cnode * n;
   }
 
   // A number in a lane of `kind` (lane_type), and the sum of two lanes.
   static bool parse_lane(TypeKind kind, std::string_view text, uint64_t& lane) {
+    if (kind != TypeKind::kDouble && parse_digits(text, lane)) return true;
     if (kind == TypeKind::kInt64) {
       int64_t x = 0;
       const bool ok = parse_number(text, x);

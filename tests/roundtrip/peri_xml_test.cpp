@@ -430,6 +430,74 @@ TEST(PeriXml, ImportIsTheSameOnOneThreadAndOnSeveral) {
   EXPECT_GT(nonzero, 1000u);
 }
 
+// Long runs of leaves, as an export writes them, read by the 64-byte look (xml_stream.cpp)
+// in every form text may take: white space and CRLF around a number, '+', a character
+// reference for a digit, an id escaped, attributes in another order; the inclusive twin's
+// run (skipped) with values that would show if they counted. The sums are the test's own,
+// from the values it wrote; one thread and two read the same.
+TEST(PeriXml, ImportReadsLongRunsOfLeavesInEveryForm) {
+  test::TempDir tmp("peri-runs");
+  std::string twin = "<d metric=\"m.incl\">\r\n  <d code=\"c0\">";
+  for (int i = 0; i < 200; ++i) twin += "<d spc=\"t1\">1000000</d><d spc=\"t&amp;0\">1000000</d>";
+  twin += "</d>\r\n</d>\r\n";
+  std::string run;
+  std::vector<double> expected_c0(2, 0);
+  for (int i = 0; i < 300; ++i) {
+    const int v = i * 7 % 1000, thread = i % 2;
+    const std::string digits = std::to_string(v);
+    const std::vector<std::string> forms = {
+        digits, " " + digits + " ", "\r\n" + digits + "\r\n", "+" + digits,
+        "&#" + std::to_string(48 + digits[0] - '0') + ";" + digits.substr(1)};
+    run +=
+        std::string("<d spc=\"") + (thread == 0 ? "t&amp;0" : "t1") + "\">" + forms[i % 5] + "</d>";
+    expected_c0[static_cast<size_t>(thread)] += v;
+  }
+  const std::string data =
+      "<data>" + twin + "<d metric=\"m.excl\">\r\n  <d code=\"c0\">" + run +
+      "</d>\r\n  <d spc=\"t1\" code=\"c1\">5</d><d code=\"c1\" spc=\"t1\">6</d>"
+      "\r\n</d>\r\n</data>\r\n";
+  std::string doc = small_document(data, false);
+  const std::string one_metric = "<metric id=\"m\" type=\"int\" name=\"M\"/>";
+  doc.replace(doc.find(one_metric), one_metric.size(),
+              "<metric id=\"m.incl\" type=\"int\" name=\"M\"/>"
+              "<metric id=\"m.excl\" type=\"int\" name=\"M\"/>");
+  const std::vector<std::vector<double>> expected = {expected_c0, {0, 11}};
+  for (const char* threads : {"1", "2"}) {
+    setenv("CUBEKIT_THREADS", threads, 1);
+    EXPECT_EQ(imported_values(tmp, doc), expected) << threads << " threads";
+    unsetenv("CUBEKIT_THREADS");
+  }
+
+  // A bad number deep in the run is told at its line and column (the run is on one line).
+  std::string bad = doc;
+  const size_t at = bad.find("<d spc=\"t1\">", bad.find("<d metric=\"m.excl\">"));
+  const size_t leaf = bad.find("<d spc=", at + 150 * 20);
+  bad.insert(bad.find('<', leaf + 1), "x");
+  const size_t line = static_cast<size_t>(std::count(bad.begin(), bad.begin() + leaf, '\n')) + 1;
+  const size_t column = leaf - bad.rfind('\n', leaf);
+  std::string error;
+  try {
+    imported_values(tmp, bad);
+  } catch (const FormatError& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("in.xml:" + std::to_string(line) + ":" + std::to_string(column) + ": '"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("x' is not a number"), std::string::npos) << error;
+
+  // Cut off anywhere in the data: malformed, said with the file's name, never a crash.
+  for (size_t cut = doc.find("<data>"); cut < doc.size() - 10; cut += 37) {
+    try {
+      io::read_peri_xml(std::string_view(doc).substr(0, cut), "cut.xml");
+      ADD_FAILURE() << "no error for a document cut at " << cut;
+    } catch (const FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find("cut.xml:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("malformed XML"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(PeriXml, BadDataSayWhereAndWhatFirst) {
   test::TempDir tmp("peri-bad-data");
   auto error_of = [&](const std::string& data) -> std::string {

@@ -152,6 +152,106 @@ TEST(XmlStream, NextLeafReadsTheCommonFormInOneStep) {
   EXPECT_FALSE(cut.next_leaf("d", id, text));
 }
 
+// Leaves in every form next_leaf may meet, each followed by enough document that the 64-byte
+// look (xml_stream.cpp) is taken, and the same leaves in the last bytes, where it is not: the
+// attribute and text read are the ones written here, or nothing is consumed.
+TEST(XmlStream, NextLeafGivesTheSameInsideAndAtTheEndOfTheDocument) {
+  struct Leaf {
+    std::string xml;
+    bool read;  // by next_leaf (else: left to next())
+    std::string attribute, value, text;
+  };
+  const std::string long_text(70, '9');
+  const std::vector<Leaf> leaves = {
+      {"<d spc=\"t1\">12</d>", true, "spc", "t1", "12"},
+      {"<d spc='t2'>-3.5e+07</d>", true, "spc", "t2", "-3.5e+07"},
+      {"<d spc=\"a>b\">1</d>", true, "spc", "a>b", "1"},  // '>' in the value
+      {"<d spc=\"x'y\">2</d>", true, "spc", "x'y", "2"},  // the other quote in it
+      {"<d spc=\"t3\">" + long_text + "</d>", true, "spc", "t3", long_text},  // > 64 bytes
+      {"<d spc=\"t4\">1&lt;2</d>", true, "spc", "t4", "1&lt;2"},
+      {"<d spc=\"t5\">a>b</d>", true, "spc", "t5", "a>b"},
+      {"<d spc=\"t6\">\r\n 5\r\n</d>", true, "spc", "t6", "\r\n 5\r\n"},
+      {"<d code=\"c7\"></d>", true, "code", "c7", ""},
+      {"<d spc=\"t8\" code=\"c1\">3</d>", false, "", "", ""},
+      {"<d  spc=\"t9\">3</d>", false, "", "", ""},
+      {"<d spc=\"t10\"/>", false, "", "", ""},
+      {"<d spc=\"t11\">4</e>", false, "", "", ""},
+      {"<d spc=\"t12\"><![CDATA[5]]></d>", false, "", "", ""},
+      {"<dd spc=\"t13\">6</dd>", false, "", "", ""},
+  };
+  const std::string padding(80, ' ');
+  for (const Leaf& leaf : leaves) {
+    for (const bool at_end : {false, true}) {
+      const std::string doc = "<r>\r\n" + leaf.xml + (at_end ? "" : padding + "</r>");
+      XmlStream xml(doc);
+      xml.next();
+      XmlAttribute id;
+      std::string_view text;
+      const size_t before = xml.position();
+      ASSERT_EQ(xml.next_leaf("d", id, text), leaf.read) << leaf.xml << " at_end " << at_end;
+      if (!leaf.read) {
+        EXPECT_EQ(xml.position(), before) << leaf.xml;
+        continue;
+      }
+      EXPECT_EQ(id.name, leaf.attribute) << leaf.xml;
+      EXPECT_EQ(id.raw_value, leaf.value) << leaf.xml;
+      EXPECT_EQ(text, leaf.text) << leaf.xml;
+      EXPECT_EQ(xml.token_offset(), 5u);
+      EXPECT_EQ(xml.position(), 5 + leaf.xml.size()) << leaf.xml;
+    }
+  }
+}
+
+// skip_element and pass_element go over runs of leaves 64 bytes at a time: what follows a
+// run of leaves of every length (so that leaves straddle the looks' edges) is found, and a
+// malformed leaf deep inside one is still refused where it is.
+TEST(XmlStream, RunsOfLeavesArePassedWholeAndCheckedInside) {
+  std::string run;
+  for (int i = 0; i < 300; ++i)
+    run += "<d spc=\"t" + std::to_string(i) + "\">" +
+           std::string(static_cast<size_t>(i % 50), '7') + "</d>";
+  const std::string doc = "<r><b><d code=\"c\">" + run + "</d>\n<d code=\"c\">" + run +
+                          "</d></b><after/><b>" + run + "</b></r>";
+  XmlStream xml(doc);
+  xml.next();  // <r>
+  ASSERT_EQ(xml.next(), Token::kStart);
+  xml.skip_element();  // <b> with two blocks of leaves
+  ASSERT_EQ(xml.next(), Token::kStart);
+  EXPECT_EQ(xml.name(), "after");
+  EXPECT_EQ(xml.token_offset(), doc.find("<after/>"));
+  xml.skip_element();
+  ASSERT_EQ(xml.next(), Token::kStart);
+  xml.pass_element();  // the last <b>
+  EXPECT_EQ(xml.next(), Token::kEnd);
+  EXPECT_EQ(xml.name(), "r");
+  EXPECT_EQ(xml.next(), Token::kEndOfInput);
+
+  // Leaf 200 of a run closed by </e>, or with '<' in its start tag: refused there.
+  auto skip_error = [](const std::string& bad) -> std::pair<size_t, std::string> {
+    XmlStream x(bad);
+    x.next();
+    x.next();
+    try {
+      x.skip_element();
+    } catch (const XmlSyntaxError& e) {
+      return {e.offset(), e.what()};
+    }
+    return {0, ""};
+  };
+  const std::string wrong_end = "<d spc=\"t200\">" + std::string(200 % 50, '7') + "</d>";
+  std::string bad = doc;
+  bad.replace(bad.find(wrong_end), wrong_end.size(), "<d spc=\"t200\">1</e>");
+  const size_t at = bad.find("</e>");
+  EXPECT_EQ(skip_error(bad), std::make_pair(at, std::string("</e> where </d> was expected")));
+  bad = doc;
+  bad.replace(bad.find(wrong_end), wrong_end.size(), "<d spc=\"t200\" <x>1</d>");
+  EXPECT_EQ(skip_error(bad),
+            std::make_pair(bad.find("<x>"), std::string("'<' inside the start tag <d>")));
+  // Cut off inside the run: not closed, at every length of the cut.
+  for (size_t cut = doc.find("<d spc=\"t100\">"); cut < doc.find("<d spc=\"t110\">"); ++cut)
+    EXPECT_NE(skip_error(doc.substr(0, cut)).second, "") << cut;
+}
+
 TEST(XmlStream, ReadsOneElementFromItsStartTag) {
   const std::string doc = "<r><a/><data><d>1</d></data><z/></r>";
   XmlStream xml(doc, doc.find("<data>"));

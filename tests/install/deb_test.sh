@@ -43,6 +43,12 @@ package_of() {  # dpkg knows a file by the path its package installed it under (
   return 1
 }
 ls "$root"/usr/lib/cubekit/cubekit-server.so >/dev/null || fail "the package holds no server module"
+# Built with MPI, the package recommends OpenMPI's launcher (its libraries are in Depends).
+if [ -e "$root"/usr/lib/cubekit/cubekit-mpi.so ]; then
+  [[ ",$(dpkg-deb -f "$deb" Recommends)," == *openmpi-bin* ]] ||
+    fail "the package holds cubekit-mpi.so but does not recommend openmpi-bin"
+  [[ ",$depends," == *libopenmpi3* ]] || fail "Depends ($depends) lacks libopenmpi3"
+fi
 for elf in "$root/usr/bin/cubekit" "$root"/usr/lib/cubekit/*.so; do
   needed=$(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
   [ -n "$needed" ] || fail "readelf found no NEEDED libraries in $elf"

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/computed_once.hpp"
 #include "cubekit/calc.hpp"
 #include "cubekit/call_graph.hpp"
 #include "cubekit/derived.hpp"
@@ -198,36 +199,39 @@ class OpenReport {
   // profile) then does not wait for the engine while it decodes something else.
   // Requests asking for one answer at once compute it once.
   std::shared_ptr<const Values> aggregated_values(const MetricQuery& q);
-  std::shared_ptr<const Values> compute_aggregated(const MetricQuery& q, const std::string& key);
+  // One answer decoded, with the budget's claim to keep it (none: the budget is needed
+  // elsewhere, not kept).
+  struct Decoded {
+    std::shared_ptr<const Values> values;
+    std::optional<DecodeBudget::Claim> held;
+  };
+  Decoded decode_aggregated(const MetricQuery& q);
   DecodeBudget::Claim claim(const Target& t);
   std::shared_ptr<EngineSlot> base_slot();
 
   Report report_;
   std::string name_;
   DecodeBudget& budget_;
-  // Held while one request (or the background thread) computes what it names: the others
-  // asking meanwhile wait for it instead of computing it beside it (on a loaded machine, the
-  // background thread, the diff tab's preparation and its click would each build the paths).
-  // Taken before mutex_, never while holding it.
-  std::mutex computing_call_graph_shape_, computing_flat_profile_shape_, computing_region_paths_,
-      computing_matching_;
+  // What one request (or the background thread) computes while the others asking for it wait
+  // for its result instead of computing it beside it (on a loaded machine, the background
+  // thread, the diff tab's preparation and its click would each build the paths).
+  core::OnceValue<std::shared_ptr<const CallGraphShape>> call_graph_shape_;
+  core::OnceValue<std::shared_ptr<const FlatProfileShape>> flat_profile_shape_;  // null: large
+  core::OnceValue<std::shared_ptr<const RegionPaths>> region_paths_;
   std::mutex mutex_;  // guards the members below, not the engines (they lock themselves)
   std::shared_ptr<EngineSlot> base_;
   // Engines of CubePL expressions, most recently used first; an entry is dropped only when no
   // request holds its slot.
   std::list<std::pair<std::string, std::shared_ptr<EngineSlot>>> expression_engines_;
   std::map<std::string, CachedAnswer> aggregated_;
-  // Answers being computed, by the same key: what a second request for one waits for.
-  std::map<std::string, std::shared_future<std::shared_ptr<const Values>>> computing_;
-  std::shared_ptr<const CallGraphShape> call_graph_shape_;
-  std::shared_ptr<const RegionPaths> region_paths_;
-  std::optional<std::shared_ptr<const FlatProfileShape>> flat_profile_shape_;  // set: computed
+  core::KeyedOnce<std::string, std::shared_ptr<const Values>> computing_aggregated_;
   // Most recently used first; by the other report's region paths (a reopened report has new
   // ones, so an entry never answers for another file's call paths).
   std::list<std::shared_ptr<const Matching>> matchings_;
+  core::KeyedOnce<const RegionPaths*, std::shared_ptr<const Matching>> computing_matching_;
   using PopAnswer = std::shared_ptr<const std::vector<PopResult>>;
   std::map<std::string, PopAnswer> pop_kept_;
-  std::map<std::string, std::shared_future<PopAnswer>> pop_computing_;
+  core::KeyedOnce<std::string, PopAnswer> computing_pop_;
   // Declared last, so destroyed first: waits for the thread, which uses the members above.
   std::future<void> background_work_;
 };
@@ -252,14 +256,17 @@ class ReportCache {
     uint64_t size;
     std::shared_ptr<OpenReport> report;
   };
-  // Opens the file and adds it (the first request for it; get() waits for no other then).
-  std::shared_ptr<OpenReport> open(const std::filesystem::path& file, const std::string& name);
+  // Opens the file (outside the lock; get() waits for no other then).
+  Entry open(const std::filesystem::path& file, const std::string& name);
+  // Adds an opened report as the most recently used, closing the least recently used ones
+  // beyond the capacity (under mutex_).
+  void add(Entry entry);
   uint64_t capacity_;
   DecodeBudget& budget_;
   std::mutex mutex_;
   std::list<Entry> entries_;  // most recently used first
   // Files being opened, by whoever asked first: what the others asking meanwhile wait for.
-  std::map<std::filesystem::path, std::shared_future<std::shared_ptr<OpenReport>>> opening_;
+  core::KeyedOnce<std::filesystem::path, std::shared_ptr<OpenReport>> opening_;
 };
 
 }  // namespace cubekit::server

@@ -1,5 +1,6 @@
 #include "server/report_cache.hpp"
 
+#include <chrono>
 #include <system_error>
 
 #ifdef __linux__
@@ -171,11 +172,15 @@ std::string OpenReport::metric_name(const std::string& metric) {
 
 // What decoding a metric costs: one value per call path and location. Derived metrics are
 // evaluated as doubles from their operands; counted as two such matrices (an estimate).
-DecodeBudget::Claim OpenReport::claim(const Target& t) {
+uint64_t OpenReport::decode_bytes(const Target& t) {
   const Metric& m = t.engine().metric(t.metric);
   const uint64_t cells = uint64_t{model().cnodes.size()} * model().locations.size();
-  const uint64_t bytes = is_derived(m.kind) ? cells * 16 : cells * m.dtype.memory_size();
-  return budget_.claim(bytes);
+  return is_derived(m.kind) ? cells * 16 : cells * m.dtype.memory_size();
+}
+
+std::optional<DecodeBudget::Claim> OpenReport::claim_for(Claimant who, uint64_t bytes) {
+  if (who == Claimant::kRequest) return budget_.claim(bytes);
+  return budget_.try_claim(bytes);
 }
 
 DecodeBudget::Claim OpenReport::claim_cells(uint64_t matrices) {
@@ -185,29 +190,42 @@ DecodeBudget::Claim OpenReport::claim_cells(uint64_t matrices) {
 
 // A request computing the same answer now (a viewer's click asks for one metric in several
 // requests at once) is waited for instead of decoding the metric a second time beside it.
-std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q) {
+std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q, Claimant who) {
   const std::string key = flavour_key(q);
-  return computing_aggregated_.get(
+  std::shared_ptr<const Values> values = computing_aggregated_.get(
       mutex_, key,
       [&]() -> std::optional<std::shared_ptr<const Values>> {
         if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second.values;
         return std::nullopt;
       },
-      [&] { return decode_aggregated(q); },
+      [&] { return decode_aggregated(q, who); },
       [&](Decoded decoded) {
-        if (!decoded.held) return decoded.values;  // answered, not kept: the budget is needed
+        if (!decoded.held) return decoded.values;  // not kept (or not decoded): budget needed
         if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear();  // holders keep theirs
         aggregated_.emplace(key, CachedAnswer{decoded.values, std::move(*decoded.held)});
         return decoded.values;
       });
+  // A preparation the budget refused answers nothing: a request that waited for it decodes.
+  if (!values && who == Claimant::kRequest) return aggregated_values(q, who);
+  return values;
+}
+
+bool OpenReport::prepare_aggregated(const MetricQuery& q) {
+  return aggregated_values(q, Claimant::kPreparation) != nullptr;
+}
+
+bool OpenReport::has_aggregated(const MetricQuery& q) {
+  std::lock_guard lock(mutex_);
+  return aggregated_.count(flavour_key(q)) != 0;
 }
 
 // Decodes and aggregates one answer, with the budget's claim to keep it if the budget allows.
-OpenReport::Decoded OpenReport::decode_aggregated(const MetricQuery& q) {
+OpenReport::Decoded OpenReport::decode_aggregated(const MetricQuery& q, Claimant who) {
   const Target t = target(q.metric);
   std::shared_ptr<const Values> values;
   {
-    const DecodeBudget::Claim claimed = claim(t);
+    const std::optional<DecodeBudget::Claim> claimed = claim_for(who, decode_bytes(t));
+    if (!claimed) return {};
     values = std::make_shared<const Values>(
         t.engine().aggregated_values(t.metric, q.metric_flavour, q.call_flavour));
   }
@@ -225,7 +243,7 @@ std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) 
   const Target t = target(q.metric);
   std::vector<double> out;
   {
-    const DecodeBudget::Claim claimed = claim(t);
+    const DecodeBudget::Claim claimed = budget_.claim(decode_bytes(t));
     out = as_doubles(t.engine().location_values(t.metric, cnode, q.metric_flavour, q.call_flavour));
   }
   t.slot->settle(budget_);
@@ -287,13 +305,22 @@ std::shared_ptr<const OpenReport::RegionPaths> OpenReport::region_paths() {
   return region_paths_.get([&] { return build_region_paths(model()); });
 }
 
+namespace {
+
+// Work done in advance runs 5 below the server's own priority (this thread only), so that
+// requests come first.
+void lower_this_threads_priority() {
+#ifdef __linux__
+  const auto thread = static_cast<id_t>(syscall(SYS_gettid));
+  setpriority(PRIO_PROCESS, thread, std::min(getpriority(PRIO_PROCESS, thread) + 5, 19));
+#endif
+}
+
+}  // namespace
+
 void OpenReport::start_background_work() {
   background_work_ = std::async(std::launch::async, [this] {
-#ifdef __linux__
-    // This thread only, 5 below the server's own priority.
-    const auto thread = static_cast<id_t>(syscall(SYS_gettid));
-    setpriority(PRIO_PROCESS, thread, std::min(getpriority(PRIO_PROCESS, thread) + 5, 19));
-#endif
+    lower_this_threads_priority();
     // What cannot be computed is an error for the request that asks for it, not here.
     try {
       call_graph_shape();
@@ -355,6 +382,15 @@ std::shared_ptr<const OpenReport::Matching> OpenReport::matching(OpenReport& oth
       });
 }
 
+bool OpenReport::has_matching(OpenReport& other) {
+  const std::optional<std::shared_ptr<const RegionPaths>> theirs = other.region_paths_.peek();
+  if (!theirs) return false;
+  std::lock_guard lock(mutex_);
+  for (const auto& kept : matchings_)
+    if (kept->other_paths == *theirs) return true;
+  return false;
+}
+
 namespace {
 
 // The key of a POP question of one report.
@@ -381,24 +417,34 @@ bool OpenReport::has_pop(const PopOptions& options) {
   return pop_kept_.count(pop_key(options)) != 0;
 }
 
-// Computed as aggregated_values() is: once, the others asking meanwhile wait for its answer.
 std::shared_ptr<const std::vector<PopResult>> OpenReport::pop(const PopOptions& options) {
+  return pop(options, Claimant::kRequest);
+}
+
+// Computed as aggregated_values() is: once, the others asking meanwhile wait for its answer.
+OpenReport::PopAnswer OpenReport::pop(const PopOptions& options, Claimant who) {
   const std::string key = pop_key(options);
-  return computing_pop_.get(
+  PopAnswer answer = computing_pop_.get(
       mutex_, key,
       [&]() -> std::optional<PopAnswer> {
         if (auto it = pop_kept_.find(key); it != pop_kept_.end()) return it->second;
         return std::nullopt;
       },
-      [&] {
-        const DecodeBudget::Claim claimed = claim_cells(2);  // time per location and call path
+      [&]() -> PopAnswer {
+        const uint64_t cells = uint64_t{model().cnodes.size()} * model().locations.size();
+        // Time per location and call path.
+        const auto claimed = claim_for(who, 2 * cells * sizeof(double));
+        if (!claimed) return nullptr;  // a preparation the budget refused
         return std::make_shared<const std::vector<PopResult>>(pop_metrics({&report_}, options));
       },
-      [&](PopAnswer answer) {
+      [&](PopAnswer computed) {
+        if (!computed) return computed;
         if (pop_kept_.size() >= kMaxPopKept) pop_kept_.clear();  // holders keep theirs
-        pop_kept_.emplace(key, answer);
-        return answer;
+        pop_kept_.emplace(key, computed);
+        return computed;
       });
+  if (!answer && who == Claimant::kRequest) return pop(options, who);  // as aggregated_values()
+  return answer;
 }
 
 // From the call paths' exclusive values, which the call tree view has usually asked for already.
@@ -461,6 +507,70 @@ void ReportCache::add(Entry entry) {
       ++it;
     }
   }
+}
+
+std::shared_ptr<OpenReport> ReportCache::open_if_it_fits(const std::filesystem::path& file,
+                                                         const std::string& name) {
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(file, ec);
+  const auto open_size = [&] {  // under mutex_
+    uint64_t total = 0;
+    for (const Entry& e : entries_) total += e.size;
+    return total;
+  };
+  const auto find = [&]() -> std::optional<std::shared_ptr<OpenReport>> {
+    for (const Entry& e : entries_)
+      if (e.file == file) return e.report;  // as it stands: preparing is no use of it
+    return std::nullopt;
+  };
+  {
+    std::lock_guard lock(mutex_);
+    if (auto open = find()) return *open;
+    if (!ec && open_size() + size > capacity_) return nullptr;
+  }
+  return opening_.get(
+      mutex_, file, find, [&] { return open(file, name); },
+      [&](Entry opened) {
+        std::shared_ptr<OpenReport> report = opened.report;
+        if (open_size() + opened.size <= capacity_) entries_.push_back(std::move(opened));
+        return report;
+      });
+}
+
+bool ReportCache::prepare_diff(std::shared_ptr<OpenReport> a, const std::filesystem::path& file,
+                               const std::string& name, const MetricQuery& q) {
+  std::lock_guard lock(mutex_);
+  if (preparing_.valid() &&
+      preparing_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    return false;
+  preparing_ = std::async(std::launch::async, [this, a = std::move(a), file, name, q] {
+                 lower_this_threads_priority();
+                 try {
+                   const std::shared_ptr<OpenReport> b = open_if_it_fits(file, name);
+                   if (!b) return;
+                   a->prepare_aggregated(q);
+                   b->prepare_aggregated(q);
+                   a->matching(*b);
+                 } catch (const std::exception&) {
+                 }
+               }).share();
+  return true;
+}
+
+void ReportCache::wait_for_preparation() {
+  std::shared_future<void> running;
+  {
+    std::lock_guard lock(mutex_);
+    running = preparing_;
+  }
+  if (running.valid()) running.wait();
+}
+
+bool ReportCache::holds(const std::filesystem::path& file) {
+  std::lock_guard lock(mutex_);
+  for (const Entry& e : entries_)
+    if (e.file == file) return true;
+  return false;
 }
 
 void ReportCache::drop_caches() {

@@ -329,7 +329,7 @@ void OpenReport::start_background_work() {
     } catch (const std::exception&) {
     }
     try {
-      pop(first_root_pop_question(model()));
+      pop(first_root_pop_question(model()), Claimant::kPreparation);
     } catch (const std::exception&) {
     }
   });

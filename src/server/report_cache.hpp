@@ -150,7 +150,7 @@ class OpenReport {
   // Starts, on a thread of its own, call_graph_shape(), flat_profile_shape(), region_paths()
   // and then pop() of the
   // MPI model at the first call-tree root (the question of the viewer's POP tab with the first
-  // call path selected): the viewer asks
+  // call path selected; decoded only with memory the budget has free, try_claim): the viewer asks
   // for them in clicks soon after the report opens (the shape: 12 ms of CPU for 100,000 call paths,
   // 60-140 ms of that click under load; the flat profile's: 70 % of a flat profile's 40-100 ms; the
   // region paths: most of a first /diff's 165 ms; POP: 120 ms), and the report's first paint leaves

@@ -701,7 +701,9 @@ std::string Api::diff(const Params& p) {
         cache_.prepare_diff(open(p, "a"), confinement_.resolve(b), b, metric_query(p));
     return json{{"preparing", started}}.dump();
   }
-  const auto a = open(p, "a"), b = open(p, "b");
+  const auto a = open(p, "a");
+  const std::string b_name = required(p, "b");
+  const auto b = cache_.get(confinement_.resolve(b_name), b_name, /*start_background=*/false);
   const MetricQuery q = metric_query(p);
   const auto va = a->aggregated(q), vb = b->aggregated(q);
   const auto matching = a->matching(*b);

@@ -319,19 +319,21 @@ void lower_this_threads_priority() {
 }  // namespace
 
 void OpenReport::start_background_work() {
-  background_work_ = std::async(std::launch::async, [this] {
-    lower_this_threads_priority();
-    // What cannot be computed is an error for the request that asks for it, not here.
-    try {
-      call_graph_shape();
-      flat_profile_shape();
-      region_paths();
-    } catch (const std::exception&) {
-    }
-    try {
-      pop(first_root_pop_question(model()), Claimant::kPreparation);
-    } catch (const std::exception&) {
-    }
+  std::call_once(background_started_, [this] {
+    background_work_ = std::async(std::launch::async, [this] {
+      lower_this_threads_priority();
+      // What cannot be computed is an error for the request that asks for it, not here.
+      try {
+        call_graph_shape();
+        flat_profile_shape();
+        region_paths();
+      } catch (const std::exception&) {
+      }
+      try {
+        pop(first_root_pop_question(model()), Claimant::kPreparation);
+      } catch (const std::exception&) {
+      }
+    });
   });
 }
 
@@ -462,8 +464,8 @@ OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
 // does not hold up the requests for the reports already open; those asking for the same file
 // meanwhile wait for it (its error, if any, is theirs too).
 std::shared_ptr<OpenReport> ReportCache::get(const std::filesystem::path& file,
-                                             const std::string& name) {
-  return opening_.get(
+                                             const std::string& name, bool start_background) {
+  std::shared_ptr<OpenReport> report = opening_.get(
       mutex_, file,
       [&]() -> std::optional<std::shared_ptr<OpenReport>> {
         for (auto it = entries_.begin(); it != entries_.end(); ++it)
@@ -479,6 +481,9 @@ std::shared_ptr<OpenReport> ReportCache::get(const std::filesystem::path& file,
         add(std::move(opened));
         return report;
       });
+  // Here, not when opened: a report prepare_diff() opened starts it when a request asks for it.
+  if (start_background) report->start_background_work();
+  return report;
 }
 
 ReportCache::Entry ReportCache::open(const std::filesystem::path& file, const std::string& name) {
@@ -490,7 +495,6 @@ ReportCache::Entry ReportCache::open(const std::filesystem::path& file, const st
   } catch (const Error& e) {
     throw HttpError(422, replace_all(e.what(), file.string(), name));
   }
-  report->start_background_work();
   return {file, ec ? 0 : size, std::move(report)};
 }
 

@@ -155,7 +155,8 @@ class OpenReport {
   // 60-140 ms of that click under load; the flat profile's: 70 % of a flat profile's 40-100 ms; the
   // region paths: most of a first /diff's 165 ms; POP: 120 ms), and the report's first paint leaves
   // a core idle meanwhile. The thread runs at a lower priority (5 nicer than the server) so that
-  // requests come first.
+  // requests come first. Started once (ReportCache::get() asks, /diff's report B and
+  // prepare_diff() do not: a partner needs none of it until the user opens it).
   void start_background_work();
   // Whether call_graph_shape() has been computed (and is kept).
   bool has_call_graph_shape();
@@ -247,6 +248,7 @@ class OpenReport {
   std::map<std::string, PopAnswer> pop_kept_;
   core::KeyedOnce<std::string, PopAnswer> computing_pop_;
   // Declared last, so destroyed first: waits for the thread, which uses the members above.
+  std::once_flag background_started_;
   std::future<void> background_work_;
 };
 
@@ -260,7 +262,10 @@ class ReportCache {
       : capacity_(capacity_bytes), budget_(budget) {}
   // The open report of a resolved file, opened now if needed. Library errors about the file
   // become HttpError 422 with the message (naming `name`, the path relative to the root).
-  std::shared_ptr<OpenReport> get(const std::filesystem::path& file, const std::string& name);
+  // Starts the report's background work (OpenReport::start_background_work) unless told not
+  // to: /diff's report B needs none of it (its region paths it computes itself).
+  std::shared_ptr<OpenReport> get(const std::filesystem::path& file, const std::string& name,
+                                  bool start_background = true);
   // Every open report drops its caches (the decode budget's reclaimer).
   void drop_caches();
   // Prepares in advance, on a thread of its own (5 nicer than the server), what /diff of `a`

@@ -273,7 +273,7 @@ TEST(DiffApi, ThePartnerIsPreparedInAdvance) {
   EXPECT_EQ(prepared.size(), 1u);
   EXPECT_TRUE(prepared["preparing"].is_boolean());
   EXPECT_EQ(s.get("diff?a=r.cubex&b=b.cubex&metric=time&calltree=incl&top=1")["values"],
-            json({diff_row("main", 0, 0, 255, 15)}));
+            json::array({diff_row("main", 0, 0, 255, 15)}));
 }
 
 // Preparing stays within bounds: a partner that does not fit the cache beside the open report

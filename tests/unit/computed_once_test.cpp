@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -54,20 +55,29 @@ struct Store {
   }
 };
 
-// Runs `call` on kCallers threads at once; returns each one's result or error message.
+// Runs `call` on kCallers threads at once; returns each one's result or error message. The
+// waiters share one exception object: it is read after the threads end (libstdc++ counts its
+// references where ThreadSanitizer does not see it).
 template <class Call>
 std::vector<std::string> on_all_callers(Call call) {
   std::vector<std::string> outcome(kCallers);
+  std::vector<std::exception_ptr> errors(kCallers);
   std::vector<std::thread> threads;
   for (int i = 0; i < kCallers; ++i)
     threads.emplace_back([&, i] {
       try {
         outcome[i] = std::to_string(call());
-      } catch (const std::exception& e) {
-        outcome[i] = e.what();
+      } catch (...) {
+        errors[i] = std::current_exception();
       }
     });
   for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kCallers; ++i)
+    if (errors[i]) try {
+        std::rethrow_exception(errors[i]);
+      } catch (const std::exception& e) {
+        outcome[i] = e.what();
+      }
   return outcome;
 }
 

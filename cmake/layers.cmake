@@ -64,6 +64,7 @@ set(CUBEKIT_PUBLIC_HEADERS
 #   init code, cycle checks), so they use the kernels directly.
 set(CUBEKIT_INTERNAL_HEADERS
   core/huge_pages.hpp
+  core/computed_once.hpp
   core/modules.hpp
   core/scale_func.hpp
   core/tree_walk.hpp

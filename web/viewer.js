@@ -43,8 +43,12 @@ async function openReport(item) {
   state.tree = tree;
   state.userMetrics = loadUserMetrics(path);
   updateSaveLink();
+  let painted;
+  state.painted = new Promise((resolve) => { painted = resolve; });
   reportOpened();
-  await showReport(state.userMetrics.map((u) => ({ m: userMetricItem(u), onRemove: () => removeUserMetric(u) })));
+  try {
+    await showReport(state.userMetrics.map((u) => ({ m: userMetricItem(u), onRemove: () => removeUserMetric(u) })));
+  } finally { painted(); }
   if (mine === state.generation) document.title = `cubekit: ${series ? `${series.path}/ (series)` : path}`;
 }
 

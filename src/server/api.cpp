@@ -692,9 +692,18 @@ void keep_largest_differences(std::vector<DiffRow>& rows, size_t top) {
 // Values of report a minus report b per call path, call paths matched by region path; a call
 // path only one side has counts 0 on the other. With `cnodes` only those call paths of a (a
 // viewer's loaded rows), with `top` only the rows that differ most: a report of 100,000 call
-// paths has 50 MB of rows.
+// paths has 50 MB of rows. With `prepare=1` no rows: the comparison is prepared in advance.
 std::string Api::diff(const Params& p) {
-  const auto a = open(p, "a"), b = open(p, "b");
+  if (const std::string* prepare = param(p, "prepare"); prepare && *prepare == "1") {
+    // In advance (ReportCache::prepare_diff): b is not opened here, the answer does not wait.
+    const std::string b = required(p, "b");
+    const bool started =
+        cache_.prepare_diff(open(p, "a"), confinement_.resolve(b), b, metric_query(p));
+    return json{{"preparing", started}}.dump();
+  }
+  const auto a = open(p, "a");
+  const std::string b_name = required(p, "b");
+  const auto b = cache_.get(confinement_.resolve(b_name), b_name, /*start_background=*/false);
   const MetricQuery q = metric_query(p);
   const auto va = a->aggregated(q), vb = b->aggregated(q);
   const auto matching = a->matching(*b);

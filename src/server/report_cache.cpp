@@ -1,5 +1,6 @@
 #include "server/report_cache.hpp"
 
+#include <chrono>
 #include <system_error>
 
 #ifdef __linux__
@@ -171,11 +172,15 @@ std::string OpenReport::metric_name(const std::string& metric) {
 
 // What decoding a metric costs: one value per call path and location. Derived metrics are
 // evaluated as doubles from their operands; counted as two such matrices (an estimate).
-DecodeBudget::Claim OpenReport::claim(const Target& t) {
+uint64_t OpenReport::decode_bytes(const Target& t) {
   const Metric& m = t.engine().metric(t.metric);
   const uint64_t cells = uint64_t{model().cnodes.size()} * model().locations.size();
-  const uint64_t bytes = is_derived(m.kind) ? cells * 16 : cells * m.dtype.memory_size();
-  return budget_.claim(bytes);
+  return is_derived(m.kind) ? cells * 16 : cells * m.dtype.memory_size();
+}
+
+std::optional<DecodeBudget::Claim> OpenReport::claim_for(Claimant who, uint64_t bytes) {
+  if (who == Claimant::kRequest) return budget_.claim(bytes);
+  return budget_.try_claim(bytes);
 }
 
 DecodeBudget::Claim OpenReport::claim_cells(uint64_t matrices) {
@@ -183,55 +188,51 @@ DecodeBudget::Claim OpenReport::claim_cells(uint64_t matrices) {
   return budget_.claim(matrices * cells * sizeof(double));
 }
 
-std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q) {
+// A request computing the same answer now (a viewer's click asks for one metric in several
+// requests at once) is waited for instead of decoding the metric a second time beside it.
+std::shared_ptr<const Values> OpenReport::aggregated_values(const MetricQuery& q, Claimant who) {
   const std::string key = flavour_key(q);
-  std::promise<std::shared_ptr<const Values>> promise;
-  std::shared_future<std::shared_ptr<const Values>> pending;
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second.values;
-    // A request computing the same answer now (a viewer's click asks for one metric in several
-    // requests at once): wait for it instead of decoding the metric a second time beside it.
-    if (auto it = computing_.find(key); it != computing_.end())
-      pending = it->second;
-    else
-      computing_.emplace(key, promise.get_future().share());
-  }
-  if (pending.valid()) return pending.get();  // its error, if any, is this request's too
-  try {
-    std::shared_ptr<const Values> values = compute_aggregated(q, key);
-    promise.set_value(values);
-    return values;
-  } catch (...) {
-    {
-      std::lock_guard lock(mutex_);
-      computing_.erase(key);
-    }
-    promise.set_exception(std::current_exception());
-    throw;
-  }
+  std::shared_ptr<const Values> values = computing_aggregated_.get(
+      mutex_, key,
+      [&]() -> std::optional<std::shared_ptr<const Values>> {
+        if (auto it = aggregated_.find(key); it != aggregated_.end()) return it->second.values;
+        return std::nullopt;
+      },
+      [&] { return decode_aggregated(q, who); },
+      [&](Decoded decoded) {
+        if (!decoded.held) return decoded.values;  // not kept (or not decoded): budget needed
+        if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear();  // holders keep theirs
+        aggregated_.emplace(key, CachedAnswer{decoded.values, std::move(*decoded.held)});
+        return decoded.values;
+      });
+  // A preparation the budget refused answers nothing: a request that waited for it decodes.
+  if (!values && who == Claimant::kRequest) return aggregated_values(q, who);
+  return values;
 }
 
-// Decodes and aggregates one answer and keeps it when the budget allows; its entry in
-// computing_ ends under the same lock, so that a request finds the one or the other.
-std::shared_ptr<const Values> OpenReport::compute_aggregated(const MetricQuery& q,
-                                                             const std::string& key) {
+bool OpenReport::prepare_aggregated(const MetricQuery& q) {
+  return aggregated_values(q, Claimant::kPreparation) != nullptr;
+}
+
+bool OpenReport::has_aggregated(const MetricQuery& q) {
+  std::lock_guard lock(mutex_);
+  return aggregated_.count(flavour_key(q)) != 0;
+}
+
+// Decodes and aggregates one answer, with the budget's claim to keep it if the budget allows.
+OpenReport::Decoded OpenReport::decode_aggregated(const MetricQuery& q, Claimant who) {
   const Target t = target(q.metric);
   std::shared_ptr<const Values> values;
   {
-    const DecodeBudget::Claim claimed = claim(t);
+    const std::optional<DecodeBudget::Claim> claimed = claim_for(who, decode_bytes(t));
+    if (!claimed) return {};
     values = std::make_shared<const Values>(
         t.engine().aggregated_values(t.metric, q.metric_flavour, q.call_flavour));
   }
   t.slot->settle(budget_);
   std::optional<DecodeBudget::Claim> held =
       budget_.try_claim(uint64_t{values->size()} * values->stride());
-  std::lock_guard lock(mutex_);
-  computing_.erase(key);
-  if (!held) return values;  // answered, but not kept: the budget is needed elsewhere
-  if (aggregated_.size() >= kMaxAggregatedCached) aggregated_.clear();  // holders keep theirs
-  aggregated_.emplace(key, CachedAnswer{values, std::move(*held)});
-  return values;
+  return {std::move(values), std::move(held)};
 }
 
 std::shared_ptr<const std::vector<double>> OpenReport::aggregated(const MetricQuery& q) {
@@ -242,64 +243,18 @@ std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) 
   const Target t = target(q.metric);
   std::vector<double> out;
   {
-    const DecodeBudget::Claim claimed = claim(t);
+    const DecodeBudget::Claim claimed = budget_.claim(decode_bytes(t));
     out = as_doubles(t.engine().location_values(t.metric, cnode, q.metric_flavour, q.call_flavour));
   }
   t.slot->settle(budget_);
   return out;
 }
 
-std::shared_ptr<const FlatProfileShape> OpenReport::flat_profile_shape() {
-  {
-    std::lock_guard lock(mutex_);
-    if (flat_profile_shape_) return *flat_profile_shape_;
-  }
-  // One computes it, the others (the background thread, requests) wait for its result.
-  std::lock_guard once(computing_flat_profile_shape_);
-  {
-    std::lock_guard lock(mutex_);
-    if (flat_profile_shape_) return *flat_profile_shape_;
-  }
-  std::optional<FlatProfileShape> computed =
-      cubekit::flat_profile_shape(model(), kMaxFlatShapeEntries);
-  std::shared_ptr<const FlatProfileShape> shape;
-  if (computed) shape = std::make_shared<const FlatProfileShape>(std::move(*computed));
-  std::lock_guard lock(mutex_);
-  if (!flat_profile_shape_) flat_profile_shape_ = std::move(shape);
-  return *flat_profile_shape_;
-}
+namespace {
 
-// A few MB for 100,000 call paths, outside the decode budget like the model itself.
-std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
-  {
-    std::lock_guard lock(mutex_);
-    if (call_graph_shape_) return call_graph_shape_;
-  }
-  // One computes it, the others (the background thread, requests) wait for its result.
-  std::lock_guard once(computing_call_graph_shape_);
-  {
-    std::lock_guard lock(mutex_);
-    if (call_graph_shape_) return call_graph_shape_;
-  }
-  auto shape = std::make_shared<const CallGraphShape>(cubekit::call_graph_shape(model()));
-  std::lock_guard lock(mutex_);
-  if (!call_graph_shape_) call_graph_shape_ = std::move(shape);
-  return call_graph_shape_;
-}
-
-std::shared_ptr<const OpenReport::RegionPaths> OpenReport::region_paths() {
-  {
-    std::lock_guard lock(mutex_);
-    if (region_paths_) return region_paths_;
-  }
-  // One computes it, the others (the background thread, requests) wait for its result.
-  std::lock_guard once(computing_region_paths_);
-  {
-    std::lock_guard lock(mutex_);
-    if (region_paths_) return region_paths_;
-  }
-  const Model& m = model();
-  auto paths = std::make_shared<RegionPaths>();
+// Each call path's region path and the call path of each (OpenReport::region_paths()).
+std::shared_ptr<const OpenReport::RegionPaths> build_region_paths(const Model& m) {
+  auto paths = std::make_shared<OpenReport::RegionPaths>();
   paths->of_cnode.resize(m.cnodes.size());
   // Without copies of names and paths beyond the paths themselves: 100,000 call paths took
   // 180 ms under load with a map of copied strings per call path.
@@ -324,70 +279,118 @@ std::shared_ptr<const OpenReport::RegionPaths> OpenReport::region_paths() {
   }
   paths->cnode_of.reserve(m.cnodes.size());
   for (Index c = 0; c < m.cnodes.size(); ++c) paths->cnode_of.emplace(paths->of_cnode[c], c);
-  std::lock_guard lock(mutex_);
-  if (!region_paths_) region_paths_ = std::move(paths);
-  return region_paths_;
+  return paths;
 }
 
-void OpenReport::start_background_work() {
-  background_work_ = std::async(std::launch::async, [this] {
+}  // namespace
+
+// Computed once, the others (the background thread, requests) waiting for its result.
+std::shared_ptr<const FlatProfileShape> OpenReport::flat_profile_shape() {
+  return flat_profile_shape_.get([&] {
+    std::optional<FlatProfileShape> computed =
+        cubekit::flat_profile_shape(model(), kMaxFlatShapeEntries);
+    std::shared_ptr<const FlatProfileShape> shape;
+    if (computed) shape = std::make_shared<const FlatProfileShape>(std::move(*computed));
+    return shape;
+  });
+}
+
+// A few MB for 100,000 call paths, outside the decode budget like the model itself.
+std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
+  return call_graph_shape_.get(
+      [&] { return std::make_shared<const CallGraphShape>(cubekit::call_graph_shape(model())); });
+}
+
+std::shared_ptr<const OpenReport::RegionPaths> OpenReport::region_paths() {
+  return region_paths_.get([&] { return build_region_paths(model()); });
+}
+
+namespace {
+
+// Work done in advance runs 5 below the server's own priority (this thread only), so that
+// requests come first.
+void lower_this_threads_priority() {
 #ifdef __linux__
-    // This thread only, 5 below the server's own priority.
-    const auto thread = static_cast<id_t>(syscall(SYS_gettid));
-    setpriority(PRIO_PROCESS, thread, std::min(getpriority(PRIO_PROCESS, thread) + 5, 19));
+  const auto thread = static_cast<id_t>(syscall(SYS_gettid));
+  setpriority(PRIO_PROCESS, thread, std::min(getpriority(PRIO_PROCESS, thread) + 5, 19));
 #endif
-    // What cannot be computed is an error for the request that asks for it, not here.
-    try {
-      call_graph_shape();
-      flat_profile_shape();
-      region_paths();
-    } catch (const std::exception&) {
-    }
-    try {
-      pop(first_root_pop_question(model()));
-    } catch (const std::exception&) {
-    }
+}
+
+}  // namespace
+
+void OpenReport::start_background_work() {
+  std::call_once(background_started_, [this] {
+    background_work_ = std::async(std::launch::async, [this] {
+      lower_this_threads_priority();
+      // What cannot be computed is an error for the request that asks for it, not here.
+      try {
+        call_graph_shape();
+        flat_profile_shape();
+        region_paths();
+      } catch (const std::exception&) {
+      }
+      try {
+        pop(first_root_pop_question(model()), Claimant::kPreparation);
+      } catch (const std::exception&) {
+      }
+    });
   });
 }
 
 bool OpenReport::has_call_graph_shape() {
-  std::lock_guard lock(mutex_);
-  return call_graph_shape_ != nullptr;
+  return call_graph_shape_.peek().has_value();
 }
 
-// Computed outside mutex_; requests asking at once wait for the first one's.
-std::shared_ptr<const OpenReport::Matching> OpenReport::matching(OpenReport& other) {
-  const std::shared_ptr<const RegionPaths> theirs = other.region_paths();
-  {
-    std::lock_guard lock(mutex_);
-    for (auto it = matchings_.begin(); it != matchings_.end(); ++it)
-      if ((*it)->other_paths == theirs) {
-        matchings_.splice(matchings_.begin(), matchings_, it);
-        return matchings_.front();
-      }
-  }
-  const std::shared_ptr<const RegionPaths> ours = region_paths();
-  std::lock_guard once(computing_matching_);  // as region_paths()
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& kept : matchings_)
-      if (kept->other_paths == theirs) return kept;
-  }
-  auto m = std::make_shared<Matching>();
-  m->other_paths = theirs;
-  m->in_other.assign(ours->of_cnode.size(), kNoIndex);
+namespace {
+
+// How `ours` call paths match `theirs` by region path (OpenReport::matching()).
+std::shared_ptr<const OpenReport::Matching> match(
+    const OpenReport::RegionPaths& ours, std::shared_ptr<const OpenReport::RegionPaths> theirs) {
+  auto m = std::make_shared<OpenReport::Matching>();
+  m->in_other.assign(ours.of_cnode.size(), kNoIndex);
   std::vector<bool> matched(theirs->of_cnode.size());
-  for (Index c = 0; c < ours->of_cnode.size(); ++c)
-    if (const auto it = theirs->cnode_of.find(ours->of_cnode[c]); it != theirs->cnode_of.end()) {
+  for (Index c = 0; c < ours.of_cnode.size(); ++c)
+    if (const auto it = theirs->cnode_of.find(ours.of_cnode[c]); it != theirs->cnode_of.end()) {
       m->in_other[c] = it->second;
       matched[it->second] = true;
     }
   for (Index c = 0; c < matched.size(); ++c)
     if (!matched[c]) m->only_in_other.push_back(c);
-  std::lock_guard lock(mutex_);
-  matchings_.push_front(m);
-  if (matchings_.size() > kMaxMatchingsKept) matchings_.pop_back();
+  m->other_paths = std::move(theirs);
   return m;
+}
+
+}  // namespace
+
+// Computed outside mutex_; requests asking at once wait for the first one's. The key, the
+// other's region paths, stays alive while its matching is computed (`theirs` holds it).
+std::shared_ptr<const OpenReport::Matching> OpenReport::matching(OpenReport& other) {
+  const std::shared_ptr<const RegionPaths> theirs = other.region_paths();
+  return computing_matching_.get(
+      mutex_, theirs.get(),
+      [&]() -> std::optional<std::shared_ptr<const Matching>> {
+        for (auto it = matchings_.begin(); it != matchings_.end(); ++it)
+          if ((*it)->other_paths == theirs) {
+            matchings_.splice(matchings_.begin(), matchings_, it);
+            return matchings_.front();
+          }
+        return std::nullopt;
+      },
+      [&] { return match(*region_paths(), theirs); },
+      [&](std::shared_ptr<const Matching> m) {
+        matchings_.push_front(m);
+        if (matchings_.size() > kMaxMatchingsKept) matchings_.pop_back();
+        return m;
+      });
+}
+
+bool OpenReport::has_matching(OpenReport& other) {
+  const std::optional<std::shared_ptr<const RegionPaths>> theirs = other.region_paths_.peek();
+  if (!theirs) return false;
+  std::lock_guard lock(mutex_);
+  for (const auto& kept : matchings_)
+    if (kept->other_paths == *theirs) return true;
+  return false;
 }
 
 namespace {
@@ -416,42 +419,34 @@ bool OpenReport::has_pop(const PopOptions& options) {
   return pop_kept_.count(pop_key(options)) != 0;
 }
 
-// Computed as aggregated_values() is: once, the others asking meanwhile wait for its answer.
 std::shared_ptr<const std::vector<PopResult>> OpenReport::pop(const PopOptions& options) {
+  return pop(options, Claimant::kRequest);
+}
+
+// Computed as aggregated_values() is: once, the others asking meanwhile wait for its answer.
+OpenReport::PopAnswer OpenReport::pop(const PopOptions& options, Claimant who) {
   const std::string key = pop_key(options);
-  std::promise<PopAnswer> promise;
-  std::shared_future<PopAnswer> pending;
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = pop_kept_.find(key); it != pop_kept_.end()) return it->second;
-    if (auto it = pop_computing_.find(key); it != pop_computing_.end())
-      pending = it->second;
-    else
-      pop_computing_.emplace(key, promise.get_future().share());
-  }
-  if (pending.valid()) return pending.get();
-  try {
-    PopAnswer answer;
-    {
-      const DecodeBudget::Claim claimed = claim_cells(2);  // time per location and call path
-      answer = std::make_shared<const std::vector<PopResult>>(pop_metrics({&report_}, options));
-    }
-    {
-      std::lock_guard lock(mutex_);
-      pop_computing_.erase(key);
-      if (pop_kept_.size() >= kMaxPopKept) pop_kept_.clear();  // holders keep theirs
-      pop_kept_.emplace(key, answer);
-    }
-    promise.set_value(answer);
-    return answer;
-  } catch (...) {
-    {
-      std::lock_guard lock(mutex_);
-      pop_computing_.erase(key);
-    }
-    promise.set_exception(std::current_exception());
-    throw;
-  }
+  PopAnswer answer = computing_pop_.get(
+      mutex_, key,
+      [&]() -> std::optional<PopAnswer> {
+        if (auto it = pop_kept_.find(key); it != pop_kept_.end()) return it->second;
+        return std::nullopt;
+      },
+      [&]() -> PopAnswer {
+        const uint64_t cells = uint64_t{model().cnodes.size()} * model().locations.size();
+        // Time per location and call path.
+        const auto claimed = claim_for(who, 2 * cells * sizeof(double));
+        if (!claimed) return nullptr;  // a preparation the budget refused
+        return std::make_shared<const std::vector<PopResult>>(pop_metrics({&report_}, options));
+      },
+      [&](PopAnswer computed) {
+        if (!computed) return computed;
+        if (pop_kept_.size() >= kMaxPopKept) pop_kept_.clear();  // holders keep theirs
+        pop_kept_.emplace(key, computed);
+        return computed;
+      });
+  if (!answer && who == Claimant::kRequest) return pop(options, who);  // as aggregated_values()
+  return answer;
 }
 
 // From the call paths' exclusive values, which the call tree view has usually asked for already.
@@ -467,40 +462,31 @@ OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
 
 // The file is opened outside the lock: a report being opened (170 ms for 100,000 call paths)
 // does not hold up the requests for the reports already open; those asking for the same file
-// meanwhile wait for it.
+// meanwhile wait for it (its error, if any, is theirs too).
 std::shared_ptr<OpenReport> ReportCache::get(const std::filesystem::path& file,
-                                             const std::string& name) {
-  std::promise<std::shared_ptr<OpenReport>> promise;
-  std::shared_future<std::shared_ptr<OpenReport>> pending;
-  {
-    std::lock_guard lock(mutex_);
-    for (auto it = entries_.begin(); it != entries_.end(); ++it)
-      if (it->file == file) {
-        entries_.splice(entries_.begin(), entries_, it);
-        return it->report;
-      }
-    if (auto it = opening_.find(file); it != opening_.end())
-      pending = it->second;
-    else
-      opening_.emplace(file, promise.get_future().share());
-  }
-  if (pending.valid()) return pending.get();  // its error, if any, is this request's too
-  try {
-    std::shared_ptr<OpenReport> report = open(file, name);
-    promise.set_value(report);
-    return report;
-  } catch (...) {
-    {
-      std::lock_guard lock(mutex_);
-      opening_.erase(file);
-    }
-    promise.set_exception(std::current_exception());
-    throw;
-  }
+                                             const std::string& name, bool start_background) {
+  std::shared_ptr<OpenReport> report = opening_.get(
+      mutex_, file,
+      [&]() -> std::optional<std::shared_ptr<OpenReport>> {
+        for (auto it = entries_.begin(); it != entries_.end(); ++it)
+          if (it->file == file) {
+            entries_.splice(entries_.begin(), entries_, it);
+            return it->report;
+          }
+        return std::nullopt;
+      },
+      [&] { return open(file, name); },
+      [&](Entry opened) {
+        std::shared_ptr<OpenReport> report = opened.report;
+        add(std::move(opened));
+        return report;
+      });
+  // Here, not when opened: a report prepare_diff() opened starts it when a request asks for it.
+  if (start_background) report->start_background_work();
+  return report;
 }
 
-std::shared_ptr<OpenReport> ReportCache::open(const std::filesystem::path& file,
-                                              const std::string& name) {
+ReportCache::Entry ReportCache::open(const std::filesystem::path& file, const std::string& name) {
   std::error_code ec;
   const uint64_t size = std::filesystem::file_size(file, ec);
   std::shared_ptr<OpenReport> report;
@@ -509,11 +495,12 @@ std::shared_ptr<OpenReport> ReportCache::open(const std::filesystem::path& file,
   } catch (const Error& e) {
     throw HttpError(422, replace_all(e.what(), file.string(), name));
   }
-  report->start_background_work();
-  std::lock_guard lock(mutex_);
-  opening_.erase(file);
-  entries_.push_front({file, ec ? 0 : size, report});
-  // Requests still holding an evicted report keep it alive until they finish.
+  return {file, ec ? 0 : size, std::move(report)};
+}
+
+// Requests still holding an evicted report keep it alive until they finish.
+void ReportCache::add(Entry entry) {
+  entries_.push_front(std::move(entry));
   uint64_t total = 0;
   for (auto it = entries_.begin(); it != entries_.end();) {
     total += it->size;
@@ -524,7 +511,72 @@ std::shared_ptr<OpenReport> ReportCache::open(const std::filesystem::path& file,
       ++it;
     }
   }
-  return report;
+}
+
+std::shared_ptr<OpenReport> ReportCache::open_if_it_fits(const std::filesystem::path& file,
+                                                         const std::string& name) {
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(file, ec);
+  const auto open_size = [&] {  // under mutex_
+    uint64_t total = 0;
+    for (const Entry& e : entries_) total += e.size;
+    return total;
+  };
+  const auto find = [&]() -> std::optional<std::shared_ptr<OpenReport>> {
+    for (const Entry& e : entries_)
+      if (e.file == file) return e.report;  // as it stands: preparing is no use of it
+    return std::nullopt;
+  };
+  {
+    std::lock_guard lock(mutex_);
+    if (auto open = find()) return *open;
+    if (!ec && open_size() + size > capacity_) return nullptr;
+  }
+  return opening_.get(
+      mutex_, file, find, [&] { return open(file, name); },
+      [&](Entry opened) {
+        std::shared_ptr<OpenReport> report = opened.report;
+        if (open_size() + opened.size <= capacity_) entries_.push_back(std::move(opened));
+        return report;
+      });
+}
+
+bool ReportCache::prepare_diff(std::shared_ptr<OpenReport> a, const std::filesystem::path& file,
+                               const std::string& name, const MetricQuery& q) {
+  std::lock_guard lock(mutex_);
+  if (preparing_.valid() &&
+      preparing_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    return false;
+  preparing_ = std::async(std::launch::async, [this, a = std::move(a), file, name, q] {
+                 lower_this_threads_priority();
+                 try {
+                   const std::shared_ptr<OpenReport> b = open_if_it_fits(file, name);
+                   if (!b) return;
+                   // A's values last: the clicks right after the first paint ask A's engine,
+                   // which a decode of this thread (5 nicer) would hold meanwhile.
+                   b->prepare_aggregated(q);
+                   a->matching(*b);
+                   a->prepare_aggregated(q);
+                 } catch (const std::exception&) {
+                 }
+               }).share();
+  return true;
+}
+
+void ReportCache::wait_for_preparation() {
+  std::shared_future<void> running;
+  {
+    std::lock_guard lock(mutex_);
+    running = preparing_;
+  }
+  if (running.valid()) running.wait();
+}
+
+bool ReportCache::holds(const std::filesystem::path& file) {
+  std::lock_guard lock(mutex_);
+  for (const Entry& e : entries_)
+    if (e.file == file) return true;
+  return false;
 }
 
 void ReportCache::drop_caches() {

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/computed_once.hpp"
 #include "cubekit/calc.hpp"
 #include "cubekit/call_graph.hpp"
 #include "cubekit/derived.hpp"
@@ -98,6 +99,11 @@ class OpenReport {
 
   // One value per cnode (indexed like Model::cnodes), summed over all locations; cached.
   std::shared_ptr<const std::vector<double>> aggregated(const MetricQuery& q);
+  // Decodes aggregated(q) in advance and keeps it, only with memory the budget has free
+  // (try_claim): false when the budget refuses (not prepared, never an error of a request).
+  bool prepare_aggregated(const MetricQuery& q);
+  // Whether aggregated(q) is kept.
+  bool has_aggregated(const MetricQuery& q);
   // One value per location (indexed by location id) for one cnode.
   std::vector<double> per_location(const MetricQuery& q, Index cnode);
   // Flat profile: per region (indexed like Model::regions) the exclusive and inclusive values
@@ -133,6 +139,8 @@ class OpenReport {
     std::vector<Index> only_in_other;
   };
   std::shared_ptr<const Matching> matching(OpenReport& other);
+  // Whether the matching with `other` (as it is now) is kept.
+  bool has_matching(OpenReport& other);
   // POP metrics (cubekit/pop.hpp) of this report alone for one question (model, focus,
   // individually), kept (at most kMaxPopKept questions, a few hundred bytes each): the viewer's
   // POP tab asks the same question at each visit of a call path, and one for the whole tree of
@@ -142,12 +150,13 @@ class OpenReport {
   // Starts, on a thread of its own, call_graph_shape(), flat_profile_shape(), region_paths()
   // and then pop() of the
   // MPI model at the first call-tree root (the question of the viewer's POP tab with the first
-  // call path selected): the viewer asks for them in clicks soon after the report opens (the
-  // shape: 12 ms of CPU for 100,000 call paths, 60-140 ms of that click under load; the flat
-  // profile's: 70 % of a flat profile's 40-100 ms; the region paths: most of a first /diff's
-  // 165 ms; POP: 120 ms), and the report's first paint leaves a
-  // core idle meanwhile. The thread runs at a lower priority (5 nicer than the server) so that
-  // requests come first.
+  // call path selected; decoded only with memory the budget has free, try_claim): the viewer asks
+  // for them in clicks soon after the report opens (the shape: 12 ms of CPU for 100,000 call paths,
+  // 60-140 ms of that click under load; the flat profile's: 70 % of a flat profile's 40-100 ms; the
+  // region paths: most of a first /diff's 165 ms; POP: 120 ms), and the report's first paint leaves
+  // a core idle meanwhile. The thread runs at a lower priority (5 nicer than the server) so that
+  // requests come first. Started once (ReportCache::get() asks, /diff's report B and
+  // prepare_diff() do not: a partner needs none of it until the user opens it).
   void start_background_work();
   // Whether call_graph_shape() has been computed (and is kept).
   bool has_call_graph_shape();
@@ -194,41 +203,52 @@ class OpenReport {
   };
   Target target(const std::string& metric);  // HttpError 400 for a bad expression
   std::shared_ptr<EngineSlot> expression_slot(const std::string& expression);
+  // Who decodes: a request claims the budget (413, 503, the caches asked to give theirs back);
+  // a preparation in advance takes only memory that is free and does without otherwise (its
+  // result is then null, and a request that waited for it decodes itself).
+  enum class Claimant { kRequest, kPreparation };
+  std::optional<DecodeBudget::Claim> claim_for(Claimant who, uint64_t bytes);
   // aggregated() as the engine gives it (typed), cached: what is derived from it (the flat
   // profile) then does not wait for the engine while it decodes something else.
   // Requests asking for one answer at once compute it once.
-  std::shared_ptr<const Values> aggregated_values(const MetricQuery& q);
-  std::shared_ptr<const Values> compute_aggregated(const MetricQuery& q, const std::string& key);
-  DecodeBudget::Claim claim(const Target& t);
+  std::shared_ptr<const Values> aggregated_values(const MetricQuery& q,
+                                                  Claimant who = Claimant::kRequest);
+  // One answer decoded, with the budget's claim to keep it (none: the budget is needed
+  // elsewhere, not kept).
+  struct Decoded {
+    std::shared_ptr<const Values> values;
+    std::optional<DecodeBudget::Claim> held;
+  };
+  Decoded decode_aggregated(const MetricQuery& q, Claimant who);
+  uint64_t decode_bytes(const Target& t);
+  using PopAnswer = std::shared_ptr<const std::vector<PopResult>>;
+  PopAnswer pop(const PopOptions& options, Claimant who);
   std::shared_ptr<EngineSlot> base_slot();
 
   Report report_;
   std::string name_;
   DecodeBudget& budget_;
-  // Held while one request (or the background thread) computes what it names: the others
-  // asking meanwhile wait for it instead of computing it beside it (on a loaded machine, the
-  // background thread, the diff tab's preparation and its click would each build the paths).
-  // Taken before mutex_, never while holding it.
-  std::mutex computing_call_graph_shape_, computing_flat_profile_shape_, computing_region_paths_,
-      computing_matching_;
+  // What one request (or the background thread) computes while the others asking for it wait
+  // for its result instead of computing it beside it (on a loaded machine, the background
+  // thread, the diff tab's preparation and its click would each build the paths).
+  core::OnceValue<std::shared_ptr<const CallGraphShape>> call_graph_shape_;
+  core::OnceValue<std::shared_ptr<const FlatProfileShape>> flat_profile_shape_;  // null: large
+  core::OnceValue<std::shared_ptr<const RegionPaths>> region_paths_;
   std::mutex mutex_;  // guards the members below, not the engines (they lock themselves)
   std::shared_ptr<EngineSlot> base_;
   // Engines of CubePL expressions, most recently used first; an entry is dropped only when no
   // request holds its slot.
   std::list<std::pair<std::string, std::shared_ptr<EngineSlot>>> expression_engines_;
   std::map<std::string, CachedAnswer> aggregated_;
-  // Answers being computed, by the same key: what a second request for one waits for.
-  std::map<std::string, std::shared_future<std::shared_ptr<const Values>>> computing_;
-  std::shared_ptr<const CallGraphShape> call_graph_shape_;
-  std::shared_ptr<const RegionPaths> region_paths_;
-  std::optional<std::shared_ptr<const FlatProfileShape>> flat_profile_shape_;  // set: computed
+  core::KeyedOnce<std::string, std::shared_ptr<const Values>> computing_aggregated_;
   // Most recently used first; by the other report's region paths (a reopened report has new
   // ones, so an entry never answers for another file's call paths).
   std::list<std::shared_ptr<const Matching>> matchings_;
-  using PopAnswer = std::shared_ptr<const std::vector<PopResult>>;
+  core::KeyedOnce<const RegionPaths*, std::shared_ptr<const Matching>> computing_matching_;
   std::map<std::string, PopAnswer> pop_kept_;
-  std::map<std::string, std::shared_future<PopAnswer>> pop_computing_;
+  core::KeyedOnce<std::string, PopAnswer> computing_pop_;
   // Declared last, so destroyed first: waits for the thread, which uses the members above.
+  std::once_flag background_started_;
   std::future<void> background_work_;
 };
 
@@ -242,9 +262,25 @@ class ReportCache {
       : capacity_(capacity_bytes), budget_(budget) {}
   // The open report of a resolved file, opened now if needed. Library errors about the file
   // become HttpError 422 with the message (naming `name`, the path relative to the root).
-  std::shared_ptr<OpenReport> get(const std::filesystem::path& file, const std::string& name);
+  // Starts the report's background work (OpenReport::start_background_work) unless told not
+  // to: /diff's report B needs none of it (its region paths it computes itself).
+  std::shared_ptr<OpenReport> get(const std::filesystem::path& file, const std::string& name,
+                                  bool start_background = true);
   // Every open report drops its caches (the decode budget's reclaimer).
   void drop_caches();
+  // Prepares in advance, on a thread of its own (5 nicer than the server), what /diff of `a`
+  // with the report `file` asks for: opens it, only when it fits the capacity beside the
+  // reports open (it never closes one, `a` included), decodes both reports' aggregated(q) with
+  // memory the budget has free, and matches their call paths. The viewer asks it when a report
+  // opens, for the report it most likely compares with. One preparation at a time: false when
+  // one is still running (nothing started). Its errors are no one's: a request asking for the
+  // same later gets them.
+  bool prepare_diff(std::shared_ptr<OpenReport> a, const std::filesystem::path& file,
+                    const std::string& name, const MetricQuery& q);
+  // Waits for the preparation running, if any (tests).
+  void wait_for_preparation();
+  // Whether the report of `file` is open (kept in the cache).
+  bool holds(const std::filesystem::path& file);
 
  private:
   struct Entry {
@@ -252,14 +288,23 @@ class ReportCache {
     uint64_t size;
     std::shared_ptr<OpenReport> report;
   };
-  // Opens the file and adds it (the first request for it; get() waits for no other then).
-  std::shared_ptr<OpenReport> open(const std::filesystem::path& file, const std::string& name);
+  // Opens the file (outside the lock; get() waits for no other then).
+  Entry open(const std::filesystem::path& file, const std::string& name);
+  // The report of `file` as prepare_diff() opens it: null when it does not fit beside the open
+  // reports. Kept as the least recently used (the first to go), not making room.
+  std::shared_ptr<OpenReport> open_if_it_fits(const std::filesystem::path& file,
+                                              const std::string& name);
+  // Adds an opened report as the most recently used, closing the least recently used ones
+  // beyond the capacity (under mutex_).
+  void add(Entry entry);
   uint64_t capacity_;
   DecodeBudget& budget_;
   std::mutex mutex_;
   std::list<Entry> entries_;  // most recently used first
   // Files being opened, by whoever asked first: what the others asking meanwhile wait for.
-  std::map<std::filesystem::path, std::shared_future<std::shared_ptr<OpenReport>>> opening_;
+  core::KeyedOnce<std::filesystem::path, std::shared_ptr<OpenReport>> opening_;
+  // Declared last, so destroyed first: waits for the thread, which uses the members above.
+  std::shared_future<void> preparing_;  // guarded by mutex_
 };
 
 }  // namespace cubekit::server

@@ -224,6 +224,20 @@ async function main() {
       return [likelyPartner('a/x.cubex', reports), likelyPartner('b/w.cubex', reports), likelyPartner('top.cubex', reports)];
     });
     assert.deepStrictEqual(partners, ['a/z.cubex', null, null]);
+    // Opening a report asks the server to prepare the comparison with its likely partner (in
+    // its folder, the nearest size) with the diff tab hidden, after the panes' first paint; the
+    // server answers at once.
+    await page.click('#tabs button[role=tab]');  // the first tab: the diff tab hidden
+    const single = 'extrap/single_parameter/mm.x100y1z1.r1.cubex';
+    const prepared = page.waitForResponse((r) => r.url().includes('/api/v1/diff?') &&
+      new URL(r.url()).searchParams.get('prepare') === '1' && new URL(r.url()).searchParams.get('a') === single);
+    await page.selectOption('#report', single);
+    const preparation = await prepared;
+    const asked = new URL(preparation.url()).searchParams;
+    assert.strictEqual(asked.get('a'), single);
+    assert.ok(asked.get('b').startsWith('extrap/single_parameter/') && asked.get('b') !== single, asked.get('b'));
+    assert.strictEqual(typeof (await preparation.json()).preparing, 'boolean');
+    assert.ok(await page.evaluate(() => document.title.includes('mm.x100y1z1')), 'asked after the first paint');
     // A Scalasca summary of many processes: its topology and the box plot over them.
     await page.selectOption('#report', 'cubelib/examples/summary.cubex');
     await page.waitForFunction(() => document.title.includes('summary.cubex'));

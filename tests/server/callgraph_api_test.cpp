@@ -245,6 +245,73 @@ TEST(DiffApi, TheMatchingIsKeptPerPairOfReports) {
   EXPECT_EQ(s.get(q)["values"], first);
 }
 
+// What the viewer asks when a report opens (/diff's `prepare=1`): the likely partner opened,
+// both reports' values decoded and kept, the matching made, before any /diff asks for rows;
+// the kept matching is the one worked out above.
+TEST(DiffApi, ThePartnerIsPreparedInAdvance) {
+  SmallServer s;
+  write_report_b(s.dir.path() / "b.cubex");
+  server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+  server::ReportCache cache(uint64_t{1} << 30, budget);
+  const auto r = cache.get(s.dir.path() / "r.cubex", "r.cubex");
+  const server::MetricQuery time{"time"};
+  EXPECT_FALSE(cache.holds(s.dir.path() / "b.cubex"));
+  ASSERT_TRUE(cache.prepare_diff(r, s.dir.path() / "b.cubex", "b.cubex", time));
+  cache.wait_for_preparation();
+  ASSERT_TRUE(cache.holds(s.dir.path() / "b.cubex"));
+  const auto b = cache.get(s.dir.path() / "b.cubex", "b.cubex", /*start_background=*/false);
+  // Only what /diff needs: the background work of an opened report waits until one opens it.
+  EXPECT_FALSE(b->has_call_graph_shape());
+  EXPECT_TRUE(r->has_aggregated(time));
+  EXPECT_TRUE(b->has_aggregated(time));
+  ASSERT_TRUE(r->has_matching(*b));
+  EXPECT_EQ(r->matching(*b)->only_in_other, std::vector<Index>{3});
+  EXPECT_EQ((*b->aggregated(time))[0], 15.0);  // b's main inclusive, as the diff rows above
+  // Over HTTP: answered at once, and the rows come as without it.
+  const json prepared = s.get("diff?a=r.cubex&b=b.cubex&metric=time&calltree=incl&prepare=1");
+  EXPECT_EQ(prepared.size(), 1u);
+  EXPECT_TRUE(prepared["preparing"].is_boolean());
+  EXPECT_EQ(s.get("diff?a=r.cubex&b=b.cubex&metric=time&calltree=incl&top=1")["values"],
+            json::array({diff_row("main", 0, 0, 255, 15)}));
+}
+
+// Preparing stays within bounds: a partner that does not fit the cache beside the open report
+// is not opened (the open one is not closed for it), and values the budget has no room for are
+// not decoded, without an error and without asking the caches to give memory back.
+TEST(DiffApi, APreparationNeverEvictsNorClaimsWhatIsNotFree) {
+  SmallServer s;
+  s.get("reports");  // the server runs before it is stopped (stopped before, its run waits on)
+  write_report_b(s.dir.path() / "b.cubex");
+  const auto r_file = s.dir.path() / "r.cubex", b_file = s.dir.path() / "b.cubex";
+  const server::MetricQuery time{"time"};
+  {
+    server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+    server::ReportCache small(
+        std::filesystem::file_size(r_file) + std::filesystem::file_size(b_file) - 1, budget);
+    const auto r = small.get(r_file, "r.cubex");
+    ASSERT_TRUE(small.prepare_diff(r, b_file, "b.cubex", time));
+    small.wait_for_preparation();
+    EXPECT_FALSE(small.holds(b_file));
+    EXPECT_TRUE(small.holds(r_file));
+  }
+  server::DecodeBudget none(uint64_t{1} << 30, 1);  // one byte: every decode refused
+  int reclaimed = 0;
+  none.set_reclaimer([&] { ++reclaimed; });
+  server::ReportCache cache(uint64_t{1} << 30, none);
+  const auto r = cache.get(r_file, "r.cubex");
+  ASSERT_TRUE(cache.prepare_diff(r, b_file, "b.cubex", time));
+  cache.wait_for_preparation();
+  ASSERT_TRUE(cache.holds(b_file));  // opening is outside the decode budget
+  const auto b = cache.get(b_file, "b.cubex");
+  EXPECT_FALSE(r->has_aggregated(time));
+  EXPECT_FALSE(b->has_aggregated(time));
+  EXPECT_TRUE(r->has_matching(*b));  // the region paths are outside it too
+  EXPECT_EQ(reclaimed, 0);
+  EXPECT_EQ(none.in_use(), 0u);
+  EXPECT_THROW(r->aggregated(time), server::HttpError);  // a request is refused: 503
+  EXPECT_EQ(reclaimed, 1);
+}
+
 // POP metrics of the first root are computed when a report opens, before the viewer's POP tab
 // asks (the MPI model, focus the root's id 0), and kept: the same numbers as pop_metrics on
 // the file opened anew, which keeps nothing. One location that only computes: every

@@ -7,6 +7,7 @@ import { MODES, PANE_MODES, percent, distribution, paneFormat, formatValue, capt
 
 export const state = {
   report: '', series: null, tree: null, generation: 0,  // series: the folder when a series item is open
+  painted: Promise.resolve(),  // resolved after the open report's first paint (api.painted)
   metric: null, cnode: null, location: null,
   metricTotals: new Map(), callRoots: [], systemValues: null, systemItems: [],
   modes: { metrics: 'abs', calls: 'abs', system: 'abs' },

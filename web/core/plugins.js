@@ -46,6 +46,9 @@ function makeApi(plugin, handler) {
     get tree() { return state.tree; },
     get selection() { return selection(); },
     get shown() { return shown === plugin; },
+    // Resolved when the open report's panes have had their first paint (work a plugin does in
+    // advance waits for it, so as not to delay that paint).
+    get painted() { return state.painted; },
     calls: () => allCalls().then((c) => { if (!t.current()) throw new StaleAnswer(); return c; }),
     mark: (pane, id, mark) => setMark(pane, id, typeof mark === 'string' ? { text: mark } : mark, plugin.id),
     clearMarks: (pane) => clearMarks(pane, plugin.id),

@@ -7,6 +7,12 @@ import { el } from '../core/util.js';
 const ROWS = 50;
 let select, table, last = null, listed = null;
 
+// The reports below the root (/reports), asked once (again after a failure).
+function reportList(api) {
+  if (!listed) listed = api.get('reports').then(({ reports }) => reports).catch((e) => { listed = null; throw e; });
+  return listed;
+}
+
 // The report a user most likely compares with: in the open report's folder, the one of the
 // nearest size (another run of the same program); null when the folder has no other.
 export function likelyPartner(report, reports) {
@@ -21,14 +27,15 @@ export function likelyPartner(report, reports) {
   return best && best.path;
 }
 
-// While no report is chosen, the server prepares the likely partner's comparison (opening it:
-// 170 ms for 100,000 call paths; its values of the metric; the matching of call paths) so that
-// choosing it only computes the rows. The answer is not used.
-async function warmLikelyPartner(sel, api) {
-  try {  // a stale or failed warm-up is no one's error
-    const partner = likelyPartner(sel.report, await listed);
-    if (!partner || select.value) return;
-    await api.get('diff', { a: sel.report, b: partner, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl', top: 1 });
+// The server prepares the comparison with the report chosen, or else the likely partner
+// (/diff's prepare=1, in advance on a thread of its own: opening it, 70-170 ms for 100,000 call
+// paths, if it fits the report cache; its values of the metric with memory that is free; the
+// matching of call paths), so that choosing it only computes the rows.
+async function preparePartner(sel, api) {
+  try {  // a stale or failed preparation is no one's error
+    const partner = (select && select.value) || likelyPartner(sel.report, await reportList(api));
+    if (!partner) return;
+    await api.get('diff', { a: sel.report, b: partner, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl', prepare: 1 });
   } catch { /* nothing to show */ }
 }
 
@@ -40,15 +47,18 @@ export default {
     table = el('table', { id: 'diff' });
     select.addEventListener('change', () => { if (last) this.onSelect(last, api); });
     element.append(el('label', {}, 'Compare with ', select), table);
-    listed = api.get('reports').then(({ reports }) => {
-      for (const r of reports) select.add(new Option(r.path, r.path));
-      return reports;
-    });
+    reportList(api).then((reports) => { for (const r of reports) select.add(new Option(r.path, r.path)); });
   },
-  onReportOpened(report, api) { api.clearMarks('calls'); if (table) table.replaceChildren(); },
+  onReportOpened(report, api) {
+    api.clearMarks('calls'); if (table) table.replaceChildren();
+    // Prepared when the report opens, whether the tab is shown or not (a user who shows the tab
+    // and compares at once would wait for the partner being opened), after the panes' first
+    // paint, whose requests come first.
+    api.painted.then(() => { if (api.report === report) preparePartner(api.selection, api); });
+  },
   async onSelect(sel, api) {
     last = sel;
-    if (!select.value) { api.clearMarks('calls'); table.replaceChildren(); warmLikelyPartner(sel, api); return; }
+    if (!select.value) { api.clearMarks('calls'); table.replaceChildren(); preparePartner(sel, api); return; }
     const r = await api.get('diff', { a: sel.report, b: select.value, metric: sel.metric, metric_flavour: sel.metricFlavour, calltree: 'incl', top: ROWS });
     const f = api.format;
     api.clearMarks('calls');

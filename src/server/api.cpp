@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
@@ -442,17 +443,24 @@ std::string Api::values(const Params& p) {
 
 namespace {
 
-// The flat profile's rows: the regions with a value (exclusive or subroutines not 0), in
-// region order, or with `top` the `top` of largest exclusive value, largest first (of
+// A region's exclusive value for ordering rows: none sorts below every number.
+double exclusive_or_lowest(const OpenReport::RegionValues& v, Index r) {
+  return v.no_exclusive[r] ? -std::numeric_limits<double>::infinity() : v.exclusive[r];
+}
+
+// The flat profile's rows: the regions with a value (exclusive or subroutines there and not
+// 0), in region order, or with `top` the `top` of largest exclusive value, largest first (of
 // equals, the earlier region).
 std::vector<Index> flat_rows(const OpenReport::RegionValues& v, std::optional<size_t> top) {
   std::vector<Index> rows;
   for (Index r = 0; r < v.exclusive.size(); ++r)
-    if (v.exclusive[r] != 0 || v.subroutines[r] != 0) rows.push_back(r);
+    if ((!v.no_exclusive[r] && v.exclusive[r] != 0) ||
+        (!v.no_subroutines[r] && v.subroutines[r] != 0))
+      rows.push_back(r);
   if (!top) return rows;
   const size_t k = std::min(*top, rows.size());
   const auto larger = [&](Index a, Index b) {
-    const double x = v.exclusive[a], y = v.exclusive[b];
+    const double x = exclusive_or_lowest(v, a), y = exclusive_or_lowest(v, b);
     return x > y || (x == y && a < b) || (std::isnan(y) && !std::isnan(x));
   };
   std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(k), rows.end(),
@@ -467,8 +475,10 @@ constexpr size_t kMaxGraphCalls = 10000;
 }  // namespace
 
 // Flat profile: per region the exclusive value over all its call paths and what its callees
-// add ("subroutines", as cube_dump -r; "incl" is their sum). Every region, or with `top` only
-// the rows a viewer shows first (a report of 100,000 call paths has thousands of regions).
+// add ("subroutines", as cube_dump -r; "incl" is the two combined as the metric combines
+// values: their sum, or the larger of them for a MAXDOUBLE metric), null where the region has
+// no such value (cube_dump -r prints "0." there). Every region, or with `top` only the rows a
+// viewer shows first (a report of 100,000 call paths has thousands of regions).
 std::string Api::flat(const Params& p) {
   const auto report = open(p);
   const Model& m = report->model();
@@ -479,12 +489,15 @@ std::string Api::flat(const Params& p) {
   std::iota(rows.begin(), rows.end(), Index{0});
   if (top) rows = flat_rows(v, count_param(p, "top", 0, kMaxListedIds));
   json regions = json::array();
-  for (Index r : rows)
+  const auto value_or_null = [](bool none, double x) { return none ? json(nullptr) : json(x); };
+  for (Index r : rows) {
+    const bool no_exclusive = v.no_exclusive[r], no_subroutines = v.no_subroutines[r];
     regions.push_back({{"id", m.regions[r].id},
                        {"name", m.regions[r].name},
-                       {"excl", v.exclusive[r]},
-                       {"incl", v.exclusive[r] + v.subroutines[r]},
-                       {"subroutines", v.subroutines[r]}});
+                       {"excl", value_or_null(no_exclusive, v.exclusive[r])},
+                       {"incl", value_or_null(no_exclusive && no_subroutines, v.inclusive[r])},
+                       {"subroutines", value_or_null(no_subroutines, v.subroutines[r])}});
+  }
   json out{{"metric", report->metric_name(q.metric)}, {"regions", regions}};
   if (top) out["rows"] = flat_rows(v, std::nullopt).size();
   return out.dump();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #endif
 
+#include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/flat_profile.hpp"
 #include "server/http_error.hpp"
@@ -457,7 +458,10 @@ OpenReport::RegionValues OpenReport::flat(const MetricQuery& q) {
   const std::shared_ptr<const FlatProfileShape> shape = flat_profile_shape();
   const FlatProfile p =
       shape ? flat_profile(model(), *shape, *values) : flat_profile(model(), *values);
-  return {as_doubles(p.exclusive), as_doubles(p.subroutines)};
+  Values inclusive = p.exclusive;
+  plus_rows(inclusive.type(), inclusive.data(), p.subroutines.data(), inclusive.size());
+  return {as_doubles(p.exclusive), as_doubles(p.subroutines), as_doubles(inclusive), p.no_exclusive,
+          p.no_subroutines};
 }
 
 // The file is opened outside the lock: a report being opened (170 ms for 100,000 call paths)

@@ -108,8 +108,13 @@ class OpenReport {
   std::vector<double> per_location(const MetricQuery& q, Index cnode);
   // Flat profile: per region (indexed like Model::regions) the exclusive and inclusive values
   // (cubekit/flat_profile.hpp).
+  // `inclusive` is exclusive ⊕ subroutines in the metric's own sense (the larger of the two for
+  // a MAXDOUBLE metric, not the sum). Where a region has no value (cubekit/flat_profile.hpp:
+  // nothing adds to it, of a type such as MIN/MAXDOUBLE), its no_* flag is set and the number
+  // is the empty ⊕ (±DBL_MAX), which no answer may show as a measurement.
   struct RegionValues {
-    std::vector<double> exclusive, subroutines;
+    std::vector<double> exclusive, subroutines, inclusive;
+    std::vector<bool> no_exclusive, no_subroutines;
   };
   RegionValues flat(const MetricQuery& q);
   // The call graph's regions and calls (cubekit/call_graph.hpp), the same for every metric:

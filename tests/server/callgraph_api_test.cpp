@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "cubekit/pop.hpp"
@@ -31,13 +32,17 @@ using nlohmann::json;
 //                  → 6 bar 32 (96) → 7 baz 64 (64)
 struct SmallServer {
   SmallServer() : dir("callgraph"), server(options()) {}
+  // r.cubex: `time` (DOUBLE); m.cubex: the same values as `max_time` (MAXDOUBLE).
   ServerOptions options() {
-    auto model = std::make_shared<Model>();
-    test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
-    test::add_two_foo_call_tree(*model);
-    test::add_one_machine(*model, {1});
-    const double time[] = {1, 2, 4, 8, 16, 128, 32, 64};
-    test::write_first_metric((dir.path() / "r.cubex").string(), model, time);
+    for (const auto& [file, metric, dtype] : {std::tuple{"r.cubex", "time", "DOUBLE"},
+                                              std::tuple{"m.cubex", "max_time", "MAXDOUBLE"}}) {
+      auto model = std::make_shared<Model>();
+      test::add_metric(*model, metric, dtype, MetricKind::kExclusive);
+      test::add_two_foo_call_tree(*model);
+      test::add_one_machine(*model, {1});
+      const double time[] = {1, 2, 4, 8, 16, 128, 32, 64};
+      test::write_first_metric((dir.path() / file).string(), model, time);
+    }
     ServerOptions o;
     o.root = dir.path();
     return o;
@@ -119,6 +124,40 @@ TEST(CallGraphApi, FlatProfileTopRows) {
   EXPECT_FALSE(all.contains("rows"));
   EXPECT_EQ(s.server.get("/api/v1/flat?report=r.cubex&metric=time&top=0").first, 400);
   EXPECT_EQ(s.server.get("/api/v1/flat?report=r.cubex&metric=time&top=-1").first, 400);
+}
+
+// A MAXDOUBLE metric's flat profile: each value the largest of its call paths', "incl" the
+// larger of exclusive and subroutines (not their sum), and null where nothing adds (baz calls
+// nothing: CubeLib's cube_dump -r prints "0." there; the empty maximum, -DBL_MAX, is no value).
+TEST(CallGraphApi, FlatProfileOfAMaximumHasNoValueWhereNothingAdds) {
+  SmallServer s;
+  const json all = s.get("flat?report=m.cubex&metric=max_time");
+  ASSERT_EQ(all["regions"].size(), 5u);
+  const auto row = [&](int id) { return all["regions"][id]; };
+  // main: 1; below it every other call path, the largest 128 (baz under bar).
+  EXPECT_EQ(row(0)["excl"], 1.0);
+  EXPECT_EQ(row(0)["subroutines"], 128.0);
+  EXPECT_EQ(row(0)["incl"], 128.0);
+  // foo (1): call paths 1 and 4, max 16; below call path 1 of other regions: 4, 8, 128.
+  EXPECT_EQ(row(1)["excl"], 16.0);
+  EXPECT_EQ(row(1)["subroutines"], 128.0);
+  // bar: call paths 2 and 6, max 32; below them 8, 16, 128 and 64.
+  EXPECT_EQ(row(2)["excl"], 32.0);
+  EXPECT_EQ(row(2)["incl"], 128.0);
+  // foo (3): 8; below it foo (1)'s 16.
+  EXPECT_EQ(row(3)["excl"], 8.0);
+  EXPECT_EQ(row(3)["subroutines"], 16.0);
+  EXPECT_EQ(row(3)["incl"], 16.0);
+  // baz: 128 and 64, nothing below.
+  EXPECT_EQ(row(4)["excl"], 128.0);
+  EXPECT_TRUE(row(4)["subroutines"].is_null()) << row(4);
+  EXPECT_EQ(row(4)["incl"], 128.0);
+  // `top` orders by exclusive value.
+  const json top = s.get("flat?report=m.cubex&metric=max_time&top=2");
+  EXPECT_EQ(top["rows"], 5);
+  ASSERT_EQ(top["regions"].size(), 2u);
+  EXPECT_EQ(top["regions"][0]["name"], "baz");
+  EXPECT_EQ(top["regions"][1]["name"], "bar");
 }
 
 // The flame graph's boxes: call paths of at least `min_extent` of `extent`, placed as the

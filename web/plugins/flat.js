@@ -7,10 +7,12 @@ import { el } from '../core/util.js';
 const ROWS = 50;
 let table;
 
-// `shown`: rows by descending exclusive value; `rows`: how many regions have a value.
+// `shown`: rows by descending exclusive value; `rows`: how many regions have a value. A value
+// the region does not have (null: nothing adds to it, e.g. a maximum over no call path) is
+// shown as a dash, not as a number.
 function draw(shown, rows, query, api) {
   const more = rows - shown.length;
-  const f = api.format;
+  const f = (x) => (x === null ? '–' : api.format(x));
   table.replaceChildren(
     el('tr', {}, el('th', {}, 'region'), el('th', {}, 'exclusive'), el('th', {}, 'subroutines'), el('th', {}, 'inclusive')),
     ...shown.map((x) => el('tr', {}, el('td', {}, x.name), el('td', {}, f(x.excl)), el('td', {}, f(x.subroutines)), el('td', {}, f(x.incl)))));
@@ -23,7 +25,9 @@ function draw(shown, rows, query, api) {
 async function showAll(query, api) {
   const r = await api.get('flat', query);
   // Stable: of equal values, the earlier region first, as the server's `top` orders them.
-  const rows = r.regions.filter((x) => x.excl !== 0 || x.subroutines !== 0).sort((a, b) => b.excl - a.excl);
+  const excl = (x) => (x.excl === null ? -Infinity : x.excl);
+  const rows = r.regions.filter((x) => (x.excl ?? 0) !== 0 || (x.subroutines ?? 0) !== 0)
+    .sort((a, b) => (excl(b) > excl(a)) - (excl(b) < excl(a)));
   draw(rows, rows.length, query, api);
 }
 

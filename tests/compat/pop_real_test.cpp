@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,47 @@ TEST(PopReal, HierarchyIdentitiesAndRangesOnEveryRealProfile) {
     }
   }
   EXPECT_GE(computed, 4u * 20);
+}
+
+// The column-window path of one report split over the processes of an MPI job
+// (pop_metrics_of_columns, docs/mpi.md), run without MPI as a job of one process: its window
+// is every column and joining its rows gives them back as they are. Every value and every
+// "missing" must be pop_metrics' own, bit for bit (the mpi ctests check 2-5 processes).
+TEST(PopReal, ColumnWindowOfEveryColumnMeasuresAsTheWholeReport) {
+  CUBEKIT_REQUIRE_SHARED();
+  const JoinLocationRows as_they_are = [](size_t, std::function<std::vector<double>(size_t)> part) {
+    return part;
+  };
+  size_t compared = 0;
+  for (const fs::path& path : real_profiles()) {
+    const Report report = Report::open(path.string());
+    if (!report.model().metric_by_uniq_name("time") || !report.reads_by_columns() ||
+        !pop_reads_stored_metrics(report))
+      continue;
+    const Report window = report.column_window(0, report.model().locations.size());
+    for (PopModel model : {PopModel::kMpi, PopModel::kHybridAdditive,
+                           PopModel::kHybridMultiplicative, PopModel::kBsc}) {
+      PopOptions options;
+      options.model = model;
+      const std::vector<PopResult> whole = pop_metrics({&report}, options);
+      const std::vector<PopResult> split =
+          pop_metrics_of_columns(report, window, options, as_they_are);
+      ASSERT_EQ(split.size(), whole.size()) << path;
+      for (size_t i = 0; i < whole.size(); ++i) {
+        EXPECT_EQ(split[i].focus, whole[i].focus) << path;
+        EXPECT_EQ(split[i].call_paths, whole[i].call_paths) << path;
+        ASSERT_EQ(split[i].values.size(), whole[i].values.size()) << path;
+        for (size_t v = 0; v < whole[i].values.size(); ++v) {
+          const PopValue &a = split[i].values[v], &b = whole[i].values[v];
+          EXPECT_EQ(a.key, b.key) << path;
+          EXPECT_EQ(a.value, b.value) << path << " " << b.key;
+          EXPECT_EQ(a.missing, b.missing) << path << " " << b.key;
+        }
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 4u * 10);
 }
 
 // The Cube 3 trace analysis has Scalasca's wait states: serialisation and transfer computed.

@@ -17,7 +17,9 @@ class AtomicFile {
   // them, so that even a killed process leaves nothing, else "<path>.tmp.<pid>.<n>". Its mode is
   // what creating `path` would give (0666 less the umask). A `path` that exists and is not a
   // regular file (a device such as /dev/null, a pipe) is opened and written in place instead;
-  // a symbolic link stays, and the file it points to is replaced.
+  // a symbolic link stays, and the file it points to is replaced. A path naming one of the
+  // process's open descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N) is
+  // written through a copy of that descriptor, at its offset, whatever it has open.
   // Throws IoError naming `path`.
   explicit AtomicFile(std::string path);
   // Removes the temporary unless commit() succeeded.

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <streambuf>
+#include <string_view>
 
 #include "cubekit/error.hpp"
 
@@ -28,6 +29,25 @@ std::string replaced_file(const std::string& path) {
   std::string file = real;
   std::free(real);
   return file;
+}
+
+// The descriptor a path names when it is one of this process's open descriptors (/dev/stdout,
+// /dev/stderr, /dev/fd/N, /proc/self/fd/N), else -1. Such a path resolves to whatever the
+// descriptor has open: a shell's `> out.txt` makes it a regular file, which renaming over would
+// replace behind the shell's back (its later output lost, an appending `>>` overwritten).
+int descriptor_named(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    int fd = 0;
+    for (size_t i = prefix.size(); i < path.size(); ++i) {
+      if (path[i] < '0' || path[i] > '9' || fd > 100000000) return -1;
+      fd = fd * 10 + (path[i] - '0');
+    }
+    return fd;
+  }
+  return -1;
 }
 
 // "<path>.tmp.<pid>.<n>", n counting the temporaries this process named.
@@ -132,8 +152,17 @@ struct AtomicFile::State {
 };
 
 AtomicFile::AtomicFile(std::string path) {
-  // A device or a pipe (/dev/null, /dev/stdout) has no content to replace, and renaming over it
-  // would replace the device itself: it is written in place.
+  // An open descriptor of this process (`-o /dev/stdout`) is written through a copy of it, at
+  // its offset, like the process's own output to it.
+  if (const int named_fd = descriptor_named(path); named_fd >= 0) {
+    const int fd = ::fcntl(named_fd, F_DUPFD_CLOEXEC, 0);
+    if (const int error = errno; fd < 0)
+      throw IoError(path + ": cannot write to it: " + std::strerror(error));
+    state_ = std::make_unique<State>(path, path, fd, std::string(), true);
+    return;
+  }
+  // A device or a pipe (/dev/null) has no content to replace, and renaming over it would
+  // replace the device itself: it is written in place.
   if (struct stat target; ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (const int error = errno; fd < 0)

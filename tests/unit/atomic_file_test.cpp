@@ -129,6 +129,39 @@ TEST(AtomicFile, PipeIsWrittenInPlace) {
   EXPECT_EQ(listing(dir.path()), std::vector<std::string>{"pipe"});
 }
 
+// A path naming an open descriptor (`-o /dev/stdout` with standard output a file, as a shell's
+// `> out.txt` or `>> out.txt` leaves it) writes through that descriptor at its offset: the
+// file is neither replaced nor rewritten from its start, and what was written before stays.
+TEST(AtomicFile, OpenDescriptorIsWrittenAtItsOffset) {
+  test::TempDir dir("atomic-file");
+  const std::string path = dir.write("out.txt", "before\n");
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
+  ASSERT_GE(fd, 0);
+  struct stat old_inode {};
+  ASSERT_EQ(::fstat(fd, &old_inode), 0);
+  {
+    AtomicFile file("/proc/self/fd/" + std::to_string(fd));
+    file.write("the dump\n");
+    file.commit();
+  }
+  ASSERT_EQ(::write(fd, "after\n", 6), 6);  // the descriptor still works, still on that file
+  ::close(fd);
+  EXPECT_EQ(read_file(path), "before\nthe dump\nafter\n");
+  struct stat new_inode {};
+  ASSERT_EQ(::stat(path.c_str(), &new_inode), 0);
+  EXPECT_EQ(new_inode.st_ino, old_inode.st_ino);
+  EXPECT_EQ(listing(dir.path()), std::vector<std::string>{"out.txt"});
+  // A descriptor that is not open is an error naming the path.
+  try {
+    AtomicFile closed("/dev/fd/" + std::to_string(fd));
+    ADD_FAILURE() << "no error for a closed descriptor";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/fd/" + std::to_string(fd) + ": cannot write to it"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A symbolic link stays a link: the file it points to gets the new content.
 TEST(AtomicFile, SymbolicLinkKeepsPointingAtTheNewContent) {
   test::TempDir dir("atomic-file");

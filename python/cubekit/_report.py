@@ -20,7 +20,9 @@ class SystemValues(NamedTuple):
 
 class FlatProfile(NamedTuple):
     """Per region (indexed like ``Report.regions``): exclusive value summed over its call paths,
-    and "subroutines" (inclusive − exclusive), as ``cube_dump -r`` prints them."""
+    and "subroutines" (inclusive − exclusive), as ``cube_dump -r`` prints them; NaN where a
+    region has no such value (nothing adds to it, of a type such as MIN/MAXDOUBLE, where
+    ``cube_dump -r`` prints "0.")."""
 
     exclusive: np.ndarray
     subroutines: np.ndarray

@@ -2,6 +2,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstring>
+#include <limits>
 #include <numeric>
 
 #include "arrays.hpp"
@@ -137,12 +139,27 @@ py::tuple system_values(const SessionPtr& s, Index metric, Index cnode,
   return py::make_tuple(values_array(std::move(v.nodes)), values_array(std::move(v.groups)));
 }
 
+// NaN in every lane of the values `none` marks, for the types kept as doubles (not integers,
+// which always have a value, nor SCALE_FUNC's slots).
+void mark_no_value(Values& values, const std::vector<bool>& none) {
+  if (values.type().lane_type() != LaneType::kDouble) return;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (size_t i = 0; i < none.size() && i < values.size(); ++i)
+    if (none[i])
+      for (size_t lane = 0; lane < values.type().lanes(); ++lane)
+        std::memcpy(values.at(i) + lane * sizeof(double), &nan, sizeof nan);
+}
+
 // Flat profile (the library's, as cube_dump -r): per region the exclusive ⊕ over its call
-// paths, and what its callees add.
+// paths, and what its callees add; NaN where a region has no such value (nothing adds to it,
+// of a type such as MIN/MAXDOUBLE: the empty ⊕, ±DBL_MAX, is no measurement; cube_dump -r
+// prints "0." there).
 py::tuple flat_profile(const SessionPtr& s, Index metric, const std::string& metric_tree) {
   const Flavour mf = flavour(metric_tree, "metric_tree");
   s->metric(metric);
   FlatProfile flat = cubekit::flat_profile(s->engine(), metric, mf);
+  mark_no_value(flat.exclusive, flat.no_exclusive);
+  mark_no_value(flat.subroutines, flat.no_subroutines);
   return py::make_tuple(values_array(std::move(flat.exclusive)),
                         values_array(std::move(flat.subroutines)));
 }

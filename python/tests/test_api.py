@@ -220,6 +220,19 @@ def test_flat_profile_of_record_types():
         assert flat.subroutines.dtype == flat.exclusive.dtype
 
 
+def test_flat_profile_has_nan_where_a_maximum_has_no_value():
+    # CubeLib 4.6's cube_dump -r -m MAXDOUBLE -t aggr of this file: main 4.4 with subroutines
+    # 12.12; foo 8.8 and bar 12.12 call nothing, printed "0.": no value (the empty maximum).
+    with cubekit.open(profile(*ALL_TYPES)) as report:
+        flat = report.flat_profile("MAXDOUBLE")
+        at = {r.name: r.index for r in report.regions}
+        assert [flat.exclusive[at[n]] for n in ("main", "foo", "bar")] == [4.4, 8.8, 12.12]
+        assert flat.subroutines[at["main"]] == 12.12
+        assert np.isnan(flat.subroutines[at["foo"]]) and np.isnan(flat.subroutines[at["bar"]])
+        # DOUBLE has a value everywhere: 0 where nothing adds, never NaN.
+        assert not np.isnan(report.flat_profile("DOUBLE").subroutines).any()
+
+
 def test_pop_metrics_of_a_report_and_a_series():
     # test16's trace analysis has Scalasca's wait states: the MPI hierarchy's identities hold.
     with cubekit.open(profile("cubelib", "test16", "trace.cube")) as report:

@@ -53,7 +53,8 @@ class Server {
   // Binds the address; throws cubekit::IoError when it cannot. Returns the bound port.
   int listen();
   int port() const;
-  // Answers requests until stop() (from another thread or a signal handler's thread).
+  // Answers requests until stop() (from another thread or a signal handler's thread); returns
+  // at once when stop() came first.
   void run();
   void stop();
 

@@ -2,8 +2,11 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <vector>
 
 #include "cubekit/error.hpp"
@@ -57,6 +60,11 @@ struct Server::Impl {
   server::PluginFolder plugins;
   httplib::Server http;
   int port = -1;
+  // stop() before run() (a test's server stopped at once, a signal right after listen()):
+  // cpp-httplib's stop() does nothing until its loop runs, which would then never end.
+  std::mutex run_mutex;
+  bool stop_asked = false;
+  bool in_run = false;
 };
 
 namespace {
@@ -215,11 +223,30 @@ int Server::port() const {
 }
 
 void Server::run() {
-  impl_->http.listen_after_bind();
+  Impl& s = *impl_;
+  {
+    std::lock_guard lock(s.run_mutex);
+    if (s.stop_asked) return;
+    s.in_run = true;
+  }
+  s.http.listen_after_bind();
+  std::lock_guard lock(s.run_mutex);
+  s.in_run = false;
 }
 
+// Once run() has begun, its loop is stopped as soon as cpp-httplib runs it (a few instructions
+// after run() began); before, run() sees stop_asked and does not start it.
 void Server::stop() {
-  impl_->http.stop();
+  Impl& s = *impl_;
+  std::unique_lock lock(s.run_mutex);
+  s.stop_asked = true;
+  while (s.in_run && !s.http.is_running()) {
+    lock.unlock();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    lock.lock();
+  }
+  lock.unlock();
+  s.http.stop();
 }
 
 }  // namespace cubekit

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -88,6 +89,33 @@ std::string report_of(const std::string& folder) {
 }
 
 // Every real profile, every metric, both call-tree flavours: /values equals the original dump.
+// stop() before run() (or while run() is starting): run() returns at once instead of serving
+// forever (cpp-httplib's own stop() does nothing until its loop runs). Servers started and
+// stopped at once, many times, as a test's server is when the test ends early.
+TEST(ServerApi, StopBeforeOrWhileRunStartsEndsRun) {
+  TempDir dir("stop-early");
+  cubekit::ServerOptions o;
+  o.root = dir.path();
+  o.port = 0;
+  for (int i = 0; i < 100; ++i) {
+    cubekit::Server server(o);
+    server.listen();
+    if (i % 2 == 0) server.stop();  // before run(): run() must not start serving
+    std::promise<void> ran;
+    std::future<void> done = ran.get_future();
+    std::thread runner([&] {
+      server.run();
+      ran.set_value();
+    });
+    if (i % 2 == 1) server.stop();  // while run() starts
+    const bool ended = done.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+    EXPECT_TRUE(ended) << "run() still serving after stop(), round " << i;
+    if (!ended) server.stop();  // now that it runs, so that the thread can be joined
+    runner.join();
+    if (!ended) break;
+  }
+}
+
 TEST(ServerApi, ValuesEqualTheOriginalDumps) {
   REQUIRE_SHARED();
   RunningServer server(over(shared_dir() / "data" / "real"));

@@ -15,6 +15,7 @@
 #include <future>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -280,8 +281,32 @@ TEST(ServerApi, PerLocationRowsOfSeveralCallPaths) {
 
 // /api/v1/derived-report: the report with the viewer's derived metrics added (the second
 // naming the first), as a file; a second server over the saved file gives 2 · visits + 1.
+// TMPDIR set to a folder of one test while it runs (this process's tests run one after the
+// other): what the server leaves in its temporary folder is then this test's alone, not that of
+// the other test processes sharing the run's TMPDIR.
+class OwnTemporaryFolder {
+ public:
+  explicit OwnTemporaryFolder(const fs::path& folder) {
+    if (const char* old = std::getenv("TMPDIR")) old_ = old;
+    ::setenv("TMPDIR", folder.c_str(), 1);
+  }
+  ~OwnTemporaryFolder() {
+    if (old_)
+      ::setenv("TMPDIR", old_->c_str(), 1);
+    else
+      ::unsetenv("TMPDIR");
+  }
+  OwnTemporaryFolder(const OwnTemporaryFolder&) = delete;
+  OwnTemporaryFolder& operator=(const OwnTemporaryFolder&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
 TEST(ServerApi, DerivedReportDownload) {
   REQUIRE_SHARED();
+  TempDir scratch("derived-scratch");
+  const OwnTemporaryFolder own(scratch.path());
   RunningServer server(over(shared_dir() / "data" / "real"));
   const std::string r = "report=pycubexr/call_tree_test/call_tree_test.cubex";
   auto client = server.client();
@@ -319,7 +344,8 @@ TEST(ServerApi, DerivedReportDownload) {
   EXPECT_EQ(server.get("/api/v1/derived-report?" + r + "&expression=1").first, 400);
   EXPECT_EQ(server.get("/api/v1/derived-report?" + r + "&name=a&expression=" + enc("1 +")).first,
             422);
-  for (const auto& entry : fs::directory_iterator(fs::temp_directory_path()))
+  ASSERT_EQ(fs::temp_directory_path(), scratch.path());
+  for (const auto& entry : fs::directory_iterator(scratch.path()))  // the test's own: "saved"
     EXPECT_NE(entry.path().filename().string().rfind("cubekit-derive-", 0), 0u) << entry.path();
 }
 

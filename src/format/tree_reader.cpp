@@ -55,6 +55,9 @@ constexpr size_t kMaxCallDepth = 1u << 20;
 // How far from the middle read_system_part looks for a tag to split the system tree at.
 constexpr size_t kSplitSearch = size_t{4} << 20;
 
+// The least of the system tree left to read for which read_system_part reads a part (unless a
+// test forces the split): 16 MiB, about 50 ms of the system reader's time.
+constexpr size_t kMinPartBytes = size_t{16} << 20;
 // read_system_part's split for tests (set_system_split_for_tests); negative: none.
 std::atomic<double> split_for_tests{-1};
 std::atomic<size_t> parts_taken{0};
@@ -673,7 +676,14 @@ void read_system_part(std::string_view xml, const std::string& where, const Rele
   try {
     const size_t limit = std::min(part.limit, xml.size());
     const size_t at = part.progress.load(std::memory_order_relaxed);
-    const double fraction = split_for_tests.load() >= 0 ? split_for_tests.load() : 0.5;
+    const bool forced = split_for_tests.load() >= 0;
+    // What is left of a small tree takes the system reader less than a part would save (a part
+    // also keeps texts of its own, not shared with the first part's locations).
+    if (!forced && (limit > at ? limit - at : 0) < kMinPartBytes) {
+      part.done.set_value();
+      return;
+    }
+    const double fraction = forced ? split_for_tests.load() : 0.5;
     const size_t from =
         at + static_cast<size_t>(static_cast<double>(limit > at ? limit - at : 0) * fraction);
     // A node (its siblings after it make the part), else a group (a system of one node splits

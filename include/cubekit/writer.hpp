@@ -19,7 +19,7 @@ namespace cubekit {
 struct WriteOptions {
   bool compress = false;           // ZCUBEX data members (rows deflated one by one)
   bool skip_identity_rows = true;  // leave rows whose every value is the identity out (sparse)
-  int64_t mtime = -1;              // time stamp of the members (seconds since 1970); -1: now
+  int64_t mtime = -1;  // members' time stamp (seconds since 1970); -1: SOURCE_DATE_EPOCH, else now
 };
 
 // Streams a report: the definitions first, then the rows of each metric in turn, so that a

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <vector>
@@ -23,11 +25,27 @@ void octal(char* field, size_t width, uint64_t value) {
                 static_cast<unsigned long long>(value));
 }
 
+// The members' time stamp when the caller gives none: SOURCE_DATE_EPOCH if set (the
+// reproducible-builds convention, so that the same inputs give the same bytes), else now. A
+// value that is not a whole number of seconds is an error, as the convention asks, rather than
+// a silently different archive.
+uint64_t default_mtime(const std::string& path) {
+  const char* text = std::getenv("SOURCE_DATE_EPOCH");
+  if (text == nullptr || *text == '\0') return static_cast<uint64_t>(std::time(nullptr));
+  uint64_t seconds = 0;
+  const char* end = text + std::strlen(text);
+  const auto [stop, error] = std::from_chars(text, end, seconds);
+  if (error != std::errc() || stop != end || seconds > kMaxOctalSize)
+    throw Error(path + ": SOURCE_DATE_EPOCH '" + text +
+                "' is not a number of seconds since 1970 (0 to 8589934591)");
+  return seconds;
+}
+
 }  // namespace
 
 TarWriter::TarWriter(std::string path, int64_t mtime)
     : file_(std::move(path)),
-      mtime_(static_cast<uint64_t>(mtime >= 0 ? mtime : std::time(nullptr))),
+      mtime_(mtime >= 0 ? static_cast<uint64_t>(mtime) : default_mtime(file_.path())),
       out_(std::make_unique<ChunkedFileWriter>(file_.descriptor())) {}
 
 TarWriter::~TarWriter() = default;

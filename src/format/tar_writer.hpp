@@ -16,8 +16,8 @@ class ChunkedFileWriter;
 class TarWriter {
  public:
   // Creates the temporary file beside `path` (cubekit/atomic_file.hpp). Throws IoError.
-  // `mtime`: the members' time stamp (seconds since 1970), -1 for now (fixed for reproducible
-  // output).
+  // `mtime`: the members' time stamp (seconds since 1970); -1 takes SOURCE_DATE_EPOCH if set
+  // (Error if it is not a number of seconds), else now.
   explicit TarWriter(std::string path, int64_t mtime = -1);
   // Removes the temporary file unless finish() succeeded.
   ~TarWriter();

@@ -300,3 +300,64 @@ TEST(Writer, KilledHalfWayLeavesNothing) {
 
 }  // namespace
 }  // namespace cubekit
+
+namespace cubekit {
+namespace {
+
+// The time stamps of every member header of a tar archive (ustar: 12 octal bytes at 136, the
+// size at 124, contents padded to 512).
+std::vector<std::string> tar_member_times(const std::string& archive) {
+  std::vector<std::string> times;
+  for (size_t at = 0; at + 512 <= archive.size() && archive[at] != '\0';) {
+    times.push_back(archive.substr(at + 136, 11));
+    const uint64_t size = std::stoull(archive.substr(at + 124, 11), nullptr, 8);
+    at += 512 + (size + 511) / 512 * 512;
+  }
+  return times;
+}
+
+// A small report generated into `dir` (generate stamps its members itself), as the input of a
+// tool whose output is stamped by the writer's default.
+std::string generated_input(const test::TempDir& dir) {
+  const std::string path = (dir.path() / "in.cubex").string();
+  EXPECT_EQ(test::run_tool("cubekit", {"generate", "--call-paths", "3", "--nodes", "1", "-o", path})
+                .exit_code,
+            0);
+  return path;
+}
+
+// SOURCE_DATE_EPOCH (the reproducible-builds convention) stamps every member, so that the same
+// inputs written at different times give the same bytes.
+TEST(Writer, SourceDateEpochStampsEveryMember) {
+  const test::TempDir dir("epoch");
+  const std::string input = generated_input(dir);
+  test::RunLimits at_epoch;
+  at_epoch.env = {{"SOURCE_DATE_EPOCH", "1700000000"}};
+  const std::string a = (dir.path() / "a.cubex").string(), b = (dir.path() / "b.cubex").string();
+  ASSERT_EQ(test::run_tool("cube_clean", {"-o", a, input}, at_epoch).exit_code, 0);
+  const std::string archive = test::read_file(a);
+  const std::vector<std::string> times = tar_member_times(archive);
+  ASSERT_GE(times.size(), 3u);  // anchor.xml and each metric's data and index
+  for (const std::string& time : times) EXPECT_EQ(time, "14524770400");  // 1700000000 in octal
+
+  ::sleep(1);  // a second later: only the stamp could differ
+  ASSERT_EQ(test::run_tool("cube_clean", {"-o", b, input}, at_epoch).exit_code, 0);
+  EXPECT_TRUE(test::read_file(b) == archive);
+}
+
+TEST(Writer, SourceDateEpochThatIsNoNumberIsAClearError) {
+  const test::TempDir dir("epoch");
+  const std::string input = generated_input(dir);
+  for (const std::string bad : {"soon", "17e8", "-1", "1700000000 ", "99999999999"}) {
+    test::RunLimits limits;
+    limits.env = {{"SOURCE_DATE_EPOCH", bad}};
+    const test::RunResult r =
+        test::run_tool("cube_clean", {"-o", (dir.path() / "out.cubex").string(), input}, limits);
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_NE(r.err.find("out.cubex: SOURCE_DATE_EPOCH '" + bad + "'"), std::string::npos) << r.err;
+    EXPECT_EQ(test::listing(dir.path()), std::vector<std::string>{"in.cubex"}) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace cubekit

@@ -5,6 +5,7 @@
 // recursion counted twice).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,8 +36,15 @@ struct FlatProfile {
 std::string exclusive_text(const FlatProfile& profile, Index region);
 std::string subroutines_text(const FlatProfile& profile, Index region);
 
-// For any metric the engine knows (stored, derived, ad hoc), aggregated over all locations.
+// For any metric the engine knows (stored, derived, ad hoc), aggregated over all locations. A
+// metric-exclusive profile is the inclusive one minus each sub-metric's, region by region, as
+// CubeLib computes it (subtracting per call path first leaves other rounding residues).
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour);
+// The same with metric k's metric-inclusive, call-exclusive values per call path (aggregated
+// over all locations) given by `inclusive_of(k)`: for whoever sums them another way (an MPI
+// job's ranks).
+FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour,
+                         const std::function<Values(Index metric)>& inclusive_of);
 // The same from a metric's call-exclusive values aggregated over all locations, one per call
 // path (indexed like Model::cnodes), as MetricEngine::aggregated_values gives them: for whoever
 // holds them already (the server's cache).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "calc/kernels.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
 #include "cubekit/value_text.hpp"
@@ -80,8 +81,22 @@ std::string subroutines_text(const FlatProfile& profile, Index region) {
 }
 
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour) {
-  return flat_profile(engine.report().model(),
-                      engine.aggregated_values(metric, metric_flavour, Flavour::kExclusive));
+  return flat_profile(engine, metric, metric_flavour, [&](Index k) {
+    return engine.aggregated_values(k, Flavour::kInclusive, Flavour::kExclusive);
+  });
+}
+
+FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour,
+                         const std::function<Values(Index metric)>& inclusive_of) {
+  const Model& model = engine.report().model();
+  FlatProfile out = flat_profile(model, inclusive_of(metric));
+  if (metric_flavour == Flavour::kExclusive)
+    for (Index k : engine.metric(metric).children) {
+      const FlatProfile sub = flat_profile(model, inclusive_of(k));
+      subtract_sub_metric(engine.report(), metric, k, out.exclusive, sub.exclusive);
+      subtract_sub_metric(engine.report(), metric, k, out.subroutines, sub.subroutines);
+    }
+  return out;
 }
 
 FlatProfile flat_profile(const Model& model, const Values& per_cnode) {
@@ -129,8 +144,12 @@ FlatProfile flat_profile(const Model& model, const FlatProfileShape& shape,
           without_value(per_cnode.type(), has_callees)};
 }
 
-LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
-                                          Flavour metric_flavour, SubroutineRule rule) {
+namespace {
+
+// location_flat_profile of the metric-inclusive values.
+LocationFlatProfile inclusive_location_flat_profile(MetricEngine& engine, Index metric,
+                                                    SubroutineRule rule) {
+  const Flavour metric_flavour = Flavour::kInclusive;
   const Model& model = engine.report().model();
   LocationFlatProfile out;
   out.regions = regions_by_id(model);
@@ -163,6 +182,24 @@ LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
     for (auto* per_region : {&out.exclusive, &out.subroutines})
       for (std::optional<Values>& v : *per_region)
         if (!v) v.emplace(*type, model.locations.size());  // CubeLib's 0 of each location
+  return out;
+}
+
+}  // namespace
+
+// Metric-exclusive: region by region, as the aggregated profile (flat_profile above).
+LocationFlatProfile location_flat_profile(MetricEngine& engine, Index metric,
+                                          Flavour metric_flavour, SubroutineRule rule) {
+  LocationFlatProfile out = inclusive_location_flat_profile(engine, metric, rule);
+  if (metric_flavour == Flavour::kExclusive)
+    for (Index k : engine.metric(metric).children) {
+      const LocationFlatProfile sub = inclusive_location_flat_profile(engine, k, rule);
+      for (auto [into, from] : {std::pair{&out.exclusive, &sub.exclusive},
+                                std::pair{&out.subroutines, &sub.subroutines}})
+        for (Index r = 0; r < into->size(); ++r)
+          if ((*into)[r] && (*from)[r])
+            subtract_sub_metric(engine.report(), metric, k, *(*into)[r], *(*from)[r]);
+    }
   return out;
 }
 

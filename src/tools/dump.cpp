@@ -637,8 +637,9 @@ void print_flat(std::ostream& out, MetricEngine& engine, const LocationShare& sh
   }
   std::vector<FlatProfile> profiles;  // split: from the ranks' row folds, metric after metric
   for (Index m : s.metrics)
-    profiles.push_back(
-        flat_profile(model, aggregated_of(share, m, o.metric_flavour, Flavour::kExclusive)));
+    profiles.push_back(flat_profile(engine, m, o.metric_flavour, [&](Index k) {
+      return aggregated_of(share, k, Flavour::kInclusive, Flavour::kExclusive);
+    }));
   const std::vector<Index>& regions = profiles.front().regions;  // dump_file: s.metrics ≠ ∅
   if (o.format == Format::kCsv2) {
     out << "Region ID";

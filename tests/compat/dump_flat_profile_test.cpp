@@ -203,4 +203,28 @@ TEST_F(DumpFlatProfile, SubroutinesAddedInCubeLibsOrder) {
   EXPECT_EQ(out.substr(0, expected_head.size()), expected_head);
 }
 
+// cube_dump -m imbalance -r -x excl -t aggr -s csv2 cubelib/examples/summary.cubex, its rows
+// of regions 0, 15 and 16: CubeLib subtracts the sub-metrics' flat profiles from the metric's
+// region by region, which decides the rounding residues (subtracting per call path first gave
+// 7.14479e-15 for region 0's subroutines where CubeLib has 0).
+TEST_F(DumpFlatProfile, MetricExclusiveSubtractedPerRegion) {
+  const std::string out = dump({"-m", "imbalance", "-r", "-x", "excl", "-t", "aggr", "-s", "csv2"},
+                               "cubelib/examples/summary.cubex");
+  for (const std::string row :
+       {"\n0,7.09133e-15,0\n", "\n15,-1.77636e-15,1.42109e-14\n", "\n16,1.77636e-15,8.88178e-16\n"})
+    EXPECT_NE(out.find(row), std::string::npos) << row << " not in\n" << out;
+}
+
+// cube_dump -m mpi_communication -r -x excl -t 0 -s csv2 cubelib/examples/summary.cubex, its
+// first row: the same per location.
+TEST_F(DumpFlatProfile, MetricExclusiveSubtractedPerRegionAndLocation) {
+  const std::string out =
+      dump({"-m", "mpi_communication", "-r", "-x", "excl", "-t", "0", "-s", "csv2"},
+           "cubelib/examples/summary.cubex");
+  const std::string expected_head =
+      "Region ID, Thread ID,mpi_communication,Subroutines\n"
+      "0,0,7.74608e-16,6.12357e-16\n";
+  EXPECT_EQ(out.substr(0, expected_head.size()), expected_head);
+}
+
 }  // namespace

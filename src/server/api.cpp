@@ -890,7 +890,7 @@ std::string Api::model(const Params& p) {
     metric_found = metric_found || m.metric == metric;
     if (m.metric != metric || m.flavour != calltree || (callpath && m.callpath != *callpath))
       continue;
-    models += std::string(models.empty() ? "" : ",") + model_json(m, {}, true);
+    models += std::string(models.empty() ? "" : ",") + model_json(m, {}, &series.parameters);
   }
   if (!metric_found) throw HttpError(404, relative + ": no model of a metric '" + metric + "'");
   if (callpath && models.empty())

@@ -10,7 +10,7 @@
 // opened as one item of the report list shows `cubekit model`'s model; a series of two
 // parameters is plotted along either with the other fixed, its points and the model's values
 // there the law computed here, its marks at a point of both parameters `cubekit model
-// --predict`'s. Called from viewer_test.js.
+// --predict`'s, its refit `cubekit model --exponents`'s. Called from viewer_test.js.
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -255,12 +255,15 @@ async function twoParameterSeries(ctx, url, root, cubekit) {
   await expectMark(page, 'solve', await fmt(at('solve').value));
   await expectMark(page, 'main', await fmt(at('main').value));
   assert.strictEqual(await page.textContent('#scaling-message'), '');
-  // Refitting takes a series of one parameter: said, and the model stays.
+  // PerformanceModeling on two parameters: each parameter's model fitted over the exponents
+  // typed, as `cubekit model --exponents 1,2 --log-exponents 0` fits it; the law again.
   await page.fill('#scaling-exponents', '1,2');
   await page.fill('#scaling-logs', '0');
   await page.click('#scaling-refit');
-  await page.waitForFunction(() => document.getElementById('scaling-message').textContent.includes('takes a series of one parameter'));
-  assert.strictEqual(await page.textContent('#scaling-formula'), printed.model);
+  await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('refitted with exponents 1,2 and log exponents 0'));
+  assert.strictEqual(await page.textContent('#scaling-formula'),
+    printedSolve(cubekit, path.join(root, 'grid'), ['--exponents', '1,2', '--log-exponents', '0']).model);
+  await expectAlong(page, 'n', { p: 8 });
   assert.deepStrictEqual(page.errors, []);
   await page.close();
 }

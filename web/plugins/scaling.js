@@ -4,9 +4,10 @@
 // (/api/v1/model) — its formula and quality — and a plot of the measured points (the measure
 // chosen, with the median and the spread of the samples) and the model's curve, on linear or
 // logarithmic axes; in a series of several parameters along the parameter chosen, the others
-// fixed at one of their measured values each (Extra-P's plot of one parameter). HotspotHighlighting: the call tree's rows marked with each call path's
-// growth (its leading term) or its model's value at a point the user types. PerformanceModeling:
-// the models fitted again with another hypothesis space the user types.
+// fixed at one of their measured values each (Extra-P's plot of one parameter).
+// HotspotHighlighting: the call tree's rows marked with each call path's growth (its leading
+// term) or its model's value at a point the user types. PerformanceModeling: the models fitted
+// again with another hypothesis space the user types (each parameter's, with several).
 import { el, svgEl } from '../core/util.js';
 import { isStale } from '../core/requests.js';
 
@@ -255,15 +256,9 @@ export default {
       exponents: el('input', { id: 'scaling-exponents', placeholder: 'exponents 0,1/2,1,2,3', size: 18 }),
       logs: el('input', { id: 'scaling-logs', placeholder: 'log exponents 0,1,2', size: 14 }),
     };
-    const refit = el('button', { id: 'scaling-refit', title: 'fit again with terms p^(i/j)·log2(p)^l of these exponents' }, 'Refit');
+    const refit = el('button', { id: 'scaling-refit', title: 'fit again with terms p^(i/j)·log2(p)^l of these exponents (for each parameter p)' }, 'Refit');
     const reset = el('button', { id: 'scaling-reset', title: 'the models as cubekit model fits them (Extra-P\'s hypotheses)' }, 'Extra-P\'s hypotheses');
-    refit.addEventListener('click', () => {
-      // The server refits with other exponents the single-parameter modeler only (docs/viewer.md).
-      const params = last && last.answer.parameters;
-      if (params && params.length > 1) { ui.message.textContent = `refitting with other exponents takes a series of one parameter, this one has ${params.length} (${params.join(', ')})`; return; }
-      space = { exponents: ui.exponents.value.replace(/\s/g, ''), log_exponents: ui.logs.value.replace(/\s/g, '') || '0' };
-      again();
-    });
+    refit.addEventListener('click', () => { space = { exponents: ui.exponents.value.replace(/\s/g, ''), log_exponents: ui.logs.value.replace(/\s/g, '') || '0' }; again(); });
     reset.addEventListener('click', () => { space = null; again(); });
     // A control changed: the shown selection again, with the last onSelect's api.
     const again = () => { if (latest) paint(latest.selection, latest).catch((e) => { if (!isStale(e)) api.status(e.message); }); };

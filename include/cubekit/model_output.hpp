@@ -50,8 +50,10 @@ struct ModelPrediction {
 // One model as a JSON object (a number that is not finite is null): callpath, metric, flavour,
 // location (per-location models), model, constant, terms (with `factors` when a term has
 // several parameters), rss, smape, adjusted_r2; predictions when `at` is not empty; the
-// measured points (parameter, value, median, minimum, maximum) when `with_points`.
+// measured points (parameter_value: the first parameter's; coordinates: every parameter's value
+// by name; value, median, minimum, maximum) when `point_parameters` (the series' parameters) is
+// given.
 std::string model_json(const CallPathModel& model, const std::vector<ModelPrediction>& at,
-                       bool with_points = false);
+                       const std::vector<std::string>* point_parameters = nullptr);
 
 }  // namespace cubekit

@@ -120,6 +120,11 @@ PerformanceModel fit_single_parameter(std::span<const MeasuredPoint> points,
 // has the wrong size, a value is not finite or two points have the same coordinate.
 PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
                                      const std::vector<std::string>& parameters);
+// The same with each parameter's single-parameter model fitted over `space` instead of
+// Extra-P's hypotheses (the sums and products of their terms as above).
+PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
+                                     const std::vector<std::string>& parameters,
+                                     const HypothesisSpace& space);
 
 // One report of a series at its point (a value per parameter of the series).
 struct SeriesReport {
@@ -149,7 +154,8 @@ struct SeriesOptions {
   unsigned threads = 0;
   // Keep every sample in MeasuredPoint::samples (e.g. for an Extra-P experiment file).
   bool keep_samples = false;
-  // Fit over this space instead of Extra-P's hypotheses (a series of one parameter only).
+  // Fit over this space instead of Extra-P's hypotheses (with several parameters: each
+  // parameter's single-parameter model).
   std::optional<HypothesisSpace> hypotheses = std::nullopt;
 };
 
@@ -186,8 +192,8 @@ struct ReportSamples {
 // Error naming the report when it cannot be read.
 ReportSamples read_report_samples(const std::string& path, const SeriesOptions& options);
 
-// A model of one call path's points: fit_single_parameter with one parameter (over
-// options.hypotheses when given), else fit_multi_parameter.
+// A model of one call path's points: fit_single_parameter with one parameter, else
+// fit_multi_parameter (either over options.hypotheses when given).
 PerformanceModel fit_points(std::span<const MeasuredPoint> points,
                             const std::vector<std::string>& parameters,
                             const SeriesOptions& options = {});

@@ -69,11 +69,24 @@ std::string prediction_json(const PerformanceModel& model, const ModelPrediction
          "}, \"value\": " + json_number(model.evaluate(at.parameters, at.values)) + "}";
 }
 
-std::string points_json(const std::vector<MeasuredPoint>& points) {
+// A point's coordinates by parameter name (a single-parameter point may have no coordinate:
+// its parameter_value is the one).
+std::string coordinates_json(const MeasuredPoint& p, const std::vector<std::string>& parameters) {
+  std::string out = "{";
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    const double v = i < p.coordinate.size() ? p.coordinate[i] : p.parameter_value;
+    out += (i ? ", " : "") + json_string(parameters[i]) + ": " + json_number(v);
+  }
+  return out + "}";
+}
+
+std::string points_json(const std::vector<MeasuredPoint>& points,
+                        const std::vector<std::string>& parameters) {
   std::string out = "[";
   for (size_t i = 0; i < points.size(); ++i) {
     const MeasuredPoint& p = points[i];
     out += std::string(i ? ", " : "") + "{\"parameter_value\": " + json_number(p.parameter_value) +
+           ", \"coordinates\": " + coordinates_json(p, parameters) +
            ", \"value\": " + json_number(p.value) + ", \"median\": " + json_number(p.median) +
            ", \"minimum\": " + json_number(p.minimum) + ", \"maximum\": " + json_number(p.maximum) +
            "}";
@@ -84,7 +97,7 @@ std::string points_json(const std::vector<MeasuredPoint>& points) {
 }  // namespace
 
 std::string model_json(const CallPathModel& m, const std::vector<ModelPrediction>& at,
-                       bool with_points) {
+                       const std::vector<std::string>* point_parameters) {
   std::string path;
   for (const std::string& name : m.callpath) path += (path.empty() ? "" : ", ") + json_string(name);
   std::string out =
@@ -101,7 +114,7 @@ std::string model_json(const CallPathModel& m, const std::vector<ModelPrediction
       out += std::string(p ? ", " : "") + prediction_json(m.model, at[p]);
     out += "]";
   }
-  if (with_points) out += ", \"points\": " + points_json(m.points);
+  if (point_parameters) out += ", \"points\": " + points_json(m.points, *point_parameters);
   return out + "}";
 }
 

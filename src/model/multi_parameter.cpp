@@ -207,10 +207,11 @@ void check_points(std::span<const MeasuredPoint> points,
   if (points.empty()) throw Error("a model needs measurement points, got none");
 }
 
-}  // namespace
-
-PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
-                                     const std::vector<std::string>& parameters) {
+// Extra-P's multi-parameter modeler, each parameter's single-parameter model over `space`
+// (Extra-P's hypotheses when null).
+PerformanceModel fit_over(std::span<const MeasuredPoint> points,
+                          const std::vector<std::string>& parameters,
+                          const HypothesisSpace* space) {
   check_points(points, parameters);
   std::vector<double> y;
   for (const MeasuredPoint& m : points) y.push_back(m.value);
@@ -220,7 +221,8 @@ PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
   std::vector<ModelTerm> single(parameters.size());  // each parameter's term, if it has one
   std::vector<size_t> with_term;
   for (size_t p = 0; p < parameters.size(); ++p) {
-    models[p] = model_detail::fit_any_single_parameter(points_along(points, p), parameters[p]);
+    models[p] =
+        model_detail::fit_any_single_parameter(points_along(points, p), parameters[p], space);
     if (models[p].terms.empty()) continue;
     single[p] = models[p].terms[0];
     with_term.push_back(p);
@@ -239,6 +241,19 @@ PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
       best = std::move(f);
   }
   return best ? best->model : constant;
+}
+
+}  // namespace
+
+PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
+                                     const std::vector<std::string>& parameters) {
+  return fit_over(points, parameters, nullptr);
+}
+
+PerformanceModel fit_multi_parameter(std::span<const MeasuredPoint> points,
+                                     const std::vector<std::string>& parameters,
+                                     const HypothesisSpace& space) {
+  return fit_over(points, parameters, &space);
 }
 
 }  // namespace cubekit

@@ -319,7 +319,9 @@ ReportSamples read_report_samples(const std::string& path, const SeriesOptions& 
 PerformanceModel fit_points(std::span<const MeasuredPoint> points,
                             const std::vector<std::string>& parameters,
                             const SeriesOptions& options) {
-  if (parameters.size() != 1) return fit_multi_parameter(points, parameters);
+  if (parameters.size() != 1)
+    return options.hypotheses ? fit_multi_parameter(points, parameters, *options.hypotheses)
+                              : fit_multi_parameter(points, parameters);
   return options.hypotheses ? fit_single_parameter(points, parameters[0], *options.hypotheses)
                             : fit_single_parameter(points, parameters[0]);
 }
@@ -372,9 +374,6 @@ SeriesModels model_series(const Series& series, const SeriesOptions& options, Se
          {},
          key.location == kAllLocations ? std::nullopt : std::optional<size_t>(key.location)});
   }
-  if (options.hypotheses && series.parameters.size() != 1)
-    throw Error("another hypothesis space takes a series of one parameter, not " +
-                std::to_string(series.parameters.size()));
   work->fit(result.models, series.parameters, options);
   return result;
 }

@@ -845,14 +845,12 @@ SeriesOptions series_options(const Params& p) {
 
 // The hypothesis space /model's `exponents` and `log_exponents` ask to fit with (both or
 // neither), or nullopt for Extra-P's.
-std::optional<HypothesisSpace> refit_space(const Params& p, const Series& series) {
+std::optional<HypothesisSpace> refit_space(const Params& p) {
   const std::string* exponents = param(p, "exponents");
   const std::string* logs = param(p, "log_exponents");
   if (!exponents && !logs) return std::nullopt;
   if (!exponents || !logs)
     throw HttpError(400, "parameters 'exponents' and 'log_exponents' go together");
-  if (series.parameters.size() != 1)
-    throw HttpError(400, "refitting with 'exponents' takes a series of one parameter");
   try {
     return parse_hypothesis_space(*exponents, *logs);
   } catch (const Error& e) {
@@ -876,7 +874,7 @@ std::string Api::model(const Params& p) {
                              " reports in the series");
   for (const SeriesReport& r : series.reports) confinement_.require_inside(r.path, r.path);
   SeriesOptions options = series_options(p);
-  options.hypotheses = refit_space(p, series);
+  options.hypotheses = refit_space(p);
   std::optional<std::vector<std::string>> callpath;
   if (const std::string* cnode = param(p, "cnode")) {
     const std::string& first = series.reports.front().path;
@@ -890,7 +888,7 @@ std::string Api::model(const Params& p) {
     metric_found = metric_found || m.metric == metric;
     if (m.metric != metric || m.flavour != calltree || (callpath && m.callpath != *callpath))
       continue;
-    models += std::string(models.empty() ? "" : ",") + model_json(m, {}, true);
+    models += std::string(models.empty() ? "" : ",") + model_json(m, {}, &series.parameters);
   }
   if (!metric_found) throw HttpError(404, relative + ": no model of a metric '" + metric + "'");
   if (callpath && models.empty())

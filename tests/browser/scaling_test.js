@@ -7,8 +7,10 @@
 // evenly; the call tree's marks give each call path's growth and its value at a point typed
 // (`cubekit model --predict`'s); a call path refitted with exponents that include the law's
 // (outside Extra-P's hypotheses) gets the law, as `cubekit model --exponents` does; a series
-// opened as one item of the report list shows `cubekit model`'s model. Called from
-// viewer_test.js.
+// opened as one item of the report list shows `cubekit model`'s model; a series of two
+// parameters is plotted along either with the other fixed, its points and the model's values
+// there the law computed here, its marks at a point of both parameters `cubekit model
+// --predict`'s, its refit `cubekit model --exponents`'s. Called from viewer_test.js.
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -164,8 +166,8 @@ async function noisySeries(ctx, url, root, cubekit) {
 async function seriesItem(ctx, url, root, cubekit) {
   const page = await openPage(ctx, url, 'plain.cubex');
   const items = await page.$$eval('#report option', (os) => os.filter((o) => o.value.endsWith('/')).map((o) => [o.value, o.textContent]));
-  assert.deepStrictEqual(items.map((i) => i[0]), ['exact/', 'noisy/']);
-  assert.ok(items[1][1].includes('5 points of p, 15 reports'), items[1][1]);
+  assert.deepStrictEqual(items.map((i) => i[0]), ['exact/', 'grid/', 'noisy/']);
+  assert.ok(items[2][1].includes('5 points of p, 15 reports'), items[2][1]);
   const first = (await api(url, 'reports')).reports.map((r) => r.path).filter((r) => r.startsWith('noisy/')).sort()[0];
   await page.selectOption('#report', 'noisy/');
   await page.waitForFunction((f) => window.cubekitViewer.state.report === f && document.title.endsWith('(series)'), first);
@@ -173,6 +175,95 @@ async function seriesItem(ctx, url, root, cubekit) {
   await showSolve(page);
   assert.strictEqual(await page.textContent('#scaling-formula'), printedSolve(cubekit, path.join(root, 'noisy')).model);
   assert.deepStrictEqual((await points(page)).map((x) => x.p), POINTS);
+  assert.deepStrictEqual(page.errors, []);
+  await page.close();
+}
+
+// The grid of the two-parameter series and its law (main/solve, no noise).
+const GRID = { p: [2, 4, 8, 16], n: [10, 20, 40] };
+const gridLaw = ({ p, n }) => 1 + 0.5 * p * n;
+
+// The plot's points and the model's hollow circles: [{p (the plotted parameter's value),
+// coordinates, value}], and what the plot says it shows.
+async function plotted(page) {
+  const read = (selector) => page.$$eval(selector, (cs) => cs.map((c) => ({ p: Number(c.dataset.p),
+    coordinates: JSON.parse(c.dataset.coordinates), value: Number(c.dataset.value) })));
+  const svg = await page.$eval('#scaling-plot', (e) => ({ along: e.dataset.along, fixed: JSON.parse(e.dataset.fixed),
+    label: e.querySelector('text.label').textContent }));
+  return { ...svg, points: await read('#scaling-plot circle.point'), fits: await read('#scaling-plot circle.fit') };
+}
+
+// The plot along `along` with the other parameter at `fixed`: the measured values there, the
+// model's values at them and the tooltips naming both coordinates.
+async function expectAlong(page, along, fixed) {
+  const shown = await plotted(page);
+  assert.strictEqual(shown.along, along);
+  assert.strictEqual(shown.label, along, 'x-axis label');
+  assert.deepStrictEqual(shown.fixed, fixed);
+  const expected = GRID[along].map((v) => ({ ...fixed, [along]: v }));
+  for (const kind of ['points', 'fits']) {
+    assert.deepStrictEqual(shown[kind].map((x) => x.p), GRID[along], `${kind} along ${along}`);
+    shown[kind].forEach((x, i) => {
+      assert.deepStrictEqual(x.coordinates, { p: expected[i].p, n: expected[i].n });
+      assert.ok(close(x.value, gridLaw(expected[i])), `${kind} at ${JSON.stringify(expected[i])}: ${x.value} vs ${gridLaw(expected[i])}`);
+    });
+  }
+  const title = await page.$eval('#scaling-plot circle.point title', (t) => t.textContent);
+  assert.ok(title.startsWith(`p = ${expected[0].p}, n = ${expected[0].n}: `), title);
+}
+
+async function twoParameterSeries(ctx, url, root, cubekit) {
+  const page = await openPage(ctx, url, 'grid/exp.p2n10.r1/profile.cubex');
+  await showSolve(page);
+  const printed = printedSolve(cubekit, path.join(root, 'grid'));
+  assert.strictEqual(await page.textContent('#scaling-formula'), printed.model);
+  // Along p (the first parameter) with n at its smallest value; then n fixed at 40.
+  assert.deepStrictEqual(await page.$$eval('#scaling-parameter option', (os) => os.map((o) => o.value)), ['p', 'n']);
+  await expectAlong(page, 'p', { n: 10 });
+  await page.selectOption('#scaling-fixed-n', '40');
+  await page.waitForFunction(() => document.getElementById('scaling-plot').dataset.fixed === '{"n":40}');
+  await expectAlong(page, 'p', { n: 40 });
+  // Along n, p fixed: at its smallest, then at 8.
+  await page.selectOption('#scaling-parameter', 'n');
+  await page.waitForFunction(() => document.getElementById('scaling-plot').dataset.along === 'n');
+  assert.strictEqual(await page.$('#scaling-fixed-n'), null);
+  assert.deepStrictEqual(await page.$$eval('#scaling-fixed-p option', (os) => os.map((o) => Number(o.value))), GRID.p);
+  await expectAlong(page, 'n', { p: 2 });
+  await page.selectOption('#scaling-fixed-p', '8');
+  await page.waitForFunction(() => document.getElementById('scaling-plot').dataset.fixed === '{"p":8}');
+  await expectAlong(page, 'n', { p: 8 });
+  await page.selectOption('#scaling-axes', 'log');
+  await page.waitForSelector('#scaling-plot[data-axes=log]');
+  await expectAlong(page, 'n', { p: 8 });
+  await page.screenshot({ path: path.join(ctx.shots, '26-scaling-two-parameters.png') });
+
+  // HotspotHighlighting: the leading term p·n; the value at p=64,n=80 as `cubekit model
+  // --predict p=64,n=80`; a point without n gets a message naming n.
+  await page.selectOption('#scaling-hotspots', 'growth');
+  await expectMark(page, 'solve', 'p^1·n^1');
+  const predicted = JSON.parse(run(cubekit, ['model', '--predict', 'p=64,n=80', '-s', 'json', path.join(root, 'grid')]));
+  const at = (name) => predicted.find((m) => m.callpath.at(-1) === name && m.flavour === 'incl').predictions[0];
+  assert.deepStrictEqual(at('solve').point, { p: 64, n: 80 });
+  assert.ok(close(at('solve').value, gridLaw({ p: 64, n: 80 })), 'the prediction is the law');
+  const fmt = (v) => page.evaluate(async (x) => (await import('/core/util.js')).fmt(x), v);
+  await page.selectOption('#scaling-hotspots', 'value');
+  await page.fill('#scaling-point', 'p=64');
+  await page.press('#scaling-point', 'Enter');
+  await page.waitForFunction(() => document.getElementById('scaling-message').textContent.includes('a value of n is missing'));
+  await page.fill('#scaling-point', 'p=64,n=80');
+  await page.press('#scaling-point', 'Enter');
+  await expectMark(page, 'solve', await fmt(at('solve').value));
+  await expectMark(page, 'main', await fmt(at('main').value));
+  assert.strictEqual(await page.textContent('#scaling-message'), '');
+  // PerformanceModeling on two parameters: each parameter's model fitted over the exponents
+  // typed, as `cubekit model --exponents 1,2 --log-exponents 0` fits it; the law again.
+  await page.fill('#scaling-exponents', '1,2');
+  await page.fill('#scaling-logs', '0');
+  await page.click('#scaling-refit');
+  await page.waitForFunction(() => document.getElementById('scaling-quality').textContent.includes('refitted with exponents 1,2 and log exponents 0'));
+  assert.strictEqual(await page.textContent('#scaling-formula'),
+    printedSolve(cubekit, path.join(root, 'grid'), ['--exponents', '1,2', '--log-exponents', '0']).model);
+  await expectAlong(page, 'n', { p: 8 });
   assert.deepStrictEqual(page.errors, []);
   await page.close();
 }
@@ -186,11 +277,14 @@ async function scalingTab(ctx) {
       '--law', 'main/io:time=4*log2(p)', '--law', 'main/big:time=1+0.25*p^4', '--points', `p=${POINTS.join(',')}`, '--repetitions', '2']);
     run(cubekit, ['generate', '--series', path.join(root, 'noisy'), '--law', 'main:time=3', '--law', 'main/solve:time=1+2*p',
       '--points', `p=${POINTS.join(',')}`, '--repetitions', '3', '--noise', '0.1']);
+    run(cubekit, ['generate', '--series', path.join(root, 'grid'), '--law', 'main:time=3', '--law', 'main/solve:time=1+0.5*p*n',
+      '--points', `p=${GRID.p.join(',')}`, '--points', `n=${GRID.n.join(',')}`]);
     run(cubekit, ['generate', '--size', '1MB', '--call-paths', '20', '-o', path.join(root, 'plain.cubex')]);
     server = await startServer(cubekit, root);
     await exactSeries(ctx, server.url, root, cubekit);
     await noisySeries(ctx, server.url, root, cubekit);
     await seriesItem(ctx, server.url, root, cubekit);
+    await twoParameterSeries(ctx, server.url, root, cubekit);
   } finally {
     if (server) server.proc.kill('SIGTERM');
     fs.rmSync(root, { recursive: true, force: true });

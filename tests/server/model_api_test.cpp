@@ -85,6 +85,7 @@ TEST(ServerModelApi, ModelsWithTheirMeasuredPoints) {
     const std::vector<double> times = stored_solve_times(dir.path() / "series", p);
     ASSERT_EQ(times.size(), 3u);
     EXPECT_EQ(point.at("parameter_value").get<double>(), p);
+    EXPECT_EQ(point.at("coordinates"), json({{"p", p}}));
     EXPECT_EQ(point.at("minimum").get<double>(), times[0]);
     EXPECT_EQ(point.at("median").get<double>(), times[1]);
     EXPECT_EQ(point.at("maximum").get<double>(), times[2]);
@@ -98,6 +99,69 @@ TEST(ServerModelApi, ModelsWithTheirMeasuredPoints) {
   ASSERT_EQ(one.at("models").size(), 1u);
   EXPECT_EQ(one.at("models")[0].at("callpath"), json::array({"main"}));
   EXPECT_EQ(one.at("models")[0].at("flavour"), "incl");
+}
+
+// A series of two parameters: every point carries its coordinates in both, the generated grid
+// (p = 2…16 × n = 10…40) exactly once, parameter_value the first parameter's, and its value the
+// law at that coordinate; the model is `cubekit model`'s. Refitted with exponents 1 and 4, a
+// p^4·n law outside Extra-P's hypotheses comes back, as `cubekit model --exponents` fits it.
+TEST(ServerModelApi, PointsOfATwoParameterSeriesHaveTheirCoordinates) {
+  test::TempDir dir("modelapi");
+  SeriesSpec spec;
+  spec.points = {2, 4, 8, 16};
+  spec.further_parameters = {{"n", {10, 20, 40}}};
+  spec.laws = {{{"main"}, "time", "1 + 0.5 * p * n"},
+               {{"main", "big"}, "time", "1 + 0.25 * p^4 * n"}};
+  write_series((dir.path() / "series").string(), spec);
+  test::RunningServer server(over(dir.path()));
+  const auto [status, body] = server.get("/api/v1/model?series=series&metric=time");
+  ASSERT_EQ(status, 200) << body.dump();
+  EXPECT_EQ(body.at("parameters"), json::array({"p", "n"}));
+  EXPECT_EQ(body.at("parameter"), "p");
+  ASSERT_EQ(body.at("models").size(), 2u) << body.dump();  // main and main/big, exclusive
+  const json& model = body.at("models")[0];
+  const test::RunResult tool =
+      test::run_tool("cubekit", {"model", "-s", "json", (dir.path() / "series").string()});
+  ASSERT_EQ(tool.exit_code, 0) << tool.err;
+  json without_points = model;
+  without_points.erase("points");
+  const json printed = json::parse(tool.out);
+  EXPECT_NE(std::find(printed.begin(), printed.end(), without_points), printed.end()) << tool.out;
+  std::vector<std::pair<double, double>> seen;
+  for (const json& point : model.at("points")) {
+    const json& at = point.at("coordinates");
+    ASSERT_EQ(at.size(), 2u) << point.dump();
+    const double p = at.at("p").get<double>(), n = at.at("n").get<double>();
+    seen.emplace_back(p, n);
+    EXPECT_EQ(point.at("parameter_value").get<double>(), p);
+    EXPECT_DOUBLE_EQ(point.at("value").get<double>(), 1 + 0.5 * p * n) << point.dump();
+  }
+  std::sort(seen.begin(), seen.end());
+  std::vector<std::pair<double, double>> grid;
+  for (double p : {2, 4, 8, 16})
+    for (double n : {10, 20, 40}) grid.emplace_back(p, n);
+  EXPECT_EQ(seen, grid);
+  EXPECT_EQ(body.at("models")[1].at("model").get<std::string>().find("p^(4)"), std::string::npos);
+  const auto [refit_status, refit] =
+      server.get("/api/v1/model?series=series&metric=time&exponents=1,4&log_exponents=0");
+  ASSERT_EQ(refit_status, 200) << refit.dump();
+  json big = refit.at("models").at(1);
+  EXPECT_EQ(big.at("callpath"), json::array({"main", "big"}));
+  EXPECT_NEAR(big.at("constant").get<double>(), 1, 1e-6);
+  ASSERT_EQ(big.at("terms").size(), 1u) << big.dump();
+  EXPECT_NEAR(big.at("terms")[0].at("coefficient").get<double>(), 0.25, 1e-9);
+  const json factors = json::array({{{"parameter", "p"}, {"exponent", 4}, {"log_exponent", 0}},
+                                    {{"parameter", "n"}, {"exponent", 1}, {"log_exponent", 0}}});
+  EXPECT_EQ(big.at("terms")[0].at("factors"), factors);
+  const test::RunResult refitted_tool =
+      test::run_tool("cubekit", {"model", "--exponents", "1,4", "--log-exponents", "0", "-s",
+                                 "json", (dir.path() / "series").string()});
+  ASSERT_EQ(refitted_tool.exit_code, 0) << refitted_tool.err;
+  big.erase("points");
+  const json refitted_printed = json::parse(refitted_tool.out);
+  EXPECT_NE(std::find(refitted_printed.begin(), refitted_printed.end(), big),
+            refitted_printed.end())
+      << refitted_tool.out;
 }
 
 // The report list names a series folder once, as one item (the viewer opens it whole), with

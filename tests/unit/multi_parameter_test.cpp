@@ -115,6 +115,18 @@ TEST(MultiParameterModel, ParametersWithoutEffectAreLeftOut) {
   EXPECT_EQ(constant.adjusted_r2, 1);
 }
 
+// Another hypothesis space (the viewer's refit): x^4 lies outside Extra-P's exponents (up to
+// 3), so the default model misses it; with the exponents 1 and 4 each parameter's model is
+// fitted over them and the planted product comes back.
+TEST(MultiParameterModel, AnotherHypothesisSpaceAppliesToEveryParameter) {
+  const Law2 law = [](double x, double y) { return 1 + 0.25 * std::pow(x, 4) * y; };
+  const std::vector<MeasuredPoint> points = grid(law, kX, kY);
+  const PerformanceModel extrap = fit_multi_parameter(points, kXY);
+  EXPECT_EQ(extrap.formula().find("x^(4)"), std::string::npos) << extrap.formula();
+  const PerformanceModel m = fit_multi_parameter(points, kXY, parse_hypothesis_space("1,4", "0"));
+  expect_law(m, 1, {{0.25, {{"x", 4, 1, 0}, {"y", 1, 1, 0}}}}, law(32, 160));
+}
+
 TEST(MultiParameterModel, AdjustedR2WithoutDegreesOfFreedomIsUndefined) {
   // Three points, two parameters with a term each: n − k − 1 = 0, where Extra-P divides by 0.
   const std::vector<MeasuredPoint> points = {{1, 3, {1, 1}}, {2, 4, {2, 1}}, {1, 6, {1, 2}}};

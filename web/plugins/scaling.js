@@ -3,9 +3,11 @@
 // SERIES/exp.p2.r1/profile.cubex, docs/models.md), the performance model `cubekit model` fits
 // (/api/v1/model) — its formula and quality — and a plot of the measured points (the measure
 // chosen, with the median and the spread of the samples) and the model's curve, on linear or
-// logarithmic axes. HotspotHighlighting: the call tree's rows marked with each call path's
-// growth (its leading term) or its model's value at a point the user types. PerformanceModeling:
-// the models fitted again with another hypothesis space the user types.
+// logarithmic axes; in a series of several parameters along the parameter chosen, the others
+// fixed at one of their measured values each (Extra-P's plot of one parameter).
+// HotspotHighlighting: the call tree's rows marked with each call path's growth (its leading
+// term) or its model's value at a point the user types. PerformanceModeling: the models fitted
+// again with another hypothesis space the user types (each parameter's, with several).
 import { el, svgEl } from '../core/util.js';
 import { isStale } from '../core/requests.js';
 
@@ -15,6 +17,9 @@ let ui = null, series = null, last = null, latest = null;  // latest: the api of
 // PerformanceModeling: the hypothesis space the user refits with ({exponents, log_exponents} as
 // typed, e.g. '1,2,4' and '0,1'), or null for the models as `cubekit model` fits them.
 let space = null;
+// The plot of a multi-parameter series: the parameter along which it runs and the value each
+// other parameter is fixed at ({along: 'n', fixed: {p: 2}}), kept while the report is open.
+let view = { along: null, fixed: {} };
 
 // The series a report belongs to: the folder above its experiment folder.
 function seriesOf(report) {
@@ -34,15 +39,19 @@ export function evaluate(model, at) {
   return sum;
 }
 
-// The leading term of a model: its largest exponent, then log exponent ("p^1.5·log2(p)").
+// The leading term of a model: its largest exponent, then log exponent ("p^1.5·log2(p)"); a
+// term of several parameters counts by the sum of its factors' ("p·n" grows as p^2).
 export function growth(model) {
-  const lead = model.terms.filter((t) => t.coefficient > 0 && !t.factors)
-    .sort((a, b) => b.exponent - a.exponent || b.log_exponent - a.log_exponent)[0];
+  const factors = (t) => t.factors || [t];
+  const order = (t) => factors(t).reduce((sum, f) => sum + f.exponent + 0.01 * f.log_exponent, 0);
+  const lead = model.terms.filter((t) => t.coefficient > 0).sort((a, b) => order(b) - order(a))[0];
   if (!lead) return { text: 'constant', exponent: 0 };
   const parts = [];
-  if (lead.exponent) parts.push(`${lead.parameter}^${Number(lead.exponent.toPrecision(4))}`);
-  if (lead.log_exponent) parts.push(`log2(${lead.parameter})${lead.log_exponent === 1 ? '' : `^${lead.log_exponent}`}`);
-  return { text: parts.join('·') || 'constant', exponent: lead.exponent + 0.01 * lead.log_exponent };
+  for (const f of factors(lead)) {
+    if (f.exponent) parts.push(`${f.parameter}^${Number(f.exponent.toPrecision(4))}`);
+    if (f.log_exponent) parts.push(`log2(${f.parameter})${f.log_exponent === 1 ? '' : `^${f.log_exponent}`}`);
+  }
+  return { text: parts.join('·') || 'constant', exponent: order(lead) };
 }
 
 // A linear or logarithmic scale from [lo, hi] onto [a, b].
@@ -61,18 +70,67 @@ function scale(lo, hi, a, b, log) {
   return map;
 }
 
-// The plot of one model: points (measure, median, spread), the model's value at each point
-// (hollow) and its curve between the smallest and largest parameter value.
-function plot(answer, m, log, api) {
-  const param = answer.parameter;
-  const pts = m.points;
-  const ps = pts.map((p) => p.parameter_value);
+// A point's value of every parameter (`coordinates`; a server without them: the first only).
+const coordinatesOf = (answer, point) => point.coordinates || { [answer.parameter]: point.parameter_value };
+// "p = 2, n = 10"
+const pointName = (at, api) => Object.entries(at).map(([k, v]) => `${k} = ${api.format(v)}`).join(', ');
+
+// The view of `answer`'s parameters: the parameter plotted (the one chosen, else the first) and
+// each other one's fixed value (the one chosen if it was measured, else its smallest value).
+function viewOf(answer, m) {
+  const params = answer.parameters || [answer.parameter];
+  const along = params.includes(view.along) ? view.along : params[0];
+  const fixed = {};
+  for (const q of params.filter((q) => q !== along)) {
+    const values = measuredValues(answer, m, q);
+    fixed[q] = values.includes(view.fixed[q]) ? view.fixed[q] : values[0];
+  }
+  return { along, fixed };
+}
+
+const measuredValues = (answer, m, q) => [...new Set(m.points.map((p) => coordinatesOf(answer, p)[q]))].sort((a, b) => a - b);
+
+// The controls of a multi-parameter plot: `#scaling-parameter` and a `#scaling-fixed-NAME` per
+// other parameter (none for one parameter).
+function viewControls(answer, m, shown, api) {
+  const params = answer.parameters || [answer.parameter];
+  if (params.length < 2) return [];
+  const option = (v, text, selected) => { const o = el('option', { value: String(v) }, text); o.selected = selected; return o; };
+  const along = el('select', { id: 'scaling-parameter', title: 'the parameter the plot runs along' },
+    ...params.map((q) => option(q, `along ${q}`, q === shown.along)));
+  along.addEventListener('change', () => { view = { ...shown, along: along.value }; replot(api); });
+  const fixers = Object.keys(shown.fixed).map((q) => {
+    const select = el('select', { id: `scaling-fixed-${q}`, title: `the value ${q} is fixed at` },
+      ...measuredValues(answer, m, q).map((v) => option(v, `${q} = ${api.format(v)}`, v === shown.fixed[q])));
+    select.addEventListener('change', () => { view = { along: shown.along, fixed: { ...shown.fixed, [q]: Number(select.value) } }; replot(api); });
+    return select;
+  });
+  return [along, ...fixers];
+}
+
+// The last answer's plot and its controls again (axes, plotted parameter or a fixed value changed).
+function replot(api) {
+  if (!last) return;
+  const m = last.answer.models[0];
+  const shown = viewOf(last.answer, m);
+  ui.view.replaceChildren(...viewControls(last.answer, m, shown, api));
+  ui.plot.replaceChildren(plot(last.answer, m, shown, ui.axes.value === 'log', api));
+}
+
+// The plot of one model along `shown.along`, the other parameters at `shown.fixed`: the points
+// there (measure, median, spread), the model's value at each (hollow) and its curve between the
+// smallest and largest value of the plotted parameter.
+function plot(answer, m, shown, log, api) {
+  const param = shown.along;
+  const at = (x) => ({ ...shown.fixed, [param]: x });
+  const pts = m.points.filter((p) => Object.entries(shown.fixed).every(([q, v]) => coordinatesOf(answer, p)[q] === v));
+  const ps = pts.map((p) => coordinatesOf(answer, p)[param]);
   const [pLo, pHi] = [Math.min(...ps), Math.max(...ps)];
   const samples = [];
   for (let i = 0; i <= CURVE_SAMPLES; ++i) {
     const t = i / CURVE_SAMPLES;
     const p = log ? pLo * (pHi / pLo) ** t : pLo + (pHi - pLo) * t;
-    samples.push([p, evaluate(m, { [param]: p })]);
+    samples.push([p, evaluate(m, at(p))]);
   }
   const ys = [...pts.flatMap((p) => [p.minimum, p.maximum, p.value]), ...samples.map((s) => s[1])].filter(Number.isFinite);
   let [yLo, yHi] = [Math.min(...ys), Math.max(...ys)];
@@ -80,7 +138,8 @@ function plot(answer, m, log, api) {
   if (!logY) { yLo = Math.min(0, yLo); yHi = yHi === yLo ? yLo + 1 : yHi; }
   const x = scale(pLo, pHi, MARGIN.left, WIDTH - MARGIN.right, log && pLo > 0);
   const y = scale(yLo, yHi, HEIGHT - MARGIN.bottom, MARGIN.top, logY);
-  const svg = svgEl('svg', { id: 'scaling-plot', width: WIDTH, height: HEIGHT, viewBox: `0 0 ${WIDTH} ${HEIGHT}`, 'data-axes': log ? 'log' : 'linear' });
+  const svg = svgEl('svg', { id: 'scaling-plot', width: WIDTH, height: HEIGHT, viewBox: `0 0 ${WIDTH} ${HEIGHT}`, 'data-axes': log ? 'log' : 'linear',
+    'data-along': param, 'data-fixed': JSON.stringify(shown.fixed) });
   const axis = (x1, y1, x2, y2) => svgEl('line', { x1, y1, x2, y2, class: 'axis', stroke: '#555' });
   svg.append(axis(MARGIN.left, HEIGHT - MARGIN.bottom, WIDTH - MARGIN.right, HEIGHT - MARGIN.bottom), axis(MARGIN.left, MARGIN.top, MARGIN.left, HEIGHT - MARGIN.bottom));
   for (const p of ps) svg.append(svgEl('text', { x: x(p), y: HEIGHT - MARGIN.bottom + 14, 'text-anchor': 'middle', class: 'tick' }, api.format(p)));
@@ -90,15 +149,19 @@ function plot(answer, m, log, api) {
     .map(([p, v], i) => `${i ? 'L' : 'M'}${x(p).toFixed(1)},${y(v).toFixed(1)}`).join('');
   svg.append(svgEl('path', { d, class: 'model', fill: 'none', stroke: '#d7301f' }));
   for (const p of pts) {
-    const cx = x(p.parameter_value).toFixed(1);
-    const fit = evaluate(m, { [param]: p.parameter_value });
+    const coordinates = coordinatesOf(answer, p);
+    const cx = x(coordinates[param]).toFixed(1);
+    const fit = evaluate(m, coordinates);
+    const name = pointName(coordinates, api);
     svg.append(svgEl('line', { x1: cx, x2: cx, y1: y(p.minimum), y2: y(p.maximum), class: 'spread', stroke: '#6baed6' }),
       svgEl('line', { x1: cx - 5, x2: Number(cx) + 5, y1: y(p.median), y2: y(p.median), class: 'median', stroke: '#6baed6' }));
-    const dot = svgEl('circle', { cx, cy: y(p.value), r: 3.5, class: 'point', 'data-p': p.parameter_value, 'data-value': p.value,
+    // data-p: the plotted parameter's value; data-coordinates: every parameter's.
+    const where = { 'data-p': coordinates[param], 'data-coordinates': JSON.stringify(coordinates) };
+    const dot = svgEl('circle', { cx, cy: y(p.value), r: 3.5, class: 'point', ...where, 'data-value': p.value,
       'data-median': p.median, 'data-minimum': p.minimum, 'data-maximum': p.maximum });
-    dot.append(svgEl('title', {}, `${param} = ${api.format(p.parameter_value)}: ${api.format(p.value)} (median ${api.format(p.median)}, ${api.format(p.minimum)} … ${api.format(p.maximum)})`));
-    const fitted = svgEl('circle', { cx, cy: y(fit), r: 5, class: 'fit', fill: 'none', stroke: '#d7301f', 'data-p': p.parameter_value, 'data-value': fit });
-    fitted.append(svgEl('title', {}, `model at ${param} = ${api.format(p.parameter_value)}: ${api.format(fit)}`));
+    dot.append(svgEl('title', {}, `${name}: ${api.format(p.value)} (median ${api.format(p.median)}, ${api.format(p.minimum)} … ${api.format(p.maximum)})`));
+    const fitted = svgEl('circle', { cx, cy: y(fit), r: 5, class: 'fit', fill: 'none', stroke: '#d7301f', ...where, 'data-value': fit });
+    fitted.append(svgEl('title', {}, `model at ${name}: ${api.format(fit)}`));
     svg.append(dot, fitted);
   }
   return svg;
@@ -108,20 +171,34 @@ function query(s, extra = {}) {
   return { series, metric: s.metric, calltree: s.callFlavour, measure: ui.measure.value, scaling: ui.scaling.value, ...(space || {}), ...extra };
 }
 
+// The point typed for HotspotHighlighting ("p=1024", "p=1024,n=80": every parameter of the
+// series, each once) as {p: 1024, n: 80}, or a message saying what is wrong with it.
+export function parsePoint(text, parameters) {
+  const how = `type the point as ${parameters.map((q) => `${q}=VALUE`).join(',')}`;
+  const at = {};
+  for (const item of text.split(',')) {
+    const match = /^\s*([A-Za-z_]\w*)\s*=\s*([0-9.eE+-]+)\s*$/.exec(item);
+    if (!match || !Number.isFinite(Number(match[2]))) return { message: how };
+    if (!parameters.includes(match[1])) return { message: `the series has no parameter ${match[1]}: ${how}` };
+    if (match[1] in at) return { message: `${match[1]} is given twice: ${how}` };
+    at[match[1]] = Number(match[2]);
+  }
+  const missing = parameters.filter((q) => !(q in at));
+  if (missing.length) return { message: `a value of ${missing.join(' and ')} is missing: ${how}` };
+  return { at };
+}
+
 // HotspotHighlighting: every call path with a model marked with its growth, or with its value
-// at the point typed (e.g. "p=1024").
+// at the point typed (e.g. "p=1024", "p=1024,n=80").
 async function highlight(s, api) {
   api.clearMarks('calls');
   if (ui.hotspots.value === 'off') return;
   const [calls, answer] = await Promise.all([api.calls(), api.get('model', query(s))]);
   let at = null;
   if (ui.hotspots.value === 'value') {
-    const match = /^\s*([A-Za-z_]\w*)\s*=\s*([0-9.eE+-]+)\s*$/.exec(ui.point.value);
-    if (!match || match[1] !== answer.parameter || !Number.isFinite(Number(match[2]))) {
-      ui.message.textContent = `type the point as ${answer.parameter}=VALUE`;
-      return;
-    }
-    at = { [answer.parameter]: Number(match[2]) };
+    const typed = parsePoint(ui.point.value, answer.parameters || [answer.parameter]);
+    if (typed.message) { ui.message.textContent = typed.message; return; }
+    at = typed.at;
   }
   const byPath = new Map(answer.models.map((m) => [m.callpath.join('\u0000'), m]));
   const byId = new Map(calls.map((c) => [c.id, c]));
@@ -145,7 +222,7 @@ async function paint(s, api) {
     answer = await api.get('model', query(s, { cnode: s.cnode, report: s.report }));
   } catch (e) {
     if (isStale(e)) throw e;
-    ui.formula.textContent = ''; ui.quality.textContent = ''; ui.plot.replaceChildren();
+    ui.formula.textContent = ''; ui.quality.textContent = ''; ui.plot.replaceChildren(); ui.view.replaceChildren();
     ui.message.textContent = e.message;
     return;
   }
@@ -155,7 +232,8 @@ async function paint(s, api) {
   ui.formula.dataset.callpath = m.callpath.join('/');
   const hypotheses = answer.exponents ? `refitted with exponents ${answer.exponents} and log exponents ${answer.log_exponents}` : 'Extra-P\'s hypotheses';
   ui.quality.textContent = `${answer.metric} (${answer.calltree}), ${answer.measure} of the samples, ${answer.scaling} scaling, ${hypotheses}: RSS ${api.format(m.rss)}, SMAPE ${api.format(m.smape)}, adjusted R² ${api.format(m.adjusted_r2)}`;
-  ui.plot.replaceChildren(plot(answer, m, ui.axes.value === 'log', api));
+  ui.point.placeholder = (answer.parameters || [answer.parameter]).map((q, i) => `${q}=${[1024, 80][i] ?? 8}`).join(',');
+  replot(api);
   await highlight(s, api);
 }
 
@@ -174,10 +252,11 @@ export default {
       quality: el('p', { id: 'scaling-quality', className: 'caption' }),
       message: el('p', { id: 'scaling-message', className: 'caption' }),
       plot: el('div', { className: 'scaling-plot' }),
+      view: el('span', { className: 'scaling-view' }),
       exponents: el('input', { id: 'scaling-exponents', placeholder: 'exponents 0,1/2,1,2,3', size: 18 }),
       logs: el('input', { id: 'scaling-logs', placeholder: 'log exponents 0,1,2', size: 14 }),
     };
-    const refit = el('button', { id: 'scaling-refit', title: 'fit again with terms p^(i/j)·log2(p)^l of these exponents' }, 'Refit');
+    const refit = el('button', { id: 'scaling-refit', title: 'fit again with terms p^(i/j)·log2(p)^l of these exponents (for each parameter p)' }, 'Refit');
     const reset = el('button', { id: 'scaling-reset', title: 'the models as cubekit model fits them (Extra-P\'s hypotheses)' }, 'Extra-P\'s hypotheses');
     refit.addEventListener('click', () => { space = { exponents: ui.exponents.value.replace(/\s/g, ''), log_exponents: ui.logs.value.replace(/\s/g, '') || '0' }; again(); });
     reset.addEventListener('click', () => { space = null; again(); });
@@ -185,14 +264,14 @@ export default {
     const again = () => { if (latest) paint(latest.selection, latest).catch((e) => { if (!isStale(e)) api.status(e.message); }); };
     for (const c of [ui.measure, ui.scaling, ui.hotspots]) c.addEventListener('change', again);
     ui.point.addEventListener('change', again);
-    ui.axes.addEventListener('change', () => { if (last) ui.plot.replaceChildren(plot(last.answer, last.answer.models[0], ui.axes.value === 'log', api)); });
-    element.append(el('div', { className: 'controls' }, ui.measure, ui.scaling, ui.axes, ui.hotspots, ui.point, ui.exponents, ui.logs, refit, reset), ui.formula, ui.quality, ui.message, ui.plot);
+    ui.axes.addEventListener('change', () => replot(api));
+    element.append(el('div', { className: 'controls' }, ui.measure, ui.scaling, ui.axes, ui.view, ui.hotspots, ui.point, ui.exponents, ui.logs, refit, reset), ui.formula, ui.quality, ui.message, ui.plot);
   },
   onReportOpened(report, api) {
     series = api.series || seriesOf(report);
-    last = null; latest = null; space = null;
+    last = null; latest = null; space = null; view = { along: null, fixed: {} };
     api.clearMarks('calls');
-    if (ui) { ui.formula.textContent = ''; ui.quality.textContent = ''; ui.message.textContent = ''; ui.plot.replaceChildren(); }
+    if (ui) { ui.formula.textContent = ''; ui.quality.textContent = ''; ui.message.textContent = ''; ui.plot.replaceChildren(); ui.view.replaceChildren(); }
   },
   onSelect(s, api) { latest = api; return paint(s, api); },
 };

@@ -4,12 +4,11 @@
 set -euo pipefail
 build=$1
 tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT  # also when ctest fails (set -e ends the script there)
 TMPDIR=$tmp "${@:2}" ctest --test-dir "$build" --output-on-failure -j "$(nproc)" |
   tee "$build/ctest.log"
 if [ -n "$(ls -A "$tmp")" ]; then
   echo "ctest_in_fresh_tmpdir.sh: the tests left files in the temporary folder:" >&2
   ls -A "$tmp" | head -n 20 >&2
-  rm -rf "$tmp"
   exit 1
 fi
-rmdir "$tmp"

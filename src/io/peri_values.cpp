@@ -170,16 +170,21 @@ class ValueReader::Impl {
     size_t start(size_t r) {
       if (r == 0) return begin_;
       if (r >= count_) return std::string_view::npos;
-      std::call_once(found_[r],
-                     [&] { starts_[r] = find(begin_ + (text_.size() - begin_) / count_ * r); });
+      // Searched up to the next share's offset only (many threads, few large children: no
+      // share searched through the ones after it); none there: the next range's start.
+      std::call_once(found_[r], [&] {
+        const size_t at = find(share(r), r + 1 < count_ ? share(r + 1) : text_.size());
+        starts_[r] = at != std::string_view::npos ? at : start(r + 1);
+      });
       return starts_[r];
     }
     size_t data_end = std::string_view::npos;  // where </data> begins, found by the last range
 
    private:
-    // The first pattern from `from` on (npos: none).
-    size_t find(size_t from) const {
-      const char* const end = text_.data() + text_.size();
+    size_t share(size_t r) const { return begin_ + (text_.size() - begin_) / count_ * r; }
+    // The first pattern beginning in [from, to) (npos: none).
+    size_t find(size_t from, size_t to) const {
+      const char* const end = text_.data() + std::min(text_.size(), to + pattern_.size());
       for (const char* p = text_.data() + from + rare_; p < end; ++p) {
         p = static_cast<const char*>(std::memchr(p, pattern_[rare_], static_cast<size_t>(end - p)));
         if (p == nullptr) break;

@@ -89,6 +89,9 @@ class XmlStream {
     names_.pop_back();
     pos_ = end;
   }
+  // Inside an open element (its start tag read): goes on at `at`, its content before that having
+  // been read (and checked) by other XmlStreams — PERI's data read in ranges by several threads.
+  void continue_at(size_t at) { pos_ = at; }
 
  public:
   // Where '<', '>' and quotes stand in the 64 bytes from `from` (bit i: from[i]): the leaf

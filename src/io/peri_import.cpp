@@ -31,16 +31,27 @@ bool is_dimension(std::string_view element) {
 
 class PeriReader {
  public:
-  PeriReader(std::string_view text, std::string name, const format::MappedFile* mapped)
-      : text_(text), path_(std::move(name)), mapped_(mapped) {}
+  PeriReader(std::string_view text, std::string name, const format::MappedFile* mapped,
+             size_t range_bytes)
+      : text_(text), path_(std::move(name)), mapped_(mapped), range_bytes_(range_bytes) {}
 
   PeriDocument read() {
+    bool again = false;
     try {
-      read_document();
+      try {
+        read_document();
+      } catch (const peri::RangesGuessedWrong&) {
+        // Values of a wrong range are added already: all read once more, without guesses
+        // (which also tells an error found by ranges as the reading in order finds it).
+        again = true;
+        range_bytes_ = 0;
+        forget_all();
+        read_document();
+      }
     } catch (const XmlSyntaxError& e) {
       throw FormatError(where(e.offset()) + ": malformed XML: " + e.what());
     }
-    return {model_, values_->take_values()};
+    return {model_, values_->take_values(), values_->guessed_ranges(), again};
   }
 
  private:
@@ -137,12 +148,13 @@ class PeriReader {
         doc_.document_element(), path_, [this](const pugi::xml_node& node) { return where(node); });
     model_ = dimensions.model;
     ids_ = std::move(dimensions.ids);
-    values_ = std::make_unique<peri::ValueReader>(text_, mapped_, *model_, ids_);
+    values_ = std::make_unique<peri::ValueReader>(text_, mapped_, *model_, ids_, range_bytes_);
   }
 
   std::string_view text_;
   std::string path_;
   const format::MappedFile* mapped_;
+  size_t range_bytes_;
   std::pair<size_t, size_t> root_tag_;
   std::string root_name_;
   std::vector<std::pair<size_t, size_t>> dimension_offsets_;  // (in their text, in the document)
@@ -194,8 +206,8 @@ void write_peri_document(const PeriDocument& doc, const std::string& name, const
 }  // namespace
 
 PeriDocument read_peri_xml(std::string_view text, const std::string& name,
-                           const format::MappedFile* mapped) {
-  return PeriReader(text, name, mapped).read();
+                           const format::MappedFile* mapped, size_t range_bytes) {
+  return PeriReader(text, name, mapped, range_bytes).read();
 }
 
 }  // namespace cubekit::io

@@ -2,7 +2,10 @@
 // (peri_block_queue.hpp), values added under a lock per (metric, call path) stripe.
 #include "io/peri_values.hpp"
 
+#include <algorithm>
+#include <array>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <functional>
@@ -21,12 +24,15 @@ using format::XmlAttribute;
 using format::XmlStream;
 using format::XmlSyntaxError;
 
+bool is_xml_space(char c) {
+  return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
 // Text without XML's white space around it.
 std::string_view trimmed(std::string_view text) {
   // Loops, not find_first_not_of: that searches the set with memchr for every character.
-  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  while (!text.empty() && is_xml_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_xml_space(text.back())) text.remove_suffix(1);
   return text;
 }
 
@@ -65,9 +71,11 @@ DataType lane_type(const Metric& m) {
 
 class ValueReader::Impl {
  public:
-  Impl(std::string_view text, const format::MappedFile* mapped, const Model& model, const Ids& ids)
+  Impl(std::string_view text, const format::MappedFile* mapped, const Model& model, const Ids& ids,
+       size_t range_bytes)
       : text_(text),
         mapped_(mapped),
+        range_bytes_(range_bytes),
         model_(&model),
         metric_ids_(ids.metric),
         twin_excl_(ids.twin_excl),
@@ -110,8 +118,9 @@ class ValueReader::Impl {
   // undefined id or a bad number only later (read_document: a dimension after this <data> may
   // still define what was missing).
   void read_data(XmlStream& xml) {
-    BlockQueue queue;
     const unsigned threads = available_threads();
+    if (read_in_ranges(xml, threads)) return;
+    BlockQueue queue;
     parallel_for(
         threads,
         [&](size_t job) {
@@ -137,6 +146,132 @@ class ValueReader::Impl {
         threads);
     if (syntax_error_) throw XmlSyntaxError(syntax_error_->first, syntax_error_->second);
   }
+
+  // ---- by guessed ranges (peri_values.hpp) ----
+  // The starts of the ranges: the first where the <data>'s content begins, each other where
+  // `pattern` is found first from its share of the bytes to the document's end (npos: none).
+  class RangeStarts {
+   public:
+    RangeStarts(std::string_view text, std::string_view pattern, size_t begin, size_t count)
+        : text_(text), pattern_(pattern), begin_(begin), count_(count) {
+      starts_.assign(count, begin);
+      found_ = std::make_unique<std::once_flag[]>(count);
+      // memmem over a data section looks at about every byte; memchr for the pattern's byte
+      // seen least in the first 64 KiB ('m' of "metric" in an export's) skips nearly all.
+      std::array<size_t, 256> seen{};
+      for (const char c : text.substr(begin, size_t{64} << 10))
+        ++seen[static_cast<unsigned char>(c)];
+      for (size_t i = 1; i < pattern.size(); ++i)
+        if (seen[static_cast<unsigned char>(pattern[i])] <
+            seen[static_cast<unsigned char>(pattern[rare_])])
+          rare_ = i;
+    }
+    size_t count() const { return count_; }
+    size_t start(size_t r) {
+      if (r == 0) return begin_;
+      if (r >= count_) return std::string_view::npos;
+      // Searched up to the next share's offset only (many threads, few large children: no
+      // share searched through the ones after it); none there: the next range's start.
+      std::call_once(found_[r], [&] {
+        const size_t at = find(share(r), r + 1 < count_ ? share(r + 1) : text_.size());
+        starts_[r] = at != std::string_view::npos ? at : start(r + 1);
+      });
+      return starts_[r];
+    }
+    size_t data_end = std::string_view::npos;  // where </data> begins, found by the last range
+
+   private:
+    size_t share(size_t r) const { return begin_ + (text_.size() - begin_) / count_ * r; }
+    // The first pattern beginning in [from, to) (npos: none).
+    size_t find(size_t from, size_t to) const {
+      const char* const end = text_.data() + std::min(text_.size(), to + pattern_.size());
+      for (const char* p = text_.data() + from + rare_; p < end; ++p) {
+        p = static_cast<const char*>(std::memchr(p, pattern_[rare_], static_cast<size_t>(end - p)));
+        if (p == nullptr) break;
+        const char* const start = p - rare_;
+        if (static_cast<size_t>(end - start) >= pattern_.size() &&
+            std::memcmp(start, pattern_.data(), pattern_.size()) == 0)
+          return static_cast<size_t>(start - text_.data());
+      }
+      return std::string_view::npos;
+    }
+
+    std::string_view text_, pattern_;
+    size_t begin_, count_, rare_ = 0;
+    std::vector<size_t> starts_;
+    std::unique_ptr<std::once_flag[]> found_;
+  };
+
+  // The bytes that begin the <data>'s first child up to its first attribute's opening quote
+  // (`<d metric="`), which the other children's starts are guessed by; empty if it has none.
+  std::string_view child_pattern(size_t at) const {
+    while (at < text_.size() && is_xml_space(text_[at])) ++at;
+    const std::string_view head = text_.substr(at, 64);
+    const size_t quote = head.find_first_of("\"'<>", 1);
+    if (head.size() < 2 || head[0] != '<' || !std::isalpha(static_cast<unsigned char>(head[1])) ||
+        quote == std::string_view::npos || (head[quote] != '"' && head[quote] != '\''))
+      return {};
+    return head.substr(0, quote + 1);
+  }
+
+  // Reads the <data> (its start tag just read) by guessed ranges when it is large enough and
+  // threads are free; false if not tried. Throws RangesGuessedWrong (peri_values.hpp).
+  bool read_in_ranges(XmlStream& xml, unsigned threads) {
+    const size_t begin = xml.position();
+    if (range_bytes_ == 0 || threads < 2 || xml.empty_element() ||
+        text_.size() - begin < 2 * range_bytes_)
+      return false;
+    const std::string_view pattern = child_pattern(begin);
+    if (pattern.empty()) return false;
+    RangeStarts ranges(
+        text_, pattern, begin,
+        std::min<size_t>(size_t{4} * threads, (text_.size() - begin) / range_bytes_));
+    std::atomic<size_t> next_range = 0;
+    parallel_for(
+        threads,
+        [&](size_t) {
+          Cursor cursor;
+          for (size_t r; !given_up() && (r = next_range++) < ranges.count();)
+            read_range(cursor, ranges, r);
+        },
+        threads);
+    if (given_up() || syntax_error_ || data_error_ || ranges.data_end == std::string_view::npos)
+      throw RangesGuessedWrong{};
+    guessed_ranges_ += ranges.count();
+    xml.continue_at(ranges.data_end);
+    return true;
+  }
+
+  // Range r: the <data>'s children from its start on, up to the next range's start, which the
+  // reading must land on exactly (the last range: up to </data>). Anything else — landing
+  // past it, </data> before it, a comment or text beside the children, an error — gives up.
+  void read_range(Cursor& cursor, RangeStarts& ranges, size_t r) {
+    const size_t from = ranges.start(r), to = ranges.start(r + 1), npos = std::string_view::npos;
+    size_t at = from, released = from;
+    while (from != npos && at != to && !given_up()) {
+      while (at < text_.size() && is_xml_space(text_[at])) ++at;
+      if (at == to) break;
+      if (at > to || at + 1 >= text_.size() || text_[at] != '<' || text_[at + 1] == '!' ||
+          text_[at + 1] == '?')
+        return give_up();
+      if (text_[at + 1] == '/') {  // the end of the <data> (checked by its stream)
+        if (to != npos) return give_up();
+        ranges.data_end = at;
+        break;
+      }
+      XmlStream child(text_, at);
+      if (!read_blocks(cursor, child, 1, true)) return give_up();
+      at = child.position();
+      if (mapped_ != nullptr && at - released > (16u << 20)) {
+        mapped_->release(released, at - released);
+        released = at;
+      }
+    }
+    if (mapped_ != nullptr && from != npos && at > released)
+      mapped_->release(released, at - released);
+  }
+  bool given_up() const { return given_up_.load(std::memory_order_relaxed) || has_data_error_; }
+  void give_up() { given_up_ = true; }
 
   void read_block(Cursor& cursor, BlockQueue& queue, const Block& block, size_t index) {
     XmlStream element(text_, block.begin);
@@ -419,6 +554,9 @@ class ValueReader::Impl {
 
   std::string_view text_;
   const format::MappedFile* mapped_;
+  size_t range_bytes_;
+  size_t guessed_ranges_ = 0;
+  std::atomic<bool> given_up_ = false;
   const Model* model_;
   const IdMap &metric_ids_, &twin_excl_, &region_ids_, &cnode_ids_, &group_ids_, &location_ids_;
   const std::vector<std::string>& location_keys_;  // the ids of location_ids_, by location
@@ -434,8 +572,8 @@ class ValueReader::Impl {
 };
 
 ValueReader::ValueReader(std::string_view text, const format::MappedFile* mapped,
-                         const Model& model, const Ids& ids)
-    : impl_(std::make_unique<Impl>(text, mapped, model, ids)) {}
+                         const Model& model, const Ids& ids, size_t range_bytes)
+    : impl_(std::make_unique<Impl>(text, mapped, model, ids, range_bytes)) {}
 
 ValueReader::~ValueReader() = default;
 
@@ -449,6 +587,10 @@ const std::optional<std::pair<size_t, std::string>>& ValueReader::data_error() c
 
 std::vector<std::vector<uint64_t>> ValueReader::take_values() {
   return std::move(impl_->values_);
+}
+
+size_t ValueReader::guessed_ranges() const {
+  return impl_->guessed_ranges_;
 }
 
 }  // namespace cubekit::io::peri

@@ -498,6 +498,140 @@ TEST(PeriXml, ImportReadsLongRunsOfLeavesInEveryForm) {
   }
 }
 
+// The <data> read by ranges whose starts are guessed (docs/peri-xml.md "What is read"), here
+// with ranges of any size so that small documents take that path: 40 children of <data>,
+// inclusive twins and exclusive ones (several for one metric: their values add up) of varied
+// sizes, each followed by `extra_child`, read by 2 and 4 threads against the sums the test
+// makes of the values it wrote.
+// Guesses proved wrong (the start's bytes in a comment, deeper in a child, in a second <data>)
+// give the same values, read again without guesses; so do truncated documents and malformed
+// twins their errors, each the one of the reading without guesses.
+struct RangedDocument {
+  std::string text;
+  std::vector<int64_t> sums;  // call path × thread (location id), the exclusive values
+};
+RangedDocument ranged_document(const std::string& inside_blocks, const std::string& extra_child) {
+  RangedDocument doc{"", std::vector<int64_t>(4, 0)};
+  std::string data = "<data>\n";
+  for (int child = 0; child < 40; ++child) {
+    const bool twin = child % 2 == 0;
+    data += std::string("<d metric=\"m.") + (twin ? "incl" : "excl") + "\">\n";
+    for (int c = 0; c < 2; ++c) {
+      data += " <d code=\"c" + std::to_string(c) + "\">" + inside_blocks;
+      for (int i = 0; i < (child * 7 + c * 3) % 23; ++i) {
+        const int t = i % 2, v = child * 100 + c * 10 + i;
+        data += std::string("<d spc=\"") + (t == 0 ? "t&amp;0" : "t1") + "\">" + std::to_string(v) +
+                "</d>";
+        if (!twin) doc.sums[static_cast<size_t>(c * 2 + t)] += v;
+      }
+      data += "</d>\n";
+    }
+    data += "</d>\n";
+    data += extra_child;
+  }
+  data += "</data>\n";
+  doc.text = small_document(data, false);
+  const std::string one_metric = "<metric id=\"m\" type=\"int\" name=\"M\"/>";
+  doc.text.replace(doc.text.find(one_metric), one_metric.size(),
+                   "<metric id=\"m.incl\" type=\"int\" name=\"M\"/>"
+                   "<metric id=\"m.excl\" type=\"int\" name=\"M\"/>");
+  return doc;
+}
+
+io::PeriDocument read_with_threads(const std::string& doc, const char* threads,
+                                   size_t range_bytes) {
+  setenv("CUBEKIT_THREADS", threads, 1);
+  try {
+    io::PeriDocument read = io::read_peri_xml(doc, "ranged.xml", nullptr, range_bytes);
+    unsetenv("CUBEKIT_THREADS");
+    return read;
+  } catch (...) {
+    unsetenv("CUBEKIT_THREADS");
+    throw;
+  }
+}
+
+std::vector<int64_t> signed_values(const io::PeriDocument& doc) {
+  return {doc.values.at(0).begin(), doc.values.at(0).end()};
+}
+
+TEST(PeriXml, DataReadByGuessedRangesIsTheSameAsInOrder) {
+  const RangedDocument doc = ranged_document("", "");
+  ASSERT_NE(doc.sums[3], 0);
+  for (const char* threads : {"2", "4"}) {
+    for (size_t range_bytes : {size_t{1}, size_t{300}, size_t{2000}}) {
+      SCOPED_TRACE(std::string(threads) + " threads, ranges of " + std::to_string(range_bytes));
+      const io::PeriDocument read = read_with_threads(doc.text, threads, range_bytes);
+      EXPECT_EQ(signed_values(read), doc.sums);
+      EXPECT_GT(read.guessed_ranges, 1u);
+      EXPECT_FALSE(read.read_again);
+    }
+  }
+  const io::PeriDocument in_order = read_with_threads(doc.text, "2", 0);
+  EXPECT_EQ(signed_values(in_order), doc.sums);
+  EXPECT_EQ(in_order.guessed_ranges, 0u);
+}
+
+TEST(PeriXml, WrongGuessesOfRangesAreReadAgainInOrder) {
+  // The bytes a start is guessed by, in a comment in every block.
+  RangedDocument in_comment = ranged_document("<!-- <d metric=\"m.excl\"> -->", "");
+  // ... deeper in a child of another form after each child (its values count: the sums get
+  // them).
+  RangedDocument deeper = ranged_document(
+      "", "<d code=\"c1\"><d metric=\"m.excl\"><d spc=\"t1\">1000000</d></d></d>\n");
+  deeper.sums[3] += 40 * 1000000;
+  // ... in the next <data>: each child in a <data> of its own.
+  RangedDocument two_data = ranged_document("", "</data><data>");
+  for (RangedDocument* doc : {&in_comment, &deeper, &two_data}) {
+    for (const char* threads : {"2", "4"}) {
+      const io::PeriDocument read = read_with_threads(doc->text, threads, 1);
+      EXPECT_EQ(signed_values(read), doc->sums) << threads << " threads";
+      EXPECT_TRUE(read.read_again) << threads << " threads";
+    }
+  }
+}
+
+TEST(PeriXml, MalformedDataReadByRangesIsToldAsInOrder) {
+  auto error_of = [](const std::string& text, size_t range_bytes) -> std::string {
+    try {
+      read_with_threads(text, "2", range_bytes);
+    } catch (const FormatError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const RangedDocument doc = ranged_document("", "");
+  // A wrong end tag and a '<' in a start tag deep in an inclusive twin, then an undefined id
+  // in an exclusive child.
+  const size_t twin = doc.text.find("<d metric=\"m.incl\">", doc.text.size() / 2);
+  std::string wrong_end = doc.text, lt_in_tag = doc.text, undefined = doc.text;
+  const size_t leaf = doc.text.find("</d><d spc=", doc.text.find("<d code=\"c1\">", twin));
+  ASSERT_LT(leaf, doc.text.find("<d metric=\"m.excl\">", twin));
+  wrong_end.replace(leaf, 4, "</x>");
+  const size_t line =
+      static_cast<size_t>(std::count(doc.text.begin(), doc.text.begin() + leaf, '\n')) + 1;
+  const size_t column = leaf - doc.text.rfind('\n', leaf);
+  EXPECT_EQ(error_of(wrong_end, 1), "ranged.xml:" + std::to_string(line) + ":" +
+                                        std::to_string(column) +
+                                        ": malformed XML: </x> where </d> was expected");
+  lt_in_tag.insert(leaf + 10, "<");
+  EXPECT_NE(error_of(lt_in_tag, 1).find("ranged.xml:" + std::to_string(line) + ":"),
+            std::string::npos);
+  EXPECT_EQ(error_of(lt_in_tag, 1), error_of(lt_in_tag, 0));
+  const size_t excl = undefined.rfind("<d spc=\"t1\">");
+  undefined.replace(excl, 12, "<d spc=\"t9\">");
+  EXPECT_NE(error_of(undefined, 1).find("<d spc=\"t9\"> names no thread"), std::string::npos)
+      << error_of(undefined, 1);
+  EXPECT_EQ(error_of(undefined, 1), error_of(undefined, 0));
+  // Cut off anywhere in the data: the error of the reading in order, with the file's name.
+  for (size_t cut = doc.text.find("<data>"); cut < doc.text.size(); cut += 13) {
+    const std::string cut_text = doc.text.substr(0, cut);
+    const std::string ranged = error_of(cut_text, 1);
+    EXPECT_NE(ranged.find("ranged.xml:"), std::string::npos) << "cut at " << cut;
+    EXPECT_EQ(ranged, error_of(cut_text, 0)) << "cut at " << cut;
+  }
+}
+
 TEST(PeriXml, BadDataSayWhereAndWhatFirst) {
   test::TempDir tmp("peri-bad-data");
   auto error_of = [&](const std::string& data) -> std::string {

@@ -101,6 +101,7 @@ set(CUBEKIT_TEST_HEADERS
                                   #   the test says (set_system_split_for_tests)
   io/peri_reader.hpp              # tests/fuzz/fuzz_peri.cpp, tests/roundtrip/peri_xml_test.cpp
   model/least_squares.hpp         # tests/unit/multi_parameter_test.cpp
+  model/series_names.hpp          # tests/fuzz/fuzz_series_names.cpp, tests/unit/perf_model_test.cpp
   mpi/collectives.hpp             # tests/mpi/plan_test.cpp
   server/report_cache.hpp         # tests/server/concurrency_test.cpp
   server/http_error.hpp           # tests/server/callgraph_api_test.cpp: the cache's refusal

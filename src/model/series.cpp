@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <unordered_map>
 
@@ -14,45 +13,14 @@
 #include "cubekit/parallel.hpp"
 #include "cubekit/perf_model.hpp"
 #include "cubekit/report.hpp"
+#include "model/series_names.hpp"
 
 namespace cubekit {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct NamedPoint {
-  std::vector<std::string> names;
-  std::vector<double> values;
-};
-
-// "mm.x10y1z1.r1" → x=10, y=1, z=1: the text between the first '.' and ".r", split into names
-// and numbers ("," stands for the decimal point, a trailing '.' is dropped).
-NamedPoint parse_folder_name(const std::string& folder) {
-  const size_t start = folder.find('.') + 1;  // npos + 1 == 0: from the start
-  const size_t end = folder.find(".r");
-  const std::string text =
-      folder.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  static const std::regex kNumber("[0-9.,]+");
-  NamedPoint point;
-  size_t last = 0;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kNumber);
-       it != std::sregex_iterator(); ++it) {
-    point.names.push_back(text.substr(last, size_t(it->position()) - last));
-    std::string number = it->str();
-    std::replace(number.begin(), number.end(), ',', '.');
-    while (!number.empty() && number.back() == '.') number.pop_back();
-    try {
-      size_t used = 0;
-      point.values.push_back(std::stod(number, &used));
-      if (used != number.size()) throw std::invalid_argument(number);
-    } catch (const std::exception&) {
-      throw Error(folder + ": '" + it->str() + "' is not a parameter value");
-    }
-    last = size_t(it->position() + it->length());
-  }
-  if (point.values.empty()) throw Error(folder + ": the folder name names no parameter");
-  return point;
-}
+using model_detail::NamedPoint;
+using model_detail::parse_folder_name;
 
 bool is_report_name(const fs::path& file) {
   const std::string name = file.filename().string();

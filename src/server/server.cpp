@@ -2,11 +2,10 @@
 
 #include <httplib.h>
 
-#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 #include <vector>
 
 #include "cubekit/error.hpp"
@@ -63,6 +62,7 @@ struct Server::Impl {
   // stop() before run() (a test's server stopped at once, a signal right after listen()):
   // cpp-httplib's stop() does nothing until its loop runs, which would then never end.
   std::mutex run_mutex;
+  std::condition_variable loop_started_or_run_ended;
   bool stop_asked = false;
   bool in_run = false;
 };
@@ -160,8 +160,15 @@ void Server::Impl::routes() {
   // body (a few kB) then waited for the browser's delayed ACK of the headers, 40 ms on Linux:
   // the viewer's flat profile and call graph answers came 40 ms after their first byte.
   http.set_tcp_nodelay(true);
+  // cpp-httplib makes its task queue once its loop counts as running (is_running()) and
+  // before it accepts: the moment a waiting stop() can stop it.
   const int threads = options.threads;
-  http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  http.new_task_queue = [this, threads] {
+    // Taken and given back: a stop() that found the loop not running is waiting by now.
+    { std::lock_guard lock(run_mutex); }
+    loop_started_or_run_ended.notify_all();
+    return new httplib::ThreadPool(static_cast<size_t>(threads));
+  };
 }
 
 // The user's plugins (--plugins): listed for the viewer, which imports each as a module.
@@ -230,21 +237,21 @@ void Server::run() {
     s.in_run = true;
   }
   s.http.listen_after_bind();
-  std::lock_guard lock(s.run_mutex);
-  s.in_run = false;
+  {
+    std::lock_guard lock(s.run_mutex);
+    s.in_run = false;
+  }
+  s.loop_started_or_run_ended.notify_all();
 }
 
 // Once run() has begun, its loop is stopped as soon as cpp-httplib runs it (a few instructions
-// after run() began); before, run() sees stop_asked and does not start it.
+// after run() began: the task queue's maker wakes this wait); before, run() sees stop_asked and
+// does not start it.
 void Server::stop() {
   Impl& s = *impl_;
   std::unique_lock lock(s.run_mutex);
   s.stop_asked = true;
-  while (s.in_run && !s.http.is_running()) {
-    lock.unlock();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    lock.lock();
-  }
+  s.loop_started_or_run_ended.wait(lock, [&] { return !s.in_run || s.http.is_running(); });
   lock.unlock();
   s.http.stop();
 }

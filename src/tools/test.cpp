@@ -221,14 +221,22 @@ Verbosity verbosity_of(const char* level_text) {
 
 int test_main(int argc, char** argv) {
   Verbosity verbosity = kSilent;
-  std::optional<AtomicFile> details_file;  // the last -o's; appears when the checks are done
+  std::optional<AtomicFile> details_file;  // -o's; appears when the checks are done
+  std::string details_path;
   const CommandLine line =
       parse_command_line(test_options(argv[0]), argc, argv, [&](char c, const char* arg) {
         if (c == 'v') verbosity = verbosity_of(arg);
         if (c != 'o') return;
+        // CubeLib 4.6 writes the details to the last -o and empties the earlier files (it
+        // opens each and forgets it; its "at most one output file" error is commented out):
+        // an empty file would read as "no failures".
+        if (details_file)
+          throw failure("cube_test: -o given twice ('" + details_path + "', then '" + arg +
+                        "'): the details go to one file\n");
         if (verbosity == kSilent) verbosity = kErrors;
         try {
           details_file.emplace(arg);
+          details_path = arg;
         } catch (const Error& e) {
           throw failure(std::string("cube_test: ") + e.what() + "\n");
         }

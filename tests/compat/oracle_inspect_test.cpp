@@ -335,6 +335,24 @@ TEST(CubeTest, DetailsGoToTheOutputFile) {
   EXPECT_NE(log.find("Failed:  4 / 4"), std::string::npos) << log;
 }
 
+// -o twice: CubeLib 4.6's cube_test writes the details to the last file and leaves the earlier
+// one empty (`cube_test -o a.txt -o b.txt -v 3 -e time summary.cubex summary.cubex`: a.txt,
+// which held a line, 0 bytes; b.txt the details), an empty file that reads as "no failures".
+// cubekit refuses: exit 1 naming both, neither file touched.
+TEST(CubeTest, OutputFileGivenTwiceIsRefused) {
+  REQUIRE_SHARED();
+  cubekit::test::TempDir tmp("cube-test-two-outputs");
+  const fs::path first = tmp.path() / "a.txt", second = tmp.path() / "b.txt";
+  std::ofstream(first) << "kept\n";
+  const auto r = run_tool("cube_test", {"-o", first.string(), "-o", second.string(), "-e", "time",
+                                        small_profile(), second_profile()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "cube_test: -o given twice ('" + first.string() + "', then '" + second.string() +
+                       "'): the details go to one file\n");
+  EXPECT_EQ(read_file(first), "kept\n");
+  EXPECT_FALSE(fs::exists(second));
+}
+
 // A copy of the tree cut down to call paths above 1e-5 s keeps main alone (1.76e-05, 1.79e-05);
 // the whole tree is untouched.
 TEST(CubeTest, CheckedPartsOfTheTreeAreCutInOrder) {

@@ -7,13 +7,19 @@
 #   CORPUS/cubepl       CubePL expressions of the remap .spec files
 #   CORPUS/spec         the remap .spec files themselves
 #   CORPUS/peri         PERI-XML documents (the project's own, tests/data)
+#   CORPUS/series_names experiment folder names in Extra-P's layout (written here, and the
+#                       names of Extra-P's test reports)
 # Usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]}
 real=${2:-$here/../../../shared/data/real}
-mkdir -p "$out"/{tar,anchor,metric_data,cube3,cubepl,spec,peri}
+mkdir -p "$out"/{tar,anchor,metric_data,cube3,cubepl,spec,peri,series_names}
 cp "$here"/../data/peri_*.xml "$out/peri/"
+n=0
+for name in mm.x10y1z1.r1 lulesh.p8.size30.r2 run.p2,5q16 scorep-p64 a.x1.y2.r10 x4; do
+  printf %s "$name" >"$out/series_names/seed$((n++))"
+done
 if [[ ! -d $real ]]; then
   echo "make_corpus.sh: no real data at $real; corpora stay empty (the fuzzers start from scratch)" >&2
   exit 0
@@ -111,6 +117,9 @@ for spec in sorted((real / "cubelib/remap").glob("*.spec")):
 (out / "long_conditions").write_text("{ if (1 == 1" + " and 1 == 1" * 400 + ") { ${r} = 1; }; return ${r}; }")
 PY
 cp "$real"/cubelib/remap/*.spec "$out/spec/" 2>/dev/null || true
-for d in tar anchor metric_data cube3 cubepl spec; do
+for report in "$real"/extrap/*/*.cubex; do
+  [[ -e $report ]] && printf %s "$(basename "$report" .cubex)" >"$out/series_names/$(basename "$report")"
+done
+for d in tar anchor metric_data cube3 cubepl spec series_names; do
   echo "$d: $(ls "$out/$d" | wc -l) seeds"
 done

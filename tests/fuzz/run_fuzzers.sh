@@ -13,7 +13,8 @@ artifacts=${4:-$build/fuzz-artifacts}
 mkdir -p "$artifacts"
 
 # target:corpus-subdir:max_len[:min_seconds]. The lengths cover the seeds that matter (whole small archives,
-# real anchors) while keeping executions fast; CubePL inputs may be long enough for thousands of
+# real anchors) while keeping executions fast; folder names have 255 bytes at most (NAME_MAX),
+# fuzzed with room to spare; CubePL inputs may be long enough for thousands of
 # operators in a row (over-high syntax trees, docs/cubepl.md "Depth").
 targets=(
   fuzz_tar:tar:262144
@@ -23,6 +24,7 @@ targets=(
   fuzz_cubepl:cubepl:131072:${CUBEKIT_FUZZ_CUBEPL_SECONDS:-600}
   fuzz_spec:spec:65536
   fuzz_peri:peri:65536
+  fuzz_series_names:series_names:1024
 )
 
 # Runs one fuzzer; its statistics and verdict go to its log, the verdict also to <target>.failed.

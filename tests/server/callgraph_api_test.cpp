@@ -5,6 +5,7 @@
 // path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -104,24 +105,36 @@ TEST(CallGraphApi, TheShapeIsComputedWhenTheReportOpens) {
   EXPECT_EQ(shape->region_of, (std::vector<uint32_t>{0, 1, 2, 1, 1, 3, 2, 3}));
 }
 
+// The flat profile's regions of `metric` in `report`, its `top` rows (all without): every
+// region of the call tree (5) in region order and no row count without `top`; with it, at most
+// `top` of them and the row count, 5, whatever `top` is.
+json flat_regions(const SmallServer& s, const std::string& report, const std::string& metric,
+                  size_t top = 0) {
+  const json flat = s.get("flat?report=" + report + "&metric=" + metric +
+                          (top > 0 ? "&top=" + std::to_string(top) : ""));
+  if (top > 0) {
+    EXPECT_EQ(flat["rows"], 5) << report << " top " << top;
+  } else {
+    EXPECT_FALSE(flat.contains("rows")) << report;
+  }
+  EXPECT_EQ(flat["regions"].size(), top > 0 ? std::min<size_t>(top, 5) : 5) << report;
+  return flat["regions"];
+}
+
 TEST(CallGraphApi, FlatProfileTopRows) {
   SmallServer s;
   // Exclusive time per region: main 1, foo#1 2 + 16, bar 4 + 32, foo#3 8, baz 128 + 64.
   // Subroutines (each call path below the region's own of another region, once): bar 8 + 16
   // + 128 below call path 2 and 64 below 6 = 216; foo#1 4 + 8 + 128 = 140.
-  const json top = s.get("flat?report=r.cubex&metric=time&top=3");
-  EXPECT_EQ(top["rows"], 5);
   const json regions = {
       {{"id", 4}, {"name", "baz"}, {"excl", 192.0}, {"incl", 192.0}, {"subroutines", 0.0}},
       {{"id", 2}, {"name", "bar"}, {"excl", 36.0}, {"incl", 252.0}, {"subroutines", 216.0}},
       {{"id", 1}, {"name", "foo"}, {"excl", 18.0}, {"incl", 158.0}, {"subroutines", 140.0}}};
-  EXPECT_EQ(top["regions"], regions);
-  EXPECT_EQ(s.get("flat?report=r.cubex&metric=time&top=50")["regions"].size(), 5u);
-  // Without `top`: every region in region order, and no row count.
-  const json all = s.get("flat?report=r.cubex&metric=time");
-  ASSERT_EQ(all["regions"].size(), 5u);
-  EXPECT_EQ(all["regions"][3]["excl"], 8.0);
-  EXPECT_FALSE(all.contains("rows"));
+  EXPECT_EQ(flat_regions(s, "r.cubex", "time", 3), regions);
+  flat_regions(s, "r.cubex", "time", 50);
+  const json all = flat_regions(s, "r.cubex", "time");
+  ASSERT_EQ(all.size(), 5u);
+  EXPECT_EQ(all[3]["excl"], 8.0);
   EXPECT_EQ(s.server.get("/api/v1/flat?report=r.cubex&metric=time&top=0").first, 400);
   EXPECT_EQ(s.server.get("/api/v1/flat?report=r.cubex&metric=time&top=-1").first, 400);
 }
@@ -131,9 +144,9 @@ TEST(CallGraphApi, FlatProfileTopRows) {
 // nothing: CubeLib's cube_dump -r prints "0." there; the empty maximum, -DBL_MAX, is no value).
 TEST(CallGraphApi, FlatProfileOfAMaximumHasNoValueWhereNothingAdds) {
   SmallServer s;
-  const json all = s.get("flat?report=m.cubex&metric=max_time");
-  ASSERT_EQ(all["regions"].size(), 5u);
-  const auto row = [&](int id) { return all["regions"][id]; };
+  const json all = flat_regions(s, "m.cubex", "max_time");
+  ASSERT_EQ(all.size(), 5u);
+  const auto row = [&](int id) { return all[id]; };
   // main: 1; below it every other call path, the largest 128 (baz under bar).
   EXPECT_EQ(row(0)["excl"], 1.0);
   EXPECT_EQ(row(0)["subroutines"], 128.0);
@@ -153,11 +166,10 @@ TEST(CallGraphApi, FlatProfileOfAMaximumHasNoValueWhereNothingAdds) {
   EXPECT_TRUE(row(4)["subroutines"].is_null()) << row(4);
   EXPECT_EQ(row(4)["incl"], 128.0);
   // `top` orders by exclusive value.
-  const json top = s.get("flat?report=m.cubex&metric=max_time&top=2");
-  EXPECT_EQ(top["rows"], 5);
-  ASSERT_EQ(top["regions"].size(), 2u);
-  EXPECT_EQ(top["regions"][0]["name"], "baz");
-  EXPECT_EQ(top["regions"][1]["name"], "bar");
+  const json top = flat_regions(s, "m.cubex", "max_time", 2);
+  ASSERT_EQ(top.size(), 2u);
+  EXPECT_EQ(top[0]["name"], "baz");
+  EXPECT_EQ(top[1]["name"], "bar");
 }
 
 // The flame graph's boxes: call paths of at least `min_extent` of `extent`, placed as the

@@ -16,7 +16,6 @@
 
 #include "cubekit/algebra.hpp"
 #include "cubekit/derived.hpp"
-#include "cubekit/writer.hpp"
 #include "unit/small_model.hpp"
 #include "unit/tar_builder.hpp"
 
@@ -101,14 +100,7 @@ Report branching_report(const std::string& path, const char* dtype,
   model->cnodes[0].children = {2, 1};
   model->cnodes[2].children = {3};
   test::add_one_machine(*model, {1});
-  model->finalize(path);
-  ReportWriter writer(path, model);
-  writer.begin_metric(0);
-  for (Index c : storage_order(*model, MetricKind::kExclusive))
-    writer.write_row(c, reinterpret_cast<const std::byte*>(&bits[c]));
-  writer.end_metric();
-  writer.finish();
-  return Report::open(path);
+  return test::write_first_metric(path, model, bits.data());
 }
 
 template <class T>

@@ -16,6 +16,7 @@
 
 #include "cubekit/error.hpp"
 #include "cubekit/perf_model.hpp"
+#include "model/series_names.hpp"
 #include "small_model.hpp"
 #include "test_support.hpp"
 
@@ -224,6 +225,33 @@ TEST(PerfModel, LocationsWithoutAMinimumAndCallPathsMissingSomewhereAreNoSamples
     EXPECT_EQ(result.incomplete[0].callpath, (std::vector<std::string>{"main", "setup"}));
     EXPECT_EQ(result.incomplete[0].points.size(), 1u);
   }
+}
+
+// Folder names read as Extra-P reads them (abstract_directory_reader.py): the text between the
+// first '.' (the start without one) and the first ".r", split into names and numbers. Where
+// that ".r" is the first '.', nothing: the repetition is no parameter ("mm.r1" gave a parameter
+// "" = 1, and "x4y1z1.r1" that alone, not x, y and z; found by fuzz_series_names), and the
+// name names none.
+TEST(PerfModel, FolderNamesReadAsExtrapReadsThem) {
+  using model_detail::parse_folder_name;
+  const auto mm = parse_folder_name("mm.x10y1,5z2.r3");
+  EXPECT_EQ(mm.names, (std::vector<std::string>{"x", "y", "z"}));
+  EXPECT_EQ(mm.values, (std::vector<double>{10, 1.5, 2}));
+  const auto dotted = parse_folder_name("a.x1.y2.r10");  // "x1.y2": 1 (trailing '.' dropped), 2
+  EXPECT_EQ(dotted.names, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(dotted.values, (std::vector<double>{1, 2}));
+  const auto plain = parse_folder_name("p8q16");
+  EXPECT_EQ(plain.names, (std::vector<std::string>{"p", "q"}));
+  EXPECT_EQ(plain.values, (std::vector<double>{8, 16}));
+  for (const char* none : {"mm.r1", ".r5x4", "x4y1z1.r1"}) {
+    try {
+      parse_folder_name(none);
+      ADD_FAILURE() << none << ": read as a point";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("names no parameter"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(parse_folder_name("mm.x1.2.3.r1"), Error);  // "1.2.3" is no number
 }
 
 TEST(PerfModel, BadSeriesFoldersAreRefusedNamingTheProblem) {

@@ -102,10 +102,13 @@ inline Metric& add_metric(Model& model, const std::string& name, const char* dty
   return model.metrics.back();
 }
 
-// Finalizes `model`, writes its metric 0 (one EXCLUSIVE double per call path and location,
-// `values` indexed by call path) to `path` and opens the report.
-inline Report write_first_metric(const std::string& path, std::shared_ptr<Model> model,
-                                 const double* values) {
+// Finalizes `model`, writes its metric 0 (stored EXCLUSIVE, one location: `values[c]` is call
+// path c's value, a double or the bits of the metric's other 8-byte type) to `path` and opens
+// the report.
+template <class Value>
+Report write_first_metric(const std::string& path, std::shared_ptr<Model> model,
+                          const Value* values) {
+  static_assert(sizeof(Value) == 8, "one 8-byte value per call path");
   model->finalize(path);
   ReportWriter writer(path, model);
   writer.begin_metric(0);

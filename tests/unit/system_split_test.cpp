@@ -53,59 +53,80 @@ std::string attributes(const Attributes& attrs) {
   return out;
 }
 
+// "what: x vs y" when x and y differ, "" when they agree.
+template <class T>
+std::string differ(const T& x, const T& y, const std::string& what) {
+  std::ostringstream out;
+  if (!(x == y)) out << what << ": " << x << " vs " << y;
+  return out.str();
+}
+
+// The first pair of items of `a` and `b` (lists of one size) that differ, as `fields(x, y, at)`
+// tells it, `at` naming the item ("node 3 "); "" when none do.
+template <class Item, class Fields>
+std::string first_item_difference(const std::vector<Item>& a, const std::vector<Item>& b,
+                                  const std::string& kind, const Fields& fields) {
+  std::string d;
+  for (size_t i = 0; d.empty() && i < a.size(); ++i)
+    d = fields(a[i], b[i], kind + " " + std::to_string(i) + " ");
+  return d;
+}
+
+// What a location group and a location have alike: Id, name, type, rank and attributes.
+template <class Member>
+std::string member_difference(const Member& x, const Member& y, const std::string& at) {
+  return differ(x.id, y.id, at + "id") + differ(x.name.str(), y.name.str(), at + "name") +
+         differ(x.type.str(), y.type.str(), at + "type") + differ(x.rank, y.rank, at + "rank") +
+         differ(attributes(x.attrs), attributes(y.attrs), at + "attrs");
+}
+
+std::string node_difference(const SystemNode& x, const SystemNode& y, const std::string& at) {
+  return differ(x.id, y.id, at + "id") + differ(x.name, y.name, at + "name") +
+         differ(x.class_name, y.class_name, at + "class") + differ(x.descr, y.descr, at + "descr") +
+         differ(attributes(x.attrs), attributes(y.attrs), at + "attrs") +
+         differ(x.parent, y.parent, at + "parent") +
+         differ(indices(x.children), indices(y.children), at + "children") +
+         differ(indices(x.groups), indices(y.groups), at + "groups");
+}
+
+std::string group_difference(const LocationGroup& x, const LocationGroup& y,
+                             const std::string& at) {
+  return member_difference(x, y, at) + differ(x.node, y.node, at + "node") +
+         differ(indices(x.locations), indices(y.locations), at + "locations");
+}
+
+std::string location_difference(const Location& x, const Location& y, const std::string& at) {
+  return member_difference(x, y, at) + differ(x.group, y.group, at + "group");
+}
+
+std::string topology_difference(const Topology& x, const Topology& y) {
+  std::string d = differ(x.name, y.name, "topology name") +
+                  differ(x.dims.size(), y.dims.size(), "topology dims") +
+                  differ(x.coords.size(), y.coords.size(), "topology coords") +
+                  differ(indices({x.values.begin(), x.values.end()}),
+                         indices({y.values.begin(), y.values.end()}), "topology values");
+  for (size_t c = 0; d.empty() && c < x.coords.size(); ++c)
+    d = differ(x.coords[c].owner_id, y.coords[c].owner_id, "coord owner") +
+        differ(static_cast<int>(x.coords[c].owner), static_cast<int>(y.coords[c].owner),
+               "coord owner kind");
+  return d;
+}
+
 // The first difference between the system parts of two models ("" when none), and the sizes
 // of the other parts.
 std::string first_difference(const Model& a, const Model& b) {
-  auto differ = [](auto x, auto y, const std::string& what) {
-    std::ostringstream out;
-    if (!(x == y)) out << what << ": " << x << " vs " << y;
-    return out.str();
-  };
   std::string d = differ(a.system_nodes.size(), b.system_nodes.size(), "nodes") +
                   differ(a.groups.size(), b.groups.size(), "groups") +
                   differ(a.locations.size(), b.locations.size(), "locations") +
                   differ(a.topologies.size(), b.topologies.size(), "topologies") +
                   differ(a.cnodes.size(), b.cnodes.size(), "cnodes") +
                   differ(a.system_title, b.system_title, "system title");
-  for (size_t i = 0; d.empty() && i < a.system_nodes.size(); ++i) {
-    const SystemNode &x = a.system_nodes[i], &y = b.system_nodes[i];
-    const std::string at = "node " + std::to_string(i) + " ";
-    d = differ(x.id, y.id, at + "id") + differ(x.name, y.name, at + "name") +
-        differ(x.class_name, y.class_name, at + "class") + differ(x.descr, y.descr, at + "descr") +
-        differ(attributes(x.attrs), attributes(y.attrs), at + "attrs") +
-        differ(x.parent, y.parent, at + "parent") +
-        differ(indices(x.children), indices(y.children), at + "children") +
-        differ(indices(x.groups), indices(y.groups), at + "groups");
-  }
-  for (size_t i = 0; d.empty() && i < a.groups.size(); ++i) {
-    const LocationGroup &x = a.groups[i], &y = b.groups[i];
-    const std::string at = "group " + std::to_string(i) + " ";
-    d = differ(x.id, y.id, at + "id") + differ(x.node, y.node, at + "node") +
-        differ(x.name.str(), y.name.str(), at + "name") +
-        differ(x.type.str(), y.type.str(), at + "type") + differ(x.rank, y.rank, at + "rank") +
-        differ(attributes(x.attrs), attributes(y.attrs), at + "attrs") +
-        differ(indices(x.locations), indices(y.locations), at + "locations");
-  }
-  for (size_t i = 0; d.empty() && i < a.locations.size(); ++i) {
-    const Location &x = a.locations[i], &y = b.locations[i];
-    const std::string at = "location " + std::to_string(i) + " ";
-    d = differ(x.id, y.id, at + "id") + differ(x.group, y.group, at + "group") +
-        differ(x.name.str(), y.name.str(), at + "name") +
-        differ(x.type.str(), y.type.str(), at + "type") + differ(x.rank, y.rank, at + "rank") +
-        differ(attributes(x.attrs), attributes(y.attrs), at + "attrs");
-  }
-  for (size_t i = 0; d.empty() && i < a.topologies.size(); ++i) {
-    const Topology &x = a.topologies[i], &y = b.topologies[i];
-    d = differ(x.name, y.name, "topology name") +
-        differ(x.dims.size(), y.dims.size(), "topology dims") +
-        differ(x.coords.size(), y.coords.size(), "topology coords") +
-        differ(indices({x.values.begin(), x.values.end()}),
-               indices({y.values.begin(), y.values.end()}), "topology values");
-    for (size_t c = 0; d.empty() && c < x.coords.size(); ++c)
-      d = differ(x.coords[c].owner_id, y.coords[c].owner_id, "coord owner") +
-          differ(static_cast<int>(x.coords[c].owner), static_cast<int>(y.coords[c].owner),
-                 "coord owner kind");
-  }
+  if (d.empty()) d = first_item_difference(a.system_nodes, b.system_nodes, "node", node_difference);
+  if (d.empty()) d = first_item_difference(a.groups, b.groups, "group", group_difference);
+  if (d.empty())
+    d = first_item_difference(a.locations, b.locations, "location", location_difference);
+  for (size_t i = 0; d.empty() && i < a.topologies.size(); ++i)
+    d = topology_difference(a.topologies[i], b.topologies[i]);
   return d;
 }
 

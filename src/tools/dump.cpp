@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cubekit/algebra.hpp"
@@ -303,12 +304,21 @@ std::vector<std::optional<Values>> aggregate_all(const LocationShare& share, con
 // enough for the allocator to keep it among its own pages (not a fresh mapping per table).
 constexpr size_t kTablePiece = size_t{64} << 10;
 
-void print_human(std::ostream& out, MetricEngine& engine, const LocationShare& share,
-                 const Options& o, const Selection& s) {
+// The header of metric m's table in the human layout, up to its first line of values.
+void print_table_header(std::ostream& out, const MetricEngine& engine, const Options& o,
+                        const Selection& s, Index m, size_t width) {
   const Model& model = engine.report().model();
-  auto aggregated = aggregate_all(share, o, s);
-  out << "\n\n ===================== DATA =================== \n";
-  // Labels once for all metrics (a table per metric repeats them).
+  out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
+  out << std::string(width + 1, ' ');
+  if (o.aggregate)
+    out << "All threads";
+  else
+    for (Index l : s.locations) out << model.locations[l].name << std::string(13, ' ');
+  out << "\n" << std::string(79, '-') << "\n";
+}
+
+// Call path labels padded to one width, as every table of the human layout starts its lines.
+std::vector<std::string> padded_labels(const Model& model, const Selection& s) {
   std::vector<std::string> labels;
   labels.reserve(s.cnodes.size());
   size_t width = 0;
@@ -317,18 +327,81 @@ void print_human(std::ostream& out, MetricEngine& engine, const LocationShare& s
     width = std::max(width, labels.back().size());
   }
   for (std::string& label : labels) label.resize(width + 1, ' ');
+  return labels;
+}
+
+// The value texts of a -t aggr table, one line per chosen call path, without the labels (which
+// every table repeats: they are joined as the table is written, and the texts held are small).
+std::string aggregated_value_lines(const Values& values, const Selection& s) {
+  std::string text;
+  text.reserve(s.cnodes.size() * 16);
+  for (Index c : s.cnodes) {
+    text += value_text(values.type(), values.at(c));
+    text += '\n';
+  }
+  return text;
+}
+
+// Text of all -t aggr tables' values held at once at most: beyond it the tables are printed one
+// after the other (a report of very many metrics and call paths).
+constexpr uint64_t kAggregatedTextBudget = uint64_t{64} << 20;
+
+// -t aggr of one process: each metric's sums and the text of its values are made in one job
+// on all cores, so that the value text (most of a large report's printing) is made beside the
+// other metrics' folds instead of after them all; the tables are then written in order. False
+// (nothing printed) when the texts could exceed kAggregatedTextBudget or the report is split.
+bool print_aggregated_tables(std::ostream& out, const MetricEngine& engine,
+                             const LocationShare& share, const Options& o, const Selection& s,
+                             const std::vector<std::string>& labels) {
+  // An estimate of a value's line (a DOUBLE's text has at most 13 bytes; a histogram's more).
+  constexpr uint64_t kValueLineBytes = 32;
+  if (!o.aggregate || share.split ||
+      kValueLineBytes * s.cnodes.size() * s.metrics.size() > kAggregatedTextBudget)
+    return false;
+  std::vector<std::string> values(s.metrics.size());
+  parallel_for(s.metrics.size(), [&](size_t i) {
+    values[i] = aggregated_value_lines(aggregated_of(share, o, s.metrics[i]), s);
+  });
+  const size_t width = labels.empty() ? 0 : labels[0].size() - 1;
+  out << "\n\n ===================== DATA =================== \n";
+  std::string table;
+  table.reserve(kTablePiece + 4096);
+  for (size_t i = 0; i < s.metrics.size(); ++i) {
+    print_table_header(out, engine, o, s, s.metrics[i], width);
+    std::string_view rest = values[i];
+    for (const std::string& label : labels) {
+      const size_t line_end = rest.find('\n') + 1;
+      table += label;
+      table += rest.substr(0, line_end);
+      rest.remove_prefix(line_end);
+      if (table.size() >= kTablePiece) {
+        out << table;
+        table.clear();
+      }
+    }
+    out << table;
+    table.clear();
+    std::string().swap(values[i]);
+    drop(engine, s.metrics[i]);
+  }
+  return true;
+}
+
+void print_human(std::ostream& out, MetricEngine& engine, const LocationShare& share,
+                 const Options& o, const Selection& s) {
+  const Model& model = engine.report().model();
+  // Labels once for all metrics (a table per metric repeats them).
+  const std::vector<std::string> labels = padded_labels(model, s);
+  if (print_aggregated_tables(out, engine, share, o, s, labels)) return;
+  const size_t width = labels.empty() ? 0 : labels[0].size() - 1;
+  auto aggregated = aggregate_all(share, o, s);
+  out << "\n\n ===================== DATA =================== \n";
   std::string table;
   table.reserve(kTablePiece + 4096);
   for (size_t i = 0; i < s.metrics.size(); ++i) {
     const Index m = s.metrics[i];
     MetricValues values(share, model, o, m, std::move(aggregated[i]));
-    out << "Print out the data of the metric " << engine.metric(m).uniq_name << "\n\n";
-    out << std::string(width + 1, ' ');
-    if (o.aggregate)
-      out << "All threads";
-    else
-      for (Index l : s.locations) out << model.locations[l].name << std::string(13, ' ');
-    out << "\n" << std::string(79, '-') << "\n";
+    print_table_header(out, engine, o, s, m, width);
     const auto parts = location_parts(share, s, 32, [&](size_t k) {
       std::string text;
       for (size_t p = share.from; p < share.to; ++p) {

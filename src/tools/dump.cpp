@@ -342,13 +342,6 @@ std::string aggregated_value_lines(const Values& values, const Selection& s) {
   return text;
 }
 
-// Metrics whose -t aggr value texts are made in one parallel_for: two per thread keep the
-// threads busy to the end (metrics differ in size) while the texts held stay bounded however
-// many metrics a report has.
-size_t aggregated_metrics_per_batch() {
-  return 2 * size_t{available_threads()};
-}
-
 // Writes a table's lines: each label joined with its line of `value_lines`, gathered in
 // `table` and written in pieces (three stream insertions per line cost more than the line's
 // value text: 30,000 lines for a 5,000-call-path report).
@@ -370,34 +363,32 @@ void write_labelled_lines(std::ostream& out, const std::vector<std::string>& lab
 
 // -t aggr of one process: each metric's sums and the text of its values are made in one job
 // on all cores, so that the value text (most of a large report's printing) is made beside the
-// other metrics' folds instead of after them all; the tables of a batch are then written in
-// order. The call paths' labels are one more job of the first batch (a tenth of the printing).
+// other metrics' folds instead of after them all; the call paths' labels are one more job.
+// The tables are then written in order. One parallel_for for all metrics, as the sums alone
+// were before: a thread that finishes early takes the next metric, whatever the others do
+// (batches would wait for the slowest metric of each, and on a busy machine for a thread that
+// has no core). The texts held instead of the sums are about as large (a DOUBLE's text has at
+// most 13 bytes and a newline, its value 8).
 void print_aggregated_tables(std::ostream& out, const MetricEngine& engine,
                              const LocationShare& share, const Options& o, const Selection& s) {
-  std::vector<std::string> labels;
-  const size_t batch = aggregated_metrics_per_batch();
+  const size_t n = s.metrics.size();
+  std::vector<std::string> labels, values(n);
+  parallel_for(n + 1, [&](size_t i) {
+    if (i == n) {
+      labels = padded_labels(engine.report().model(), s);
+      return;
+    }
+    values[i] = aggregated_value_lines(aggregated_of(share, o, s.metrics[i]), s);
+  });
+  const size_t width = labels.empty() ? 0 : labels[0].size() - 1;
+  out << "\n\n ===================== DATA =================== \n";
   std::string table;
-  for (size_t first = 0; first < s.metrics.size(); first += batch) {
-    const size_t n = std::min(batch, s.metrics.size() - first);
-    std::vector<std::string> values(n);
-    parallel_for(first == 0 ? n + 1 : n, [&](size_t i) {
-      if (i == n) {
-        labels = padded_labels(engine.report().model(), s);
-        return;
-      }
-      values[i] = aggregated_value_lines(aggregated_of(share, o, s.metrics[first + i]), s);
-    });
-    const size_t width = labels.empty() ? 0 : labels[0].size() - 1;
-    if (first == 0) {
-      out << "\n\n ===================== DATA =================== \n";
-      table.reserve(kTablePiece + 4096);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      print_table_header(out, engine, o, s, s.metrics[first + i], width);
-      write_labelled_lines(out, labels, values[i], table);
-      std::string().swap(values[i]);
-      drop(engine, s.metrics[first + i]);
-    }
+  table.reserve(kTablePiece + 4096);
+  for (size_t i = 0; i < n; ++i) {
+    print_table_header(out, engine, o, s, s.metrics[i], width);
+    write_labelled_lines(out, labels, values[i], table);
+    std::string().swap(values[i]);
+    drop(engine, s.metrics[i]);
   }
 }
 

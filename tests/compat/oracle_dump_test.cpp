@@ -110,10 +110,11 @@ INSTANTIATE_TEST_SUITE_P(Oracle, OracleDump, ::testing::ValuesIn(dump_cases()),
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OracleDump);
 
-// -t aggr makes the tables' texts in batches of two metrics per thread, the labels beside the
-// first batch (dump.cpp): CubeLib's summary example has 80 metrics, so one, two and three
-// threads cut it into 40, 20 and 14 batches, and each must print what CubeLib printed.
-TEST(OracleDumpThreads, AggregatedTablesInBatchesOnOneTwoAndThreeThreadsEqualTheOriginal) {
+// -t aggr makes each metric's sums and value text in a job of its own, the labels in one more,
+// and writes the tables in order (dump.cpp): on one, two and three threads the jobs of
+// CubeLib's 80-metric summary example end in different orders, and each run must print what
+// CubeLib printed.
+TEST(OracleDumpThreads, AggregatedTablesOnOneTwoAndThreeThreadsEqualTheOriginal) {
   CUBEKIT_REQUIRE_SHARED();
   const std::string folder = "cubelib__examples__cube__summary.cubex";
   const fs::path dir = shared_dir() / "oracle" / folder;

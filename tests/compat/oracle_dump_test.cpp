@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -108,6 +109,35 @@ INSTANTIATE_TEST_SUITE_P(Oracle, OracleDump, ::testing::ValuesIn(dump_cases()),
                            return n;
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OracleDump);
+
+// -t aggr makes each metric's sums and value text in a job of its own, the labels in one more,
+// and writes the tables in order (dump.cpp): on one, two and three threads the jobs of
+// CubeLib's 80-metric summary example end in different orders, and each run must print what
+// CubeLib printed.
+TEST(OracleDumpThreads, AggregatedTablesOnOneTwoAndThreeThreadsEqualTheOriginal) {
+  CUBEKIT_REQUIRE_SHARED();
+  const std::string folder = "cubelib__examples__cube__summary.cubex";
+  const fs::path dir = shared_dir() / "oracle" / folder;
+  const char* saved = std::getenv("CUBEKIT_THREADS");
+  const std::string saved_threads = saved ? saved : "";
+  for (const char* flavour : {"incl", "excl"}) {
+    const std::string expected =
+        read_file((dir / ("dump_all_" + std::string(flavour) + "_aggr.out")).string());
+    for (const char* threads : {"1", "2", "3"}) {
+      setenv("CUBEKIT_THREADS", threads, 1);
+      const auto result = run_tool(
+          "cube_dump", {"-m", "all", "-z", flavour, "-t", "aggr", oracle_input(folder).string()});
+      EXPECT_EQ(result.exit_code, 0) << result.err;
+      if (result.out != expected)
+        ADD_FAILURE() << flavour << ", " << threads
+                      << " threads: " << first_difference(result.out, expected);
+    }
+  }
+  if (saved)
+    setenv("CUBEKIT_THREADS", saved_threads.c_str(), 1);
+  else
+    unsetenv("CUBEKIT_THREADS");
+}
 
 TEST(OracleDumpSetup, SharedDirectoryPresent) {
   CUBEKIT_REQUIRE_SHARED();

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue 30's cube_dump row: `cube_dump -m all -z incl -t aggr` of a SIZE (400MB) report of
+# `cubekit generate --call-paths 5000` against one plain pass over the same mapped bytes
+# (cubekit_mmap_sum), as the ratio of their wall times in the same run (goal: ≤ 1.2×).
+#
+#   bench/dump_ratio.sh [BUILD_DIR] [OUT_DIR]
+#
+# ROUNDS (5) interleaved rounds, each the mean wall time of `perf stat -r REPEAT` (30) of the
+# plain pass, then of the dump (CUBEKIT_THREADS as set, default all cores). Needs `perf`
+# (Debian: linux-perf); the mean of 30 runs is steady to about 0.5 ms where single runs of
+# 20–30 ms are not. The report is removed afterwards. On a shared machine the ratios say little:
+# the load average is printed with each round.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build=$(cd "${1:-$here/../build}" && pwd)
+out=${2:-${TMPDIR:-/tmp}}
+rounds=${ROUNDS:-5} repeat=${REPEAT:-30}
+command -v perf >/dev/null || { echo "bench/dump_ratio.sh: needs perf (apt-get install linux-perf)" >&2; exit 1; }
+report=$out/cubekit-dump-ratio.$$.cubex
+trap 'rm -f "$report"' EXIT
+"$build/cubekit" generate --size "${SIZE:-400MB}" --call-paths 5000 -o "$report" >/dev/null
+wall_ms() { perf stat -r "$repeat" "$@" 2>&1 >/dev/null | awk '/time elapsed/ { printf "%.2f", $1 * 1000 }'; }
+for ((r = 1; r <= rounds; ++r)); do
+  plain=$(wall_ms "$build/bench/cubekit_mmap_sum" "$report")
+  dump=$(wall_ms "$build/cube_dump" -m all -z incl -t aggr "$report" -o /dev/null)
+  awk -v r="$r" -v p="$plain" -v d="$dump" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
+    'BEGIN { printf "round %d: plain pass %.2f ms, cube_dump %.2f ms: %.3f× (load average %s)\n", r, p, d, d / p, load }'
+done

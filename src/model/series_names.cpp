@@ -18,7 +18,14 @@ NamedPoint parse_folder_name(const std::string& folder) {
   size_t last = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), kNumber);
        it != std::sregex_iterator(); ++it) {
-    point.names.push_back(text.substr(last, size_t(it->position()) - last));
+    // A value needs a name, and a name one value (Extra-P fails on the first, and the second
+    // would make two parameters of one).
+    std::string name = text.substr(last, size_t(it->position()) - last);
+    if (name.empty())
+      throw Error(folder + ": the value '" + it->str() + "' has no parameter name before it");
+    if (std::find(point.names.begin(), point.names.end(), name) != point.names.end())
+      throw Error(folder + ": the parameter '" + name + "' is named twice");
+    point.names.push_back(std::move(name));
     std::string number = it->str();
     std::replace(number.begin(), number.end(), ',', '.');
     while (!number.empty() && number.back() == '.') number.pop_back();

@@ -17,7 +17,8 @@ struct NamedPoint {
 // without one; nothing when that ".r" is the first '.'), as Extra-P slices it, split into runs
 // of digits, '.' and ',' (the values: ',' stands for the decimal point, a trailing '.' is
 // dropped) and the names before them. Throws Error naming the folder when the text holds no
-// value or a run that is no number ("1.2.3").
+// value, a run that is no number ("1.2.3"), a value without a name before it ("mm.8.r1") or
+// a name twice ("mm.x1x2.r1").
 NamedPoint parse_folder_name(const std::string& folder);
 
 }  // namespace cubekit::model_detail

@@ -52,6 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const double v : point.values)
       if (!std::isfinite(v) || v < 0) std::abort();
     if (point.names != extrap_names(folder)) std::abort();
+    for (size_t i = 0; i < point.names.size(); ++i)  // each named, and once
+      if (point.names[i].empty() ||
+          std::count(point.names.begin(), point.names.end(), point.names[i]) != 1)
+        std::abort();
   } catch (const cubekit::Error&) {
     // Names that are no series point are refused, which is the common outcome.
   }

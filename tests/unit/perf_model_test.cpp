@@ -252,6 +252,17 @@ TEST(PerfModel, FolderNamesReadAsExtrapReadsThem) {
     }
   }
   EXPECT_THROW(parse_folder_name("mm.x1.2.3.r1"), Error);  // "1.2.3" is no number
+  for (const auto& [folder, why] :
+       {std::pair{"mm.8.r1", "the value '8' has no parameter name"},
+        std::pair{"mm.x1y2x3.r1", "the parameter 'x' is named twice"}}) {
+    try {
+      parse_folder_name(folder);
+      ADD_FAILURE() << folder << ": read as a point";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(folder) + ": " + why), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(PerfModel, BadSeriesFoldersAreRefusedNamingTheProblem) {

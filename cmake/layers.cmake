@@ -84,7 +84,7 @@ set(CUBEKIT_INTERNAL_HEADERS
   format/xml_escape.hpp
   format/xml_stream.hpp
   io/metric_definition.hpp
-  calc/kernels.hpp=cubepl,algebra
+  calc/kernels.hpp=cubepl,algebra,query
   cubepl/regex.hpp)
 
 # Tests and bench/ stand above every layer and use the library as a higher layer may: public

@@ -6,7 +6,8 @@
 #   CORPUS/cube3        Cube 3 documents, plain and gzip-compressed
 #   CORPUS/cubepl       CubePL expressions of the remap .spec files
 #   CORPUS/spec         the remap .spec files themselves
-#   CORPUS/peri         PERI-XML documents (the project's own, tests/data)
+#   CORPUS/peri         PERI-XML documents (the project's own, tests/data, and, when CUBEKIT
+#                       names the cubekit executable, the exports of the small real reports)
 #   CORPUS/series_names experiment folder names in Extra-P's layout (written here, and the
 #                       names of Extra-P's test reports)
 # Usage: make_corpus.sh CORPUS_DIR [REAL_DATA_DIR]
@@ -117,9 +118,20 @@ for spec in sorted((real / "cubelib/remap").glob("*.spec")):
 (out / "long_conditions").write_text("{ if (1 == 1" + " and 1 == 1" * 400 + ") { ${r} = 1; }; return ${r}; }")
 PY
 cp "$real"/cubelib/remap/*.spec "$out/spec/" 2>/dev/null || true
+# PERI-XML of real reports: several metrics, system trees and value types where the one
+# hand-written document has few; those within fuzz_peri's 64 KiB (run_fuzzers.sh).
+if [[ -x ${CUBEKIT:-} ]]; then
+  while IFS= read -r -d '' report; do
+    doc=$out/peri/$(basename "$report" .cubex).xml
+    # (its notes on metrics PERI-XML cannot hold are shown only if it fails)
+    notes=$("$CUBEKIT" export-peri "$report" -o "$doc" 2>&1 >/dev/null) ||
+      { echo "make_corpus.sh: export-peri of $report failed: $notes" >&2; exit 1; }
+    (($(stat -c %s "$doc") <= 65536)) || rm -f "$doc"
+  done < <(find "$real" -name '*.cubex' -size -200k -print0)
+fi
 for report in "$real"/extrap/*/*.cubex; do
   [[ -e $report ]] && printf %s "$(basename "$report" .cubex)" >"$out/series_names/$(basename "$report")"
 done
-for d in tar anchor metric_data cube3 cubepl spec series_names; do
+for d in tar anchor metric_data cube3 cubepl spec peri series_names; do
   echo "$d: $(ls "$out/$d" | wc -l) seeds"
 done

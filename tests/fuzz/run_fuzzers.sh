@@ -9,7 +9,8 @@ build=${1:?usage: run_fuzzers.sh BUILD_DIR SECONDS [CORPUS_DIR] [ARTIFACTS_DIR]}
 seconds=${2:?usage: run_fuzzers.sh BUILD_DIR SECONDS [CORPUS_DIR] [ARTIFACTS_DIR]}
 corpus=${3:-$build/fuzz-corpus}
 artifacts=${4:-$build/fuzz-artifacts}
-[[ -d $corpus ]] || "$here/make_corpus.sh" "$corpus" || exit 1
+# The build's cubekit executable, if any, exports the PERI-XML seeds.
+[[ -d $corpus ]] || CUBEKIT=$build/cubekit "$here/make_corpus.sh" "$corpus" || exit 1
 mkdir -p "$artifacts"
 
 # target:corpus-subdir:max_len[:min_seconds]. The lengths cover the seeds that matter (whole small archives,

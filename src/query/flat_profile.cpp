@@ -89,13 +89,24 @@ FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flav
 FlatProfile flat_profile(MetricEngine& engine, Index metric, Flavour metric_flavour,
                          const std::function<Values(Index metric)>& inclusive_of) {
   const Model& model = engine.report().model();
-  FlatProfile out = flat_profile(model, inclusive_of(metric));
-  if (metric_flavour == Flavour::kExclusive)
-    for (Index k : engine.metric(metric).children) {
-      const FlatProfile sub = flat_profile(model, inclusive_of(k));
-      subtract_sub_metric(engine.report(), metric, k, out.exclusive, sub.exclusive);
-      subtract_sub_metric(engine.report(), metric, k, out.subroutines, sub.subroutines);
-    }
+  const std::vector<Index>& subs = engine.metric(metric).children;
+  if (metric_flavour == Flavour::kInclusive || subs.empty())
+    return flat_profile(model, inclusive_of(metric));
+  // The call paths that add to each region's subroutines are the same for the metric and its
+  // sub-metrics, and finding them is most of a profile's time: found once for all of them
+  // (unless their lists would be huge, as the server bounds them).
+  constexpr size_t kMaxShapeEntries = size_t{8} << 20;  // 32 MiB of call paths
+  const std::optional<FlatProfileShape> shape = flat_profile_shape(model, kMaxShapeEntries);
+  auto profile_of = [&](Index m) {
+    return shape ? flat_profile(model, *shape, inclusive_of(m))
+                 : flat_profile(model, inclusive_of(m));
+  };
+  FlatProfile out = profile_of(metric);
+  for (Index k : subs) {
+    const FlatProfile sub = profile_of(k);
+    subtract_sub_metric(engine.report(), metric, k, out.exclusive, sub.exclusive);
+    subtract_sub_metric(engine.report(), metric, k, out.subroutines, sub.subroutines);
+  }
   return out;
 }
 

@@ -70,6 +70,8 @@ function scale(lo, hi, a, b, log) {
   return map;
 }
 
+// The series' parameters (`parameters`; a server without them names only the first).
+const parametersOf = (answer) => answer.parameters || [answer.parameter];
 // A point's value of every parameter (`coordinates`; a server without them: the first only).
 const coordinatesOf = (answer, point) => point.coordinates || { [answer.parameter]: point.parameter_value };
 // "p = 2, n = 10"
@@ -78,7 +80,7 @@ const pointName = (at, api) => Object.entries(at).map(([k, v]) => `${k} = ${api.
 // The view of `answer`'s parameters: the parameter plotted (the one chosen, else the first) and
 // each other one's fixed value (the one chosen if it was measured, else its smallest value).
 function viewOf(answer, m) {
-  const params = answer.parameters || [answer.parameter];
+  const params = parametersOf(answer);
   const along = params.includes(view.along) ? view.along : params[0];
   const fixed = {};
   for (const q of params.filter((q) => q !== along)) {
@@ -93,7 +95,7 @@ const measuredValues = (answer, m, q) => [...new Set(m.points.map((p) => coordin
 // The controls of a multi-parameter plot: `#scaling-parameter` and a `#scaling-fixed-NAME` per
 // other parameter (none for one parameter).
 function viewControls(answer, m, shown, api) {
-  const params = answer.parameters || [answer.parameter];
+  const params = parametersOf(answer);
   if (params.length < 2) return [];
   const option = (v, text, selected) => { const o = el('option', { value: String(v) }, text); o.selected = selected; return o; };
   const along = el('select', { id: 'scaling-parameter', title: 'the parameter the plot runs along' },
@@ -196,7 +198,7 @@ async function highlight(s, api) {
   const [calls, answer] = await Promise.all([api.calls(), api.get('model', query(s))]);
   let at = null;
   if (ui.hotspots.value === 'value') {
-    const typed = parsePoint(ui.point.value, answer.parameters || [answer.parameter]);
+    const typed = parsePoint(ui.point.value, parametersOf(answer));
     if (typed.message) { ui.message.textContent = typed.message; return; }
     at = typed.at;
   }
@@ -232,7 +234,7 @@ async function paint(s, api) {
   ui.formula.dataset.callpath = m.callpath.join('/');
   const hypotheses = answer.exponents ? `refitted with exponents ${answer.exponents} and log exponents ${answer.log_exponents}` : 'Extra-P\'s hypotheses';
   ui.quality.textContent = `${answer.metric} (${answer.calltree}), ${answer.measure} of the samples, ${answer.scaling} scaling, ${hypotheses}: RSS ${api.format(m.rss)}, SMAPE ${api.format(m.smape)}, adjusted R² ${api.format(m.adjusted_r2)}`;
-  ui.point.placeholder = (answer.parameters || [answer.parameter]).map((q, i) => `${q}=${[1024, 80][i] ?? 8}`).join(',');
+  ui.point.placeholder = parametersOf(answer).map((q, i) => `${q}=${[1024, 80][i] ?? 8}`).join(',');
   replot(api);
   await highlight(s, api);
 }

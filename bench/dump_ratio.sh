@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Issue 30's cube_dump row: `cube_dump -m all -z incl -t aggr` of a SIZE (400MB) report of
-# `cubekit generate --call-paths 5000` against one plain pass over the same mapped bytes
-# (cubekit_mmap_sum), as the ratio of their wall times in the same run (goal: ≤ 1.2×).
+# `cubekit generate --call-paths CALL_PATHS` (5000; 50000 gives a 4 MB anchor and 168
+# locations: the call tree's reading and the tables' printing then weigh more) against one
+# plain pass over the same mapped bytes (cubekit_mmap_sum), as the ratio of their wall times in
+# the same run (goal: ≤ 1.2×).
 #
 #   bench/dump_ratio.sh [BUILD_DIR] [OUT_DIR]
 #
@@ -18,7 +20,7 @@ rounds=${ROUNDS:-5} repeat=${REPEAT:-30}
 command -v perf >/dev/null || { echo "bench/dump_ratio.sh: needs perf (apt-get install linux-perf)" >&2; exit 1; }
 report=$out/cubekit-dump-ratio.$$.cubex
 trap 'rm -f "$report"' EXIT
-"$build/cubekit" generate --size "${SIZE:-400MB}" --call-paths 5000 -o "$report" >/dev/null
+"$build/cubekit" generate --size "${SIZE:-400MB}" --call-paths "${CALL_PATHS:-5000}" -o "$report" >/dev/null
 wall_ms() { perf stat -r "$repeat" "$@" 2>&1 >/dev/null | awk '/time elapsed/ { printf "%.2f", $1 * 1000 }'; }
 for ((r = 1; r <= rounds; ++r)); do
   plain=$(wall_ms "$build/bench/cubekit_mmap_sum" "$report")

@@ -56,6 +56,22 @@ TEST(IdRanges, MalformedItemsAndOverflowAreErrors) {
   EXPECT_EQ(error_of("x"), "-c x: 'x' is not an id or a range of ids such as 5-10");
 }
 
+// "all" lists the call paths by id: ids 0 to n - 1 in any order, sparse ids, and ids given
+// twice (a model not finalized) in the order of a stable sort.
+TEST(SelectCallPaths, AllInIdOrderWhateverTheIds) {
+  auto all = [](const std::vector<uint32_t>& ids) {
+    Model model;
+    for (const uint32_t id : ids) model.cnodes.emplace_back().id = id;
+    return select_call_paths(model, "all").cnodes;
+  };
+  EXPECT_EQ(all({2, 0, 1}), (std::vector<Index>{1, 2, 0}));
+  EXPECT_EQ(all({5, 1, 9}), (std::vector<Index>{1, 0, 2}));
+  EXPECT_EQ(all({1, 3, 0}), (std::vector<Index>{2, 0, 1}));
+  EXPECT_EQ(all({1, 1, 0}), (std::vector<Index>{2, 0, 1}));
+  EXPECT_EQ(all({0, 2, 2}), (std::vector<Index>{0, 1, 2}));
+  EXPECT_TRUE(all({}).empty());
+}
+
 class SelectionOnCallTree : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -304,30 +304,41 @@ struct TreeEnds {
 // (Score-P: a coordinate per location) ahead of the system tree. Jobs are taken in order, so
 // the topologies are being read when the system reader waits for them, whatever the number of
 // threads; the system tree, the longest job in huge anchors, starts at once and the call tree
-// follows the topologies on two threads, then the second half of what is left of the system
-// tree (SystemPart: the two threads end together). The error told is the first in the
-// document.
+// follows the topologies on two threads, its regions and its call forest as two jobs
+// (ProgramParts: a call tree of many call paths is most of its anchor), then the second half
+// of what is left of the system tree (SystemPart: the two threads end together). The error
+// told is the first in the document.
 TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_begin, Model& model,
                     const std::string& where, const ReleaseRange& release) {
   const unsigned threads = available_threads();
   TreeEnds ends;
   const bool side_by_side = threads > 1 && system_begin != std::string_view::npos;
+  const bool program_parts = threads > 1 && program_begin != std::string_view::npos;
   TopologiesAhead ahead;
   SystemPart part;
   part.progress = system_begin;
+  ProgramParts program;
   std::exception_ptr errors[2];
   parallel_for(
-      4,
+      5,
       [&](size_t job) {
         if (job == 0) {
           if (side_by_side) read_topologies_ahead(xml, system_begin, where, release, ahead);
           return;
         }
-        if (job == 3) {
+        if (job == 4) {
           if (!side_by_side) return;
           ahead.ready.wait();  // job 0 has begun: jobs are handed out in order
           part.limit = ahead.begin != std::string_view::npos ? ahead.begin : xml.size();
           return read_system_part(xml, where, release, part);
+        }
+        if (job == 2 && program_parts)
+          return read_program_regions(xml, program_begin, xml.size(), model, where, release,
+                                      program);
+        if (job == 3) {
+          if (program_parts)
+            read_program_cnodes(xml, program_begin, xml.size(), model, where, release, program);
+          return;
         }
         const size_t tree = job == 2 ? 0 : 1;
         try {
@@ -343,6 +354,13 @@ TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_be
         if (tree == 1) part.finished = true;
       },
       threads);
+  if (program_parts) {
+    try {
+      ends.program = finish_program(xml, program_begin, xml.size(), model, where, release, program);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+  }
   for (const size_t tree :
        {program_begin < system_begin ? 0 : 1, program_begin < system_begin ? 1 : 0})
     if (errors[tree]) std::rethrow_exception(errors[tree]);

@@ -18,14 +18,17 @@ namespace cubekit::format {
 size_t find_start_tag(std::string_view xml, std::string_view name) {
   const std::string open = "<" + std::string(name);
   size_t at = 0;
-  while ((at = xml.find(open, at)) != std::string_view::npos) {
+  // memmem, as below: <system> stands after the call tree, and string_view::find stops at each
+  // of its '<' (4 ms of a 4 MB anchor's opening, on the one thread that reads it then).
+  while (const void* hit = ::memmem(xml.data() + at, xml.size() - at, open.data(), open.size())) {
+    at = static_cast<size_t>(static_cast<const char*>(hit) - xml.data());
     const size_t after = at + open.size();
     const char next = after < xml.size() ? xml[after] : '\0';
     if (next == '>' || next == ' ' || next == '\t' || next == '\n' || next == '\r' || next == '/')
-      break;
+      return at;
     at = after;  // e.g. <systemtreenode outside <system>: not ours
   }
-  return at;
+  return std::string_view::npos;
 }
 
 void find_element(std::string_view xml, std::string_view name, size_t& begin, size_t& end) {
@@ -61,6 +64,7 @@ constexpr size_t kMinPartBytes = size_t{16} << 20;
 // read_system_part's split for tests (set_system_split_for_tests); negative: none.
 std::atomic<double> split_for_tests{-1};
 std::atomic<size_t> parts_taken{0};
+std::atomic<size_t> program_parts_used{0};
 
 // The fewest bytes of a location element as writers write them (<location Id="0">, <name>,
 // <rank>, <type>, </location>): more locations than the document's bytes over this grow the
@@ -140,7 +144,8 @@ class TreeReader {
         pull_(xml, begin, end, where),
         model_(model),
         where_(std::move(where)),
-        end_(end) {
+        end_(end),
+        release_(release) {
     if (release) pull_.release_behind(release);
   }
   size_t read_system(TopologiesAhead* ahead, SystemPart* part);
@@ -148,6 +153,9 @@ class TreeReader {
   // system node 0, made here (SystemPart); returns where the first other token begins.
   size_t read_part(int& deepest);
   size_t read_program();
+  // ProgramParts' readers: the regions up to parts.split, and the call forest from there.
+  void read_regions(ProgramParts& parts);
+  size_t read_cnodes(ProgramParts& parts);
   size_t read_topologies();
 
  private:
@@ -162,6 +170,9 @@ class TreeReader {
   // Calls child(token) for every child element of the element `s`, until its end tag.
   template <class Child>
   void children(const Start& s, Child child);
+  // The same, until child(token) returns false (the element's rest is not read).
+  template <class Child>
+  void children_until(const Start& s, Child child);
   void system_node(const Start& s, Index parent, int depth);
   // Flattened: called from two places (system_node, read_part), GCC no longer inlined it and
   // called out of line for its name comparisons (memcmp), 5-10% more CPU for the system tree.
@@ -179,6 +190,7 @@ class TreeReader {
   void topologies(const Start& s);
   void topologies_or_ahead(const XmlToken& t, TopologiesAhead* ahead);
   void dim(const XmlToken& t, Topology& topology);
+  void reserve_cnodes();
   void region(const XmlToken& t, std::unordered_map<uint32_t, Index>& region_by_id);
   // Reads the call forest below the <cnode> just started, without recursion (call trees can be
   // deep). Callee ids are resolved once every region is known.
@@ -189,7 +201,8 @@ class TreeReader {
   XmlPull pull_;
   Model& model_;
   std::string where_;
-  size_t end_;                  // of the document part read
+  size_t end_;  // of the document part read
+  const ReleaseRange& release_;
   SharedTexts texts_;           // of locations and groups
   SystemPart* part_ = nullptr;  // the system tree's part read by another thread, if any
   int deepest_ = 0;             // the deepest system node read
@@ -281,6 +294,14 @@ void TreeReader::attr(const XmlToken& t, Attributes& attrs) {
 
 template <class Child>
 void TreeReader::children(const Start& s, Child child) {
+  children_until(s, [&](const XmlToken& t) {
+    child(t);
+    return true;
+  });
+}
+
+template <class Child>
+void TreeReader::children_until(const Start& s, Child child) {
   if (s.self_closing) return;
   while (true) {
     const XmlToken& t = pull_.next_child();
@@ -294,7 +315,7 @@ void TreeReader::children(const Start& s, Child child) {
           fail(t.offset, "malformed XML: </" + std::string(t.name) + "> closes <" + s.name + ">");
         return;
       case XmlToken::Kind::kStart:
-        child(t);
+        if (!child(t)) return;
         break;
     }
   }
@@ -602,17 +623,24 @@ void TreeReader::cnode_forest(const XmlToken& root,
   }
 }
 
+// Each call path's region, by the region ids of its calleeId.
+void resolve_callees(Model& model, const std::vector<std::pair<Index, uint32_t>>& callees,
+                     const std::unordered_map<uint32_t, Index>& region_by_id,
+                     const std::string& where) {
+  for (const auto& [cnode, region_id] : callees) {
+    const auto r = region_by_id.find(region_id);
+    if (r == region_by_id.end())
+      throw FormatError(where + ": cnode " + std::to_string(model.cnodes[cnode].id) +
+                        " calls region " + std::to_string(region_id) + ", which is not declared");
+    model.cnodes[cnode].region = r->second;
+  }
+}
+
 size_t TreeReader::read_program() {
   const XmlToken& t = pull_.next();
   if (t.kind != XmlToken::Kind::kStart || t.name != "program") fail(t.offset, "expected <program>");
   if (const std::string* title = t.attribute("title")) model_.program_title = *title;
-  // Room for as many call paths as the program element could hold, reserved and not touched
-  // (as the locations): grown by doubling, the vector was copied at each growth and touched
-  // about twice its final size in fresh pages (5,000 call paths: ~400 page faults of ~1,000).
-  size_t program_begin = 0, program_end = 0;
-  find_element(xml_, "program", program_begin, program_end);
-  if (program_begin != std::string_view::npos && program_end > program_begin)
-    model_.cnodes.reserve(model_.cnodes.size() + (program_end - program_begin) / kLeastCnodeBytes);
+  reserve_cnodes();
   std::unordered_map<uint32_t, Index> region_by_id;
   std::vector<std::pair<Index, uint32_t>> callees;  // cnode, callee region id
   children(start_of(t), [&](const XmlToken& c) {
@@ -623,15 +651,64 @@ size_t TreeReader::read_program() {
     else
       pull_.skip_element();
   });
-  for (const auto& [cnode, region_id] : callees) {
-    const auto r = region_by_id.find(region_id);
-    if (r == region_by_id.end())
-      throw FormatError(where_ + ": cnode " + std::to_string(model_.cnodes[cnode].id) +
-                        " calls region " + std::to_string(region_id) + ", which is not declared");
-    model_.cnodes[cnode].region = r->second;
-  }
+  resolve_callees(model_, callees, region_by_id, where_);
   pull_.release_read();
   return pull_.offset();
+}
+
+void TreeReader::reserve_cnodes() {
+  // Room for as many call paths as the program element could hold, reserved and not touched
+  // (as the locations): grown by doubling, the vector was copied at each growth and touched
+  // about twice its final size in fresh pages (5,000 call paths: ~400 page faults of ~1,000).
+  size_t program_begin = 0, program_end = 0;
+  find_element(xml_, "program", program_begin, program_end);
+  if (program_begin != std::string_view::npos && program_end > program_begin)
+    model_.cnodes.reserve(model_.cnodes.size() + (program_end - program_begin) / kLeastCnodeBytes);
+}
+
+// Reads as read_program does, up to the first <cnode> child of <program> (parts.first_cnode)
+// or, when there is none, to the program's end tag (parts.regions_end).
+void TreeReader::read_regions(ProgramParts& parts) {
+  const XmlToken& t = pull_.next();
+  if (t.kind != XmlToken::Kind::kStart || t.name != "program") fail(t.offset, "expected <program>");
+  if (const std::string* title = t.attribute("title")) model_.program_title = *title;
+  children_until(start_of(t), [&](const XmlToken& c) {
+    if (c.name == "cnode") {
+      parts.first_cnode = c.offset;
+      return false;
+    }
+    if (c.name == "region")
+      region(c, parts.region_by_id);
+    else
+      pull_.skip_element();
+    return true;
+  });
+  if (parts.first_cnode == std::string_view::npos) parts.regions_end = pull_.offset();
+  pull_.release_read();
+}
+
+// Reads the call forests from parts.split on, as read_program does, up to </program>: the
+// program's common shape, call forests and white space. Anything else (a <region>, another
+// element, a comment) makes parts.unusual: the program is then read in order.
+size_t TreeReader::read_cnodes(ProgramParts& parts) {
+  reserve_cnodes();
+  constexpr std::string_view kEndTag = "</program>";
+  while (true) {
+    size_t at = pull_.offset();
+    while (at < end_ && std::string_view(" \t\r\n").find(xml_[at]) != std::string_view::npos) ++at;
+    if (xml_.substr(at, kEndTag.size()) == kEndTag) {
+      pull_.release_read();
+      if (release_) release_(pull_.offset(), at + kEndTag.size());  // passed over, not pulled
+      return at + kEndTag.size();
+    }
+    if (at >= end_ || !starts_tag(xml_, at, "<cnode")) break;
+    const XmlToken* t = &pull_.next();
+    if (t->kind == XmlToken::Kind::kText) t = &pull_.next();  // the white space passed above
+    if (t->kind != XmlToken::Kind::kStart || t->offset != at) break;
+    cnode_forest(*t, parts.callees);
+  }
+  parts.unusual = true;
+  return std::string_view::npos;
 }
 
 }  // namespace
@@ -639,6 +716,35 @@ size_t TreeReader::read_program() {
 size_t read_program(std::string_view xml, size_t begin, size_t end, Model& model,
                     const std::string& where, const ReleaseRange& release) {
   return TreeReader(xml, begin, end, model, where, release).read_program();
+}
+
+void read_program_regions(std::string_view xml, size_t begin, size_t end, Model& model,
+                          const std::string& where, const ReleaseRange& release,
+                          ProgramParts& parts) {
+  try {
+    TreeReader(xml, begin, end, model, where, release).read_regions(parts);
+  } catch (...) {
+    parts.regions_error = std::current_exception();
+  }
+}
+
+size_t finish_program(std::string_view xml, size_t begin, size_t end, Model& model,
+                      const std::string& where, const ReleaseRange& release, ProgramParts& parts) {
+  // The regions' reader reads what one reader reads up to the first <cnode> child: its error
+  // is the first in the document.
+  if (parts.regions_error) std::rethrow_exception(parts.regions_error);
+  const bool none = parts.split == std::string_view::npos;
+  if (none && parts.regions_end != std::string_view::npos) return parts.regions_end;
+  if (!none && parts.first_cnode == parts.split && !parts.unusual) {
+    if (parts.cnodes_error) std::rethrow_exception(parts.cnodes_error);
+    resolve_callees(model, parts.callees, parts.region_by_id, where);
+    ++program_parts_used;
+    return parts.end;
+  }
+  model.program_title.clear();
+  model.regions.clear();
+  model.cnodes.clear();
+  return read_program(xml, begin, end, model, where, release);
 }
 
 size_t read_system(std::string_view xml, size_t begin, size_t end, Model& model,
@@ -663,12 +769,28 @@ size_t find_tag(std::string_view xml, size_t from, size_t limit, std::string_vie
 
 }  // namespace
 
+void read_program_cnodes(std::string_view xml, size_t begin, size_t end, Model& model,
+                         const std::string& where, const ReleaseRange& release,
+                         ProgramParts& parts) {
+  try {
+    parts.split = find_tag(xml, begin, end, "<cnode");
+    if (parts.split == std::string_view::npos) return;
+    parts.end = TreeReader(xml, parts.split, end, model, where, release).read_cnodes(parts);
+  } catch (...) {
+    parts.cnodes_error = std::current_exception();
+  }
+}
+
 void set_system_split_for_tests(double fraction) {
   split_for_tests = fraction;
 }
 
 size_t system_parts_taken() {
   return parts_taken;
+}
+
+size_t program_parts_taken() {
+  return program_parts_used;
 }
 
 void read_system_part(std::string_view xml, const std::string& where, const ReleaseRange& release,

@@ -8,6 +8,8 @@
 #include <future>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cubekit/model.hpp"
@@ -31,6 +33,43 @@ using ReleaseRange = std::function<void(size_t from, size_t to)>;
 // end tag. Throws FormatError with line:column.
 size_t read_program(std::string_view xml, size_t begin, size_t end, Model& model,
                     const std::string& where, const ReleaseRange& release = {});
+
+// The <program> element read in two parts side by side (a call tree of 50,000 call paths is
+// most of a 4 MB anchor, and one thread read it alone): the regions, from the start tag up to
+// the first <cnode> child, and the call forest, from the first "<cnode" in the text (`split`)
+// to the end tag. The split is a guess: it counts when the regions' reader met its first
+// <cnode> child exactly at `split` (not, say, in a comment) and the call forest's reader met
+// only call forests and white space up to </program>. Otherwise the program is read again by one
+// reader, so that the model and the first error are always those of one reader.
+struct ProgramParts {
+  // The regions' part.
+  size_t first_cnode = std::string_view::npos;  // where its first <cnode> child starts
+  size_t regions_end = std::string_view::npos;  // past </program> when there is none
+  std::unordered_map<uint32_t, Index> region_by_id;
+  std::exception_ptr regions_error;
+  // The call forest's part.
+  size_t split = std::string_view::npos;
+  bool unusual = false;                 // more than call forests and white space: read in order
+  size_t end = std::string_view::npos;  // past </program>
+  std::vector<std::pair<Index, uint32_t>> callees;  // cnode, callee region id
+  std::exception_ptr cnodes_error;
+};
+
+// The two parts of the <program> element beginning at xml[begin], each on its own thread: the
+// regions and program title, and the call forest, of `model`. They throw nothing: what they
+// found, and their errors, are in `parts`.
+void read_program_regions(std::string_view xml, size_t begin, size_t end, Model& model,
+                          const std::string& where, const ReleaseRange& release,
+                          ProgramParts& parts);
+void read_program_cnodes(std::string_view xml, size_t begin, size_t end, Model& model,
+                         const std::string& where, const ReleaseRange& release,
+                         ProgramParts& parts);
+// Once both parts are read: the call paths' regions resolved, or the program read again in
+// order (see ProgramParts). Returns what read_program returns, or throws its error.
+size_t finish_program(std::string_view xml, size_t begin, size_t end, Model& model,
+                      const std::string& where, const ReleaseRange& release, ProgramParts& parts);
+// How many programs were read in two parts since the program started (for tests).
+size_t program_parts_taken();
 
 // An anchor's <topologies>, read by another thread while read_system reads the system tree
 // before them (Score-P writes a coordinate per location: a fifth of a large anchor).

@@ -1,6 +1,7 @@
 // The system tree of an anchor read in two parts side by side (format/tree_reader.hpp,
-// SystemPart): the model must be the one a single reader makes, and the error told the first
-// in the document, whatever the shape of the tree and wherever the split falls.
+// SystemPart), and its <program> in two parts, the regions and the call forest (ProgramParts):
+// the model must be the one a single reader makes, and the error told the first in the
+// document, whatever the shape of the trees and wherever the split falls.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -112,15 +113,43 @@ std::string topology_difference(const Topology& x, const Topology& y) {
   return d;
 }
 
-// The first difference between the system parts of two models ("" when none), and the sizes
-// of the other parts.
+std::string region_difference(const Region& x, const Region& y, const std::string& at) {
+  return differ(x.id, y.id, at + "id") + differ(x.name, y.name, at + "name") +
+         differ(x.mangled_name, y.mangled_name, at + "mangled name") +
+         differ(x.paradigm, y.paradigm, at + "paradigm") + differ(x.role, y.role, at + "role") +
+         differ(x.url, y.url, at + "url") + differ(x.descr, y.descr, at + "descr") +
+         differ(x.mod, y.mod, at + "mod") + differ(x.begin, y.begin, at + "begin") +
+         differ(x.end, y.end, at + "end") +
+         differ(attributes(x.attrs), attributes(y.attrs), at + "attrs");
+}
+
+std::string parameters(const std::vector<Parameter>& all) {
+  std::string out;
+  for (const Parameter& p : all) out += p.type + ':' + p.key + '=' + p.value + ' ';
+  return out;
+}
+
+std::string cnode_difference(const Cnode& x, const Cnode& y, const std::string& at) {
+  return differ(x.id, y.id, at + "id") + differ(x.region, y.region, at + "region") +
+         differ(x.line, y.line, at + "line") + differ(x.mod, y.mod, at + "mod") +
+         differ(parameters(x.parameters), parameters(y.parameters), at + "parameters") +
+         differ(attributes(x.attrs), attributes(y.attrs), at + "attrs") +
+         differ(x.parent, y.parent, at + "parent") +
+         differ(indices(x.children), indices(y.children), at + "children");
+}
+
+// The first difference between the trees of two models ("" when none).
 std::string first_difference(const Model& a, const Model& b) {
-  std::string d = differ(a.system_nodes.size(), b.system_nodes.size(), "nodes") +
+  std::string d = differ(a.regions.size(), b.regions.size(), "regions") +
+                  differ(a.program_title, b.program_title, "program title") +
+                  differ(a.system_nodes.size(), b.system_nodes.size(), "nodes") +
                   differ(a.groups.size(), b.groups.size(), "groups") +
                   differ(a.locations.size(), b.locations.size(), "locations") +
                   differ(a.topologies.size(), b.topologies.size(), "topologies") +
                   differ(a.cnodes.size(), b.cnodes.size(), "cnodes") +
                   differ(a.system_title, b.system_title, "system title");
+  if (d.empty()) d = first_item_difference(a.regions, b.regions, "region", region_difference);
+  if (d.empty()) d = first_item_difference(a.cnodes, b.cnodes, "cnode", cnode_difference);
   if (d.empty()) d = first_item_difference(a.system_nodes, b.system_nodes, "node", node_difference);
   if (d.empty()) d = first_item_difference(a.groups, b.groups, "group", group_difference);
   if (d.empty())
@@ -314,6 +343,95 @@ TEST(SystemSplit, RealProfilesReadAsOneReaderReadsThem) {
     ++reports;
   }
   EXPECT_GT(reports, 10u);
+}
+
+// Reads `xml` on two threads and on one (in order): the same model or the same error. Returns
+// whether the two threads read the program in its two parts.
+bool program_read_as_one_reader(const std::string& xml) {
+  const Outcome one = read_one_thread(xml);
+  const size_t used = program_parts_taken();
+  const Outcome two = read_anchor(xml);
+  EXPECT_EQ(two.error, one.error);
+  if (one.error.empty()) {
+    EXPECT_EQ(first_difference(two.model, one.model), "");
+  }
+  return program_parts_taken() > used;
+}
+
+// Generated call trees of one, 200 and 5,000 call paths (regions first, as every writer puts
+// them), read in two parts.
+TEST(ProgramParts, GeneratedCallTreesReadAsOneReaderReadsThem) {
+  for (const size_t call_paths : {size_t{1}, size_t{200}, size_t{5000}}) {
+    GeneratorOptions o = shape(1, 2, 2, 1);
+    o.call_paths = call_paths;
+    SCOPED_TRACE(std::to_string(call_paths) + " call paths");
+    EXPECT_TRUE(program_read_as_one_reader(generated_anchor(o)));
+  }
+}
+
+// Programs that are not regions followed by call forests: a "<cnode" in a comment before the
+// first call path, a region after the call tree, a comment between two call forests, no call
+// tree, no regions. The parts are then not used, and the model is still one reader's.
+TEST(ProgramParts, UnusualProgramsAreReadInOrder) {
+  test::AnchorSpec spec;
+  spec.cnodes =
+      "<cnode id=\"0\" calleeId=\"0\" line=\"7\" mod=\"a.c\">\n"
+      "<parameter partype=\"numeric\" parkey=\"n\" parvalue=\"4\"/>\n"
+      "<attr key=\"k\" value=\"v\"/>\n<cnode id=\"1\" calleeId=\"1\"/>\n</cnode>\n"
+      "<cnode id=\"2\" calleeId=\"2\"></cnode>\n";
+  const std::string usual = test::anchor_xml(spec);
+  EXPECT_TRUE(program_read_as_one_reader(usual));
+  ASSERT_EQ(read_one_thread(usual).model.cnodes.size(), 3u);
+  EXPECT_EQ(parameters(read_one_thread(usual).model.cnodes[0].parameters), "numeric:n=4 ");
+
+  std::string hidden = usual;
+  hidden.insert(hidden.find("<region"), "<!-- <cnode id=\"7\" calleeId=\"0\"/> -->\n");
+  EXPECT_FALSE(program_read_as_one_reader(hidden));
+  EXPECT_EQ(read_one_thread(hidden).model.cnodes.size(), 3u);
+
+  test::AnchorSpec late = spec;
+  late.cnodes +=
+      "<region id=\"3\" mod=\"late.c\" begin=\"1\" end=\"2\">\n<name>late</name>\n</region>\n";
+  EXPECT_FALSE(program_read_as_one_reader(test::anchor_xml(late)));
+  EXPECT_EQ(read_one_thread(test::anchor_xml(late)).model.regions.size(), 4u);
+
+  test::AnchorSpec between = spec;
+  between.cnodes += "<!-- between -->\n<cnode id=\"3\" calleeId=\"1\"/>\n";
+  EXPECT_FALSE(program_read_as_one_reader(test::anchor_xml(between)));
+
+  test::AnchorSpec no_tree = spec;
+  no_tree.cnodes.clear();
+  program_read_as_one_reader(test::anchor_xml(no_tree));
+  test::AnchorSpec no_regions = spec;
+  no_regions.regions = 0;
+  program_read_as_one_reader(test::anchor_xml(no_regions));
+  EXPECT_NE(read_one_thread(test::anchor_xml(no_regions)).error.find("calls region 0"),
+            std::string::npos);
+}
+
+// Errors in the regions, in the call forest, in both: the first in the document is told.
+TEST(ProgramParts, BadInputTellsTheFirstErrorInTheDocument) {
+  const std::string xml = generated_anchor(shape(1, 2, 2, 1));
+  const size_t first_cnode = xml.find("<cnode ");
+  const size_t region_begin = xml.find(" begin=\"");
+  const size_t last_callee = xml.rfind("calleeId=\"");
+  auto replaced = [](std::string doc, size_t at, size_t n, const std::string& with) {
+    return doc.replace(at, n, with);
+  };
+  const std::string bad_region = replaced(xml, region_begin, 8, " begin=\"x");
+  const std::string bad_cnode = replaced(xml, last_callee, 10, "calleeId=\"x");
+  const std::string both = replaced(bad_cnode, region_begin, 8, " begin=\"x");
+  for (const std::string& doc :
+       {bad_region, bad_cnode, both,
+        xml.substr(0, first_cnode + (xml.find("</program>") - first_cnode) / 2),
+        replaced(xml, xml.find("</program>"), 10, "</programme>"),
+        replaced(xml, xml.rfind("</cnode>"), 8, "</node>"),
+        replaced(xml, xml.find("<region id=\"1\""), 14, "<region id=\"0\"")}) {
+    program_read_as_one_reader(doc);
+    EXPECT_NE(read_one_thread(doc).error, "");
+  }
+  EXPECT_NE(read_one_thread(both).error.find("region begin"), std::string::npos);
+  EXPECT_NE(read_one_thread(bad_cnode).error.find("calleeId"), std::string::npos);
 }
 
 }  // namespace

@@ -201,11 +201,11 @@ class TreeReader {
   XmlPull pull_;
   Model& model_;
   std::string where_;
-  size_t end_;  // of the document part read
-  const ReleaseRange& release_;
-  SharedTexts texts_;           // of locations and groups
-  SystemPart* part_ = nullptr;  // the system tree's part read by another thread, if any
-  int deepest_ = 0;             // the deepest system node read
+  size_t end_;                   // of the document part read
+  const ReleaseRange& release_;  // the caller's (read_cnodes passes over </program> itself)
+  SharedTexts texts_;            // of locations and groups
+  SystemPart* part_ = nullptr;   // the system tree's part read by another thread, if any
+  int deepest_ = 0;              // the deepest system node read
 };
 
 bool TreeReader::took_part(const XmlToken& t, Index node, int depth) {

@@ -24,7 +24,10 @@ unsigned default_thread_count() {
     const unsigned long n = std::strtoul(text, &end, 10);
     if (end != text && *end == '\0' && n > 0 && n <= 4096) return static_cast<unsigned>(n);
   }
-  return std::max(1u, std::thread::hardware_concurrency());
+  // Asked once: glibc reads /sys/devices/system/cpu/online each time (an open, a read and a
+  // close), and a tool asks before every parallel step.
+  static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return cores;
 }
 
 unsigned available_threads() {

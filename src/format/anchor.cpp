@@ -300,14 +300,15 @@ struct TreeEnds {
 };
 
 // Reads the call tree and the system tree into `model` with the pull reader. They fill
-// separate parts of the model: they are read side by side, and the system's topologies
-// (Score-P: a coordinate per location) ahead of the system tree. Jobs are taken in order, so
-// the topologies are being read when the system reader waits for them, whatever the number of
-// threads; the system tree, the longest job in huge anchors, starts at once and the call tree
-// follows the topologies on two threads, its regions and its call forest as two jobs
-// (ProgramParts: a call tree of many call paths is most of its anchor), then the second half
-// of what is left of the system tree (SystemPart: the two threads end together). The error
-// told is the first in the document.
+// separate parts of the model: they are read side by side. Jobs are handed out in order: the
+// system tree and the call tree start at once (either may be the longer: a huge system, or a
+// call tree of thousands of call paths beside a few thousand locations), the call tree as two
+// jobs, its regions and its call forest (ProgramParts: a call tree of many call paths is most
+// of its anchor), then the system's topologies (Score-P: a coordinate per location), which
+// stand after the system tree and are read ahead of it unless the system reader reached them
+// first (it then reads them itself instead of waiting), then the second half of what is left
+// of the system tree (SystemPart: the two threads end together). The error told is the first
+// in the document.
 TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_begin, Model& model,
                     const std::string& where, const ReleaseRange& release) {
   const unsigned threads = available_threads();
@@ -322,25 +323,29 @@ TreeEnds read_trees(std::string_view xml, size_t program_begin, size_t system_be
   parallel_for(
       5,
       [&](size_t job) {
-        if (job == 0) {
+        if (job == 3) {
           if (side_by_side) read_topologies_ahead(xml, system_begin, where, release, ahead);
           return;
         }
         if (job == 4) {
           if (!side_by_side) return;
-          ahead.ready.wait();  // job 0 has begun: jobs are handed out in order
+          ahead.ready.wait();  // job 3 has begun: jobs are handed out in order
+          if (ahead.reader == TopologiesAhead::Reader::kSystem) {
+            part.done.set_value();  // the system reader is past its tree
+            return;
+          }
           part.limit = ahead.begin != std::string_view::npos ? ahead.begin : xml.size();
           return read_system_part(xml, where, release, part);
         }
-        if (job == 2 && program_parts)
+        if (job == 1 && program_parts)
           return read_program_regions(xml, program_begin, xml.size(), model, where, release,
                                       program);
-        if (job == 3) {
+        if (job == 2) {
           if (program_parts)
             read_program_cnodes(xml, program_begin, xml.size(), model, where, release, program);
           return;
         }
-        const size_t tree = job == 2 ? 0 : 1;
+        const size_t tree = job == 1 ? 0 : 1;
         try {
           if (tree == 0 && program_begin != std::string_view::npos)
             ends.program = read_program(xml, program_begin, xml.size(), model, where, release);

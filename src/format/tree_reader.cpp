@@ -437,7 +437,9 @@ void TreeReader::dim(const XmlToken& t, Topology& topology) {
 }
 
 void TreeReader::topologies_or_ahead(const XmlToken& t, TopologiesAhead* ahead) {
-  if (ahead == nullptr || t.self_closing || t.text_read) return topologies(start_of(t));
+  if (ahead == nullptr || t.self_closing || t.text_read ||
+      ahead->claim(TopologiesAhead::Reader::kSystem))
+    return topologies(start_of(t));
   ahead->ready.wait();
   if (t.offset != ahead->begin) return topologies(start_of(t));
   if (ahead->error) std::rethrow_exception(ahead->error);
@@ -856,6 +858,10 @@ size_t find_topologies(std::string_view xml, size_t system_begin) {
 void read_topologies_ahead(std::string_view xml, size_t system_begin, const std::string& where,
                            const ReleaseRange& release, TopologiesAhead& ahead) {
   try {
+    if (!ahead.claim(TopologiesAhead::Reader::kAhead)) {
+      ahead.done.set_value();
+      return;
+    }
     ahead.begin = find_topologies(xml, system_begin);
     if (ahead.begin != std::string_view::npos) {
       Model scratch;

@@ -72,19 +72,28 @@ size_t finish_program(std::string_view xml, size_t begin, size_t end, Model& mod
 size_t program_parts_taken();
 
 // An anchor's <topologies>, read by another thread while read_system reads the system tree
-// before them (Score-P writes a coordinate per location: a fifth of a large anchor).
+// before them (Score-P writes a coordinate per location: a fifth of a large anchor). Whoever
+// comes first reads them: that thread, or read_system itself when it reaches them before the
+// other thread began (it was busy with a longer job, the call tree), instead of waiting for it.
 struct TopologiesAhead {
+  enum class Reader { kNone, kAhead, kSystem };
   size_t begin = std::string_view::npos;  // of the <topologies> start tag; npos: none found
   size_t end = 0;                         // just past its end tag
   std::vector<Topology> topologies;
   std::exception_ptr error;  // told if read_system reaches `begin`
+  std::atomic<Reader> reader{Reader::kNone};
   std::promise<void> done;
   std::shared_future<void> ready = done.get_future().share();
+  // Whether `who` is the one to read the topologies (the first to ask).
+  bool claim(Reader who) {
+    Reader none = Reader::kNone;
+    return reader.compare_exchange_strong(none, who) || reader.load() == who;
+  }
 };
 
 // Finds the <topologies> element of the <system> that begins at xml[system_begin], searching
 // back from the document's end (where they stand, after the system tree), and reads it into
-// `ahead`; sets ahead.done in any case.
+// `ahead` unless read_system claimed them first; sets ahead.done in any case.
 void read_topologies_ahead(std::string_view xml, size_t system_begin, const std::string& where,
                            const ReleaseRange& release, TopologiesAhead& ahead);
 

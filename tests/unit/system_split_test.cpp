@@ -4,8 +4,10 @@
 // document, whatever the shape of the trees and wherever the split falls.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -307,6 +309,38 @@ TEST(SystemSplit, SplitInCommentOrCdata) {
     if (hidden[1] == '!') {
       EXPECT_EQ(read_one_thread(doc).error, "");
     }
+  }
+}
+
+// The topologies read ahead, or by the system reader when it reaches them first (the other
+// thread still on the call tree): the system read alone reads them itself, instead of waiting
+// for a reader that has not begun, and the reader ahead, coming later, leaves them to it.
+// Either way the model is the one a single reader makes.
+TEST(SystemSplit, TopologiesAreReadByWhoeverComesFirst) {
+  const std::string xml = generated_anchor(shape(2, 2, 4, 2));
+  const size_t system = xml.find("<system>");
+  Model alone;
+  read_system(xml, system, xml.size(), alone, "anchor.xml");
+  ASSERT_EQ(alone.topologies.size(), 1u);
+  ASSERT_EQ(alone.topologies[0].coords.size(), alone.locations.size());
+  {
+    TopologiesAhead ahead;
+    Model model;
+    read_system(xml, system, xml.size(), model, "anchor.xml", {}, &ahead);
+    read_topologies_ahead(xml, system, "anchor.xml", {}, ahead);
+    EXPECT_EQ(ahead.reader.load(), TopologiesAhead::Reader::kSystem);
+    EXPECT_TRUE(ahead.topologies.empty());
+    EXPECT_EQ(ahead.ready.wait_for(std::chrono::seconds(0)), std::future_status::ready);
+    EXPECT_EQ(first_difference(model, alone), "");
+  }
+  {
+    TopologiesAhead ahead;
+    Model model;
+    read_topologies_ahead(xml, system, "anchor.xml", {}, ahead);
+    EXPECT_EQ(ahead.reader.load(), TopologiesAhead::Reader::kAhead);
+    ASSERT_EQ(ahead.topologies.size(), 1u);
+    read_system(xml, system, xml.size(), model, "anchor.xml", {}, &ahead);
+    EXPECT_EQ(first_difference(model, alone), "");
   }
 }
 

@@ -163,6 +163,12 @@ class TreeReader {
 
  private:
   size_t bytes_left() const { return std::min(end_, xml_.size()) - pull_.offset(); }
+  // The first offset from `at` that is not XML white space (end_ at the most): where the next
+  // sibling's tag must begin, for the part readers that look before they pull.
+  size_t after_space(size_t at) const {
+    while (at < end_ && std::string_view(" \t\r\n").find(xml_[at]) != std::string_view::npos) ++at;
+    return at;
+  }
   [[noreturn]] void fail(size_t offset, const std::string& what) const {
     throw FormatError(where_ + ":" + line_column(xml_, static_cast<ptrdiff_t>(offset)) + ": " +
                       what);
@@ -511,8 +517,7 @@ size_t TreeReader::read_part(int& deepest) {
   model_.system_nodes.emplace_back();  // the parent
   model_.locations.reserve(bytes_left() / kLeastLocationBytes);
   while (true) {
-    size_t at = pull_.offset();
-    while (at < end_ && std::string_view(" \t\r\n").find(xml_[at]) != std::string_view::npos) ++at;
+    const size_t at = after_space(pull_.offset());
     const bool node = starts_tag(xml_, at, "<systemtreenode");
     if (at >= end_ || (!node && !starts_tag(xml_, at, "<locationgroup"))) {
       deepest = deepest_;
@@ -699,8 +704,7 @@ size_t TreeReader::read_cnodes(ProgramParts& parts) {
   reserve_cnodes();
   constexpr std::string_view kEndTag = "</program>";
   while (true) {
-    size_t at = pull_.offset();
-    while (at < end_ && std::string_view(" \t\r\n").find(xml_[at]) != std::string_view::npos) ++at;
+    const size_t at = after_space(pull_.offset());
     if (xml_.substr(at, kEndTag.size()) == kEndTag) {
       pull_.release_read();
       if (release_) release_(pull_.offset(), at + kEndTag.size());  // passed over, not pulled

@@ -70,9 +70,17 @@ std::shared_ptr<const SeverityMatrix> CubexSource::zero_rows(const Model& model,
   return matrix;
 }
 
+std::vector<std::byte> CubexSource::member_copy(const TarMember& m, uint64_t size) const {
+  std::vector<std::byte> copy(std::min(size, m.size));
+  if (file_->read(m.offset, copy) != copy.size())
+    throw FormatError(file_->path() + ":" + m.name +
+                      ": the file ends within the member (was it cut short while read?)");
+  return copy;
+}
+
 CubexSource::StoredMetric CubexSource::stored_metric(const Model& model, const Metric& m) const {
   const std::string index_name = member_name(m, ".index");
-  return {decode_index(member_bytes(*tar_.find(index_name)), model.cnodes.size(),
+  return {decode_index(member_copy(*tar_.find(index_name)), model.cnodes.size(),
                        file_->path() + ":" + index_name),
           tar_.find(member_name(m, ".data")), file_->path() + ":" + member_name(m, ".data")};
 }
@@ -145,15 +153,25 @@ void CubexSource::stream_rows(const Model& model, Index metric, const RowVisitor
   const MetricIndex& index = stored.index;
   const TarMember& data = *stored.data;
   const auto bytes = member_bytes(data);
-  // A share of a plain member starts at its first row; compressed rows of several shares
-  // interleave in the member, so a share of those gives its pages back only at the end.
-  const bool plain = bytes.size() >= 10 && std::memcmp(bytes.data(), "CUBEX", 5) == 0;
-  uint64_t released =
-      plain ? plain_row_offset(m.dtype, row_values(model),
-                               index.rows(model.cnodes.size()) * share.part / share.parts)
-            : 0;
+  // Read, not looked at through the map: a file cut short since it was opened is an error.
+  const std::vector<std::byte> head = member_copy(data, 10);
+  const bool plain = head.size() == 10 && std::memcmp(head.data(), "CUBEX", 5) == 0;
+  if (plain) {
+    // Plain rows are copied through a buffer, not read where they are mapped (MappedFile::read).
+    const ReadMember read = [&](uint64_t offset, std::span<std::byte> into) {
+      if (file_->read(data.offset + offset, into) != into.size())
+        throw FormatError(stored.data_where + ": the file ends within the rows at byte " +
+                          std::to_string(offset) + " of the member (was it cut short while read?)");
+    };
+    stream_data(bytes, index, storage_order(model, m.kind), m.dtype, row_values(model),
+                stored.data_where, placement, visit, {}, share, columns_, runs, read);
+    return;
+  }
+  // Compressed rows of several shares interleave in the member: a share of those gives its
+  // pages back only at the end.
+  uint64_t released = 0;
   std::function<void(uint64_t)> done_below;
-  if (plain || share.parts == 1) done_below = release_behind(data, released);
+  if (share.parts == 1) done_below = release_behind(data, released);
   stream_data(bytes, index, storage_order(model, m.kind), m.dtype, row_values(model),
               stored.data_where, placement, visit, done_below, share, columns_, runs);
   if (share.parts == 1) file_->release(data.offset, data.size);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cubekit/source.hpp"
 #include "format/mapped_file.hpp"
@@ -51,6 +52,9 @@ class CubexSource : public SeveritySource {
   bool zero_without_members(const Model& model, Index metric) const;
   std::shared_ptr<const SeverityMatrix> zero_rows(const Model& model, Index metric) const;
   std::span<const std::byte> member_bytes(const TarMember& m) const;
+  // The member's first `size` bytes (all by default), read from the file, not the map; throws
+  // FormatError naming the member when the file has fewer.
+  std::vector<std::byte> member_copy(const TarMember& m, uint64_t size = UINT64_MAX) const;
   // Gives back the pages of `data` below a byte count as the rows are read (every 16 MiB);
   // `released` counts what is given back already and must outlive the returned function.
   std::function<void(uint64_t)> release_behind(const TarMember& data, uint64_t& released) const;

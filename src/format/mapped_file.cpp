@@ -36,7 +36,22 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
     }
     data_ = static_cast<const std::byte*>(p);
   }
-  ::close(fd);
+  fd_ = fd;
+}
+
+size_t MappedFile::read(uint64_t offset, std::span<std::byte> into) const {
+  size_t done = 0;
+  while (done < into.size()) {
+    const ssize_t got =
+        ::pread(fd_, into.data() + done, into.size() - done, static_cast<off_t>(offset + done));
+    if (got == 0) break;
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0)
+      throw IoError(path_ + ": cannot read " + std::to_string(into.size()) + " bytes at offset " +
+                    std::to_string(offset) + ": " + std::strerror(errno));
+    done += static_cast<size_t>(got);
+  }
+  return done;
 }
 
 void MappedFile::release(uint64_t offset, uint64_t size) const {
@@ -49,6 +64,7 @@ void MappedFile::release(uint64_t offset, uint64_t size) const {
 
 MappedFile::~MappedFile() {
   if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
+  ::close(fd_);
 }
 
 void refuse_overwriting(const std::string& input, const std::string& output) {

@@ -1,4 +1,5 @@
-// A read-only memory map of a whole file. Empty files map to an empty span.
+// A read-only memory map of a whole file, and the file open for reads by offset. Empty files
+// map to an empty span.
 #pragma once
 
 #include <cstddef>
@@ -22,9 +23,15 @@ class MappedFile {
   // resident set (they stay in the page cache), so streaming a large report does not make the
   // whole file resident. A hint only.
   void release(uint64_t offset, uint64_t size) const;
+  // Copies the file's bytes [offset, offset + into.size()) into `into` (pread); returns how
+  // many there were (fewer only at the file's end). Streaming a large member this way through
+  // one small buffer maps none of its pages: on a virtual machine each page table entry made
+  // for the mapping can cost more than copying the page. Throws IoError naming the path.
+  size_t read(uint64_t offset, std::span<std::byte> into) const;
 
  private:
   std::string path_;
+  int fd_ = -1;
   const std::byte* data_ = nullptr;
   size_t size_ = 0;
 };

@@ -14,6 +14,9 @@ namespace {
 constexpr std::string_view kIndexMarker = "CUBEX.INDEX";
 constexpr std::string_view kDataMarker = "CUBEX.DATA";
 constexpr std::string_view kZDataMarker = "ZCUBEX.DATA";
+// Bytes of plain rows copied at once when a member is read through a buffer: small enough to
+// stay in a core's L2 cache, large enough that the copy, not the call, is the cost.
+constexpr size_t kReadChunk = size_t{256} << 10;
 // Largest expansion of a deflate stream (RFC 1951): a 258-byte match costs at least 2 bits.
 constexpr uint64_t kMaxInflateRatio = 1032;
 
@@ -147,7 +150,8 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, bool in_place, Reserve reserve, Target target, Done done,
                  const std::function<void(uint64_t)>& done_below = {}, RowShare share = {},
-                 Columns columns = {}, const RowRunVisitor* runs = nullptr) {
+                 Columns columns = {}, const RowRunVisitor* runs = nullptr,
+                 const ReadMember& read = {}) {
   const size_t rows = index.rows(order.size());
   const size_t share_begin = rows * share.part / share.parts;
   const size_t share_end = rows * (share.part + 1) / share.parts;
@@ -241,21 +245,39 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
                       std::to_string(static_cast<unsigned long long>(need)) +
                       " bytes, the member has " + std::to_string(bytes.size()));
   reserve(share_end - share_begin);
-  if (in_place && runs != nullptr) {
-    // Consecutive rows lie one after the other: handed over together, where they lie.
-    constexpr size_t kRunRows = 32;
-    Index cnodes[kRunRows];
-    for (size_t k = share_begin; k < share_end; k += kRunRows) {
-      const size_t count = std::min(kRunRows, share_end - k);
-      for (size_t j = 0; j < count; ++j) cnodes[j] = order[position(k + j)];
-      (*runs)(cnodes, count, bytes.data() + 10 + k * disk_row + skipped, disk_row);
-      if (done_below) done_below(10 + (k + count) * disk_row);
+  // Rows [k, end), stored one after the other from `first`: handed over together where they
+  // lie (in_place with runs) or one by one.
+  const auto hand_over = [&](size_t k, size_t end, const std::byte* first) {
+    if (in_place && runs != nullptr) {
+      constexpr size_t kRunRows = 32;  // rows per call of `runs`
+      Index cnodes[kRunRows];
+      for (; k < end; k += kRunRows, first += kRunRows * disk_row) {
+        const size_t count = std::min(kRunRows, end - k);
+        for (size_t j = 0; j < count; ++j) cnodes[j] = order[position(k + j)];
+        (*runs)(cnodes, count, first + skipped, disk_row);
+      }
+      return;
+    }
+    for (; k < end; ++k, first += disk_row) emit(k, first);
+  };
+  // A column window's rows stay mapped: only its columns of each row are touched there.
+  if (read && disk_row > 0 && whole_rows) {
+    const size_t chunk_rows = std::max<size_t>(1, kReadChunk / disk_row);
+    const size_t buffer_rows = std::min(chunk_rows, share_end - share_begin);
+    std::vector<uint64_t> buffer((buffer_rows * disk_row + 7) / 8);
+    auto* chunk = reinterpret_cast<std::byte*>(buffer.data());
+    for (size_t k = share_begin; k < share_end; k += chunk_rows) {
+      const size_t end = std::min(share_end, k + chunk_rows);
+      read(10 + k * disk_row, {chunk, (end - k) * disk_row});
+      hand_over(k, end, chunk);
     }
     return;
   }
-  for (size_t k = share_begin; k < share_end; ++k) {
-    emit(k, bytes.data() + 10 + k * disk_row);
-    if (done_below) done_below(10 + (k + 1) * disk_row);
+  const size_t step = in_place && runs != nullptr ? 32 : 1;  // rows between calls of done_below
+  for (size_t k = share_begin; k < share_end; k += step) {
+    const size_t end = std::min(share_end, k + step);
+    hand_over(k, end, bytes.data() + 10 + k * disk_row);
+    if (done_below) done_below(10 + end * disk_row);
   }
 }
 
@@ -306,7 +328,7 @@ void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, RowPlacement placement, const RowVisitor& visit,
                  const std::function<void(uint64_t)>& done_below, RowShare share, Columns columns,
-                 const RowRunVisitor* runs) {
+                 const RowRunVisitor* runs, const ReadMember& read) {
   const bool in_place =
       placement == RowPlacement::kAnyAddress && row_layout_is_native(type, index.order);
   // One row of scratch memory, 8-byte aligned for every lane type; it stays in cache.
@@ -315,7 +337,7 @@ void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
   std::byte* row = reinterpret_cast<std::byte*>(scratch.data());
   decode_rows(
       bytes, index, order, type, locations, where, in_place, [](size_t) {},
-      [&](Index) { return row; }, visit, done_below, share, columns, runs);
+      [&](Index) { return row; }, visit, done_below, share, columns, runs, read);
 }
 
 uint64_t plain_row_offset(DataType type, size_t locations, size_t k) {

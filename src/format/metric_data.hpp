@@ -45,6 +45,10 @@ std::shared_ptr<SeverityMatrix> decode_data(
     DataType type, size_t locations, const std::string& where, const ReleaseBehind& release = {},
     unsigned threads = 1, uint64_t parallel_from = uint64_t{64} << 20, Columns columns = {});
 
+// Copies the member's bytes [offset, offset + into.size()) into `into`; throws when the file
+// cannot give them all (FormatError naming the member when it ends early).
+using ReadMember = std::function<void(uint64_t offset, std::span<std::byte> into)>;
+
 // Decodes the rows of a data member one at a time into a small buffer and hands each to
 // `visit(cnode, row)`: aggregations need no matrix in memory. With RowPlacement::kAnyAddress,
 // rows that need no conversion are handed over where they lie (in `bytes`, or in the buffer
@@ -54,11 +58,16 @@ std::shared_ptr<SeverityMatrix> decode_data(
 // Only the rows of `share` are visited (the others are still checked where the layout needs it,
 // e.g. the whole ZCUBEX sub-index). With `runs`, rows handed over where they lie in a plain
 // member go to `runs` several at a time instead of to `visit`.
+// With `read`, the whole rows of a plain member are copied in chunks of about 256 KiB into one
+// buffer (which stays in cache) instead of being read where they lie in `bytes`; "where they
+// lie" is then that buffer. `bytes` still gives the member's size and marker, and the rows of
+// a column window (only its columns are read).
 void stream_data(std::span<const std::byte> bytes, const MetricIndex& index,
                  const std::vector<Index>& order, DataType type, size_t locations,
                  const std::string& where, RowPlacement placement, const RowVisitor& visit,
                  const std::function<void(uint64_t)>& done_below = {}, RowShare share = {},
-                 Columns columns = {}, const RowRunVisitor* runs = nullptr);
+                 Columns columns = {}, const RowRunVisitor* runs = nullptr,
+                 const ReadMember& read = {});
 // The byte offset in a plain data member at which stored row k starts.
 uint64_t plain_row_offset(DataType type, size_t locations, size_t k);
 // Whether rows of this type in this byte order read the same in the file and in memory.

@@ -1,5 +1,7 @@
 // RowPlacement::kAnyAddress hands rows over where they lie (zero copy) when the file layout is
-// the memory layout, and otherwise exactly the rows kAligned gives.
+// the memory layout, and otherwise exactly the rows kAligned gives. "Where they lie" is the
+// buffer a plain member's rows are read into (MappedFile::read) or, given its bytes alone,
+// the mapped member itself.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -28,13 +30,23 @@ namespace fs = std::filesystem;
 
 using Rows = std::map<Index, std::vector<std::byte>>;
 
-Rows rows_of(const Report& r, Index metric, RowPlacement placement, bool* any_unaligned) {
+// How rows were handed over: `adjacent`, some row right after the one before it in memory
+// (where both lie, not copied into one reused row of scratch memory, which gives every row the
+// same address); `unaligned`, some row not 8-aligned.
+struct RowAddresses {
+  bool adjacent = false, unaligned = false;
+};
+
+Rows rows_of(const Report& r, Index metric, RowPlacement placement, RowAddresses* seen) {
   Rows rows;
   const size_t bytes = r.model().metrics[metric].dtype.memory_size() * r.model().locations.size();
+  const std::byte* previous = nullptr;
   r.visit_rows(
       metric,
       [&](Index c, const std::byte* row) {
-        if (reinterpret_cast<uintptr_t>(row) % 8 != 0) *any_unaligned = true;
+        if (previous != nullptr && bytes > 0 && row == previous + bytes) seen->adjacent = true;
+        if (reinterpret_cast<uintptr_t>(row) % 8 != 0) seen->unaligned = true;
+        previous = row;
         rows[c].assign(row, row + bytes);
       },
       placement);
@@ -44,7 +56,7 @@ Rows rows_of(const Report& r, Index metric, RowPlacement placement, bool* any_un
 // The shares of a metric's rows (1, 2 and 3 parts) are the whole, each row once, in order.
 void expect_shares_make_the_whole(const Report& r, Index metric) {
   const Rows whole = [&] {
-    bool unused = false;
+    RowAddresses unused;
     return rows_of(r, metric, RowPlacement::kAligned, &unused);
   }();
   const size_t bytes = r.model().metrics[metric].dtype.memory_size() * r.model().locations.size();
@@ -102,19 +114,19 @@ size_t expect_runs_are_the_rows(const Report& r, Index metric) {
   return longest;
 }
 
-// Every metric: same rows either way; returns whether kAnyAddress handed over any row at an
-// address no copy would have (rows of 8-byte values in a .cubex start 10 bytes after a
-// 512-byte boundary, so a row in the mapped file is never 8-aligned).
+// Every metric: same rows either way; returns whether kAnyAddress handed over rows where they
+// lie (kAligned copies each into one row of scratch memory).
 bool same_rows_either_way(const std::string& path, size_t* longest_run = nullptr) {
   const Report r = Report::open(path);
   bool zero_copy = false;
   for (Index m = 0; m < r.model().metrics.size(); ++m) {
     const size_t longest = expect_runs_are_the_rows(r, m);  // streamed from the file
     if (longest_run) *longest_run = std::max(*longest_run, longest);
-    bool unaligned = false;
-    const Rows aligned = rows_of(r, m, RowPlacement::kAligned, &unaligned);
-    EXPECT_FALSE(unaligned) << path << " metric " << m << ": kAligned row not aligned";
-    const Rows any = rows_of(r, m, RowPlacement::kAnyAddress, &zero_copy);
+    RowAddresses seen_aligned, seen_any;
+    const Rows aligned = rows_of(r, m, RowPlacement::kAligned, &seen_aligned);
+    EXPECT_FALSE(seen_aligned.unaligned) << path << " metric " << m << ": kAligned row not aligned";
+    const Rows any = rows_of(r, m, RowPlacement::kAnyAddress, &seen_any);
+    zero_copy = zero_copy || seen_any.adjacent;
     EXPECT_EQ(aligned, any) << path << " metric " << r.model().metrics[m].uniq_name;
     expect_shares_make_the_whole(r, m);  // streamed from the file
     r.severities(m);
@@ -250,6 +262,91 @@ TEST_F(RowPlacementTest, StreamingProgressNeverPassesARowStillToCome) {
   expect_progress_is_safe(generate("pz.cubex", true));
 }
 
+// The rows of every member as stream_data hands them over, with the member's bytes alone (read
+// where they are mapped) or through `read` (copied in chunks into a buffer): the same rows in
+// the same order, for every share and placement, and the buffer is filled more than once.
+TEST_F(RowPlacementTest, RowsReadThroughABufferAreTheMappedRows) {
+  GeneratorOptions o;
+  o.call_paths = 3000;  // rows of 32 doubles: a DOUBLE metric is several 256 KiB chunks
+  o.all_types = true;
+  const std::string path = (dir_ / "chunks.cubex").string();
+  generate_report(path, o);
+  size_t most_reads = 0;
+  for_each_member(path, [&](const Report& r, Index m, std::span<const std::byte> bytes,
+                            const format::MetricIndex& index) {
+    const Metric& metric = r.model().metrics[m];
+    const auto order = storage_order(r.model(), metric.kind);
+    const size_t locations = r.model().locations.size();
+    const size_t row_bytes = metric.dtype.memory_size() * locations;
+    for (RowPlacement placement : {RowPlacement::kAligned, RowPlacement::kAnyAddress})
+      for (size_t parts : {1u, 2u, 3u})
+        for (size_t part = 0; part < parts; ++part) {
+          RowSequence mapped, copied;
+          size_t reads = 0;
+          const format::ReadMember read = [&](uint64_t offset, std::span<std::byte> into) {
+            ASSERT_LE(offset + into.size(), bytes.size());
+            std::memcpy(into.data(), bytes.data() + offset, into.size());
+            ++reads;
+          };
+          for (auto* rows : {&mapped, &copied})
+            format::stream_data(
+                bytes, index, order, metric.dtype, locations, path, placement,
+                [&](Index c, const std::byte* row) {
+                  rows->emplace_back(c, std::vector(row, row + row_bytes));
+                },
+                {}, RowShare{part, parts}, {}, nullptr,
+                rows == &copied ? read : format::ReadMember());
+          EXPECT_EQ(copied, mapped) << metric.uniq_name << " part " << part << " of " << parts;
+          most_reads = std::max(most_reads, reads);
+        }
+  });
+  EXPECT_GE(most_reads, 3u) << "no member took several chunks: the test reads too little";
+}
+
+// A plain member cut short after the report was opened (the file truncated under the reader)
+// is an error naming the member, not a crash: its index and rows are read, not touched through
+// the map. Cut before the rows are read, the index (which this writer puts after the data) is
+// gone; cut while they are read, the rows of a later chunk are.
+TEST_F(RowPlacementTest, AFileCutShortWhileReadIsAnErrorNamingTheMember) {
+  GeneratorOptions o;
+  o.call_paths = 3000;  // the largest member is several 256 KiB chunks
+  const std::string path = (dir_ / "cut.cubex").string();
+  generate_report(path, o);
+  const format::MappedFile file(path);
+  const format::TarIndex tar = format::TarIndex::scan(file.bytes(), path);
+  for (const bool while_read : {false, true}) {
+    const std::string copy = (dir_ / "cut-copy.cubex").string();
+    fs::copy_file(path, copy, fs::copy_options::overwrite_existing);
+    const Report r = Report::open(copy);
+    const format::TarMember* largest = nullptr;
+    Index metric = 0;
+    for (Index m = 0; m < r.model().metrics.size(); ++m)
+      if (const auto* data = tar.find(std::to_string(r.model().metrics[m].id) + ".data"))
+        if (largest == nullptr || data->size > largest->size) largest = data, metric = m;
+    ASSERT_NE(largest, nullptr);
+    ASSERT_GT(largest->size, size_t{600} << 10);
+    const auto cut = [&] { fs::resize_file(copy, largest->offset + largest->size / 2); };
+    if (!while_read) cut();
+    bool first = true;
+    try {
+      r.visit_rows(
+          metric,
+          [&](Index, const std::byte*) {
+            if (first && while_read) cut();
+            first = false;
+          },
+          RowPlacement::kAnyAddress);
+      ADD_FAILURE() << "no error for a file cut short, while read: " << while_read;
+    } catch (const FormatError& e) {
+      const std::string message = e.what();
+      const std::string member = std::to_string(r.model().metrics[metric].id) +
+                                 (while_read ? ".data: the file ends within the rows"
+                                             : ".index: the file ends within the member");
+      EXPECT_NE(message.find(copy + ":" + member), std::string::npos) << message;
+    }
+  }
+}
+
 // Big-endian, Cube 3, ZCUBEX and every data type of the real reports.
 // A report's column window (one rank's share of a report split by locations, docs/mpi.md) holds
 // exactly those columns of every row, decoded or streamed, and its model those locations.
@@ -269,7 +366,7 @@ void expect_windows_hold_the_columns(const std::string& path) {
     }
     for (Index m = 0; m < whole.model().metrics.size(); ++m) {
       const size_t size = whole.model().metrics[m].dtype.memory_size();
-      bool unused = false;
+      RowAddresses unused;
       const Rows all = rows_of(whole, m, RowPlacement::kAligned, &unused);
       Rows expected;
       for (const auto& [c, row] : all)

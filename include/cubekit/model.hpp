@@ -281,7 +281,12 @@ class Model {
   void finalize(const std::string& where);
 
  private:
+  void check_region_ids(const std::string& where) const;  // each once
+  void index_cnode_ids(const std::string& where);         // each once; fills the lookup
   std::unordered_map<std::string, Index> metric_by_name_;
+  // Call path by id: a table indexed by id when the ids are few enough (Score-P numbers them
+  // 0 to n-1), else a hash map. kNoIndex in the table: no such id.
+  std::vector<Index> cnode_by_dense_id_;
   std::unordered_map<uint32_t, Index> cnode_by_id_;
 };
 

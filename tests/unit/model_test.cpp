@@ -1,6 +1,7 @@
 // Row orders of the call forest and id rules (cube-format.md §4, §11).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <utility>
@@ -78,6 +79,52 @@ TEST(ModelRules, DuplicateCnodeIdIsRejected) {
     FAIL() << "expected FormatError";
   } catch (const FormatError& e) {
     EXPECT_EQ(std::string(e.what()), "x.cubex:anchor.xml: cnode id 5 declared twice");
+  }
+}
+
+// Call paths are found by id, and ids declared twice are rejected, whether the ids are few
+// enough for a table indexed by id (0 to n-1, or with gaps) or spread up to 2^32-1 (a map).
+TEST(ModelRules, CnodesAreFoundByIdWhateverTheIds) {
+  const std::vector<std::vector<uint32_t>> id_sets = {
+      {0, 1, 2, 3, 4, 5, 6},
+      {6, 5, 4, 3, 2, 1, 0},
+      {3, 9, 20, 7, 1, 30, 12},
+      {7, 4000000000u, 12, 4294967295u, 0, 99999999, 5}};
+  for (const auto& set : id_sets) {
+    Model m = example_forest();
+    for (Index i = 0; i < m.cnodes.size(); ++i) m.cnodes[i].id = set[i];
+    m.finalize("x");
+    for (Index i = 0; i < m.cnodes.size(); ++i) {
+      ASSERT_TRUE(m.cnode_by_id(set[i]).has_value()) << set[i];
+      EXPECT_EQ(*m.cnode_by_id(set[i]), i) << set[i];
+    }
+    for (uint32_t absent : {8u, 10u, 31u, 64u, 4000000001u})
+      if (std::find(set.begin(), set.end(), absent) == set.end()) {
+        EXPECT_FALSE(m.cnode_by_id(absent).has_value()) << absent;
+      }
+    m.cnodes[6].id = set[2];
+    try {
+      m.finalize("x");
+      ADD_FAILURE() << "no error for cnode id " << set[2] << " declared twice";
+    } catch (const FormatError& e) {
+      EXPECT_EQ(std::string(e.what()), "x: cnode id " + std::to_string(set[2]) + " declared twice");
+    }
+  }
+}
+
+TEST(ModelRules, RegionIdDeclaredTwiceIsRejectedWhateverTheIds) {
+  for (const uint32_t id : {3u, 4000000000u}) {
+    Model m = example_forest();
+    m.regions.resize(3);
+    m.regions[0].id = 1;
+    m.regions[1].id = id;
+    m.regions[2].id = id;
+    try {
+      m.finalize("x");
+      ADD_FAILURE() << "no error for region id " << id << " declared twice";
+    } catch (const FormatError& e) {
+      EXPECT_EQ(std::string(e.what()), "x: region id " + std::to_string(id) + " declared twice");
+    }
   }
 }
 

@@ -38,8 +38,8 @@ for s in $sizes; do
   cp "$a" "$b"
   # "a.cubex: 3000 call paths, 4096 locations, ..." gives one metric's size.
   metric_bytes=$(awk '{ print $2 * $5 * 8 }' <<<"$line")
-  read -r pa _ ca < <(best_of "$runs" "$plain" "$a")
-  read -r pb _ cb < <(best_of "$runs" "$plain" "$b")
+  read -r pa _ ca < <(plain_pass "$runs" "$plain" "$a")
+  read -r pb _ cb < <(plain_pass "$runs" "$plain" "$b")
   read -r pw _ cw < <(best_of "$runs" dd if="$a" of="$work/w.bin" bs=16M conv=fsync status=none)
   rm -f "$work/w.bin"
   declare -A t rss cpu

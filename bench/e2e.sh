@@ -70,7 +70,7 @@ for r in "${reports[@]}"; do
   size=$(stat -c %s "$r")
   data=$("$plain" "$r" | awk '{ print $4 }')
   read -r dump_s dump_kib dump_cpu < <(best_of_3 "$dump" -m all -z incl -t aggr "$r")
-  read -r plain_s _ plain_cpu < <(best_of_3 "$plain" "$r")
+  read -r plain_s _ plain_cpu < <(plain_pass 3 "$plain" "$r")
   awk -v name="$(basename "$r")" -v size="$size" -v data="$data" -v ds="$dump_s" \
     -v kib="$dump_kib" -v dc="$dump_cpu" -v ps="$plain_s" -v pc="$plain_cpu" 'BEGIN {
     cpu_ratio = pc > 0 ? sprintf("%.1f", dc / pc) : "-"

@@ -28,7 +28,7 @@ echo "| report | plain pass s | cube_stat -p -m time,visits s | cube_stat -t 20 
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for s in $sizes; do
   "$build/cubekit" generate --size "$s" --call-paths 5000 -o "$r" >/dev/null
-  read -r p _ _ < <(best_of "$runs" "$plain" "$r")
+  read -r p _ _ < <(plain_pass "$runs" "$plain" "$r")
   read -r t1 r1 _ < <(best_of "$runs" "$build/cube_stat" -p -m time,visits "$r" 2>/dev/null)
   read -r t2 r2 _ < <(best_of "$runs" "$build/cube_stat" -t 20 "$r" 2>/dev/null)
   read -r t3 r3 _ < <(best_of "$runs" "$build/cube_calltree" -m time -i "$r" 2>/dev/null)

@@ -1,21 +1,19 @@
-// cubekit_mmap_sum [--map | --read] FILE: the plain-pass baseline of bench/e2e.sh and the other
-// ratio scripts. Touches every byte of the file once with no parsing, summing it as 64-bit
-// words, in one of two ways: --map maps the file (the floor for a reader that maps the report),
-// --read read()s it into one reused 256 KiB buffer (the floor for a reader that copies; cat(1)
+// cubekit_mmap_sum [--map | --read] FILE: a plain pass over a file, the baseline of the ratio
+// scripts in bench/. Touches every byte once with no parsing, summing it as 64-bit words, in one
+// of two ways: --map (the default) maps the file, the floor for a reader that maps the report;
+// --read read()s it into one reused 256 KiB buffer, the floor for a reader that copies (cat(1)
 // does the same). Which is faster depends on the machine: on a virtual machine that makes page
 // table entries slowly, mapping 400 MB can take 2-4 times as long as reading it
-// (docs/benchmarks.md). Without either, both passes run and the faster one is printed (its
-// name on stderr): an honest ratio divides by the faster. Prints "<seconds> <GB/s> <sum> <data
-// bytes>": the sum keeps the loop from being elided; <data bytes> is the total size of the archive
-// members named *.data (metric data), found by a walk over the tar headers after the timed pass, so
-// that e2e.sh can report MB/s of metric data without tar(1) (which stops at CubeW's lone zero
-// blocks, §2.6).
+// (docs/benchmarks.md), so the scripts divide by the faster (plain_pass in timing.sh).
+// Prints "<seconds> <GB/s> <sum> <data bytes>": the sum keeps the loop from being elided;
+// <data bytes> is the total size of the archive members named *.data (metric data), found by a
+// walk over the tar headers after the timed pass, so that e2e.sh can report MB/s of metric data
+// without tar(1) (which stops at CubeW's lone zero blocks, §2.6).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -91,8 +89,8 @@ double timed_pass(int fd, size_t size, bool read_mode, uint64_t (&s)[4]) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string mode = argc == 3 ? argv[1] : "";
-  if (argc != 2 && mode != "--map" && mode != "--read") {
+  const std::string mode = argc == 3 ? argv[1] : "--map";
+  if ((argc != 2 && argc != 3) || (mode != "--map" && mode != "--read")) {
     std::fprintf(stderr, "usage: %s [--map | --read] FILE\n", argv[0]);
     return 2;
   }
@@ -107,16 +105,7 @@ int main(int argc, char** argv) {
   uint64_t s[4] = {0, 0, 0, 0};
   double seconds = 0;
   try {
-    if (mode == "--map" || mode == "--read") {
-      seconds = timed_pass(fd, size, mode == "--read", s);
-    } else {
-      const double mapped = timed_pass(fd, size, false, s);
-      uint64_t again[4] = {0, 0, 0, 0};
-      const double read = timed_pass(fd, size, true, again);
-      seconds = std::min(mapped, read);
-      std::fprintf(stderr, "plain pass: %s (mapped %.6f s, read %.6f s)\n",
-                   read < mapped ? "read" : "mapped", mapped, read);
-    }
+    seconds = timed_pass(fd, size, mode == "--read", s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", path, e.what());
     return 1;

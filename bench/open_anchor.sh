@@ -29,7 +29,7 @@ for ((i = 0; i < runs; ++i)); do
   if [[ -z $open_s ]] || awk -v s="$s" -v b="$open_s" 'BEGIN { exit !(s < b) }'; then open_s=$s; fi
 done
 read -r wall kib cpu < <(best_of "$runs" "$build/bench/cubekit_open_report" "$report")
-plain=$(for i in 1 2 3; do "$build/bench/cubekit_mmap_sum" "$report"; done |
+plain=$(for i in 1 2 3; do for mode in --map --read; do "$build/bench/cubekit_mmap_sum" $mode "$report"; done; done |
   awk 'NR == 1 || $1 < best { best = $1 } END { print best }')
 awk -v a="$anchor" -v o="$open_s" -v w="$wall" -v k="$kib" -v c="$cpu" -v cn="$cnodes" \
   -v l="$locations" -v p="$plain" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {

@@ -37,7 +37,7 @@ measure() {
   local r=$1 label=$2 size data plain_s t1 rss1 cpu1 t2 rss2 open_s open_rss
   size=$(stat -c %s "$r")
   data=${3:-$("$plain" "$r" | awk '{ print $4 }')}
-  read -r plain_s _ plain_cpu < <(best_of "$runs" "$plain" "$r")
+  read -r plain_s _ plain_cpu < <(plain_pass "$runs" "$plain" "$r")
   read -r t1 rss1 cpu1 < <(CUBEKIT_THREADS=1 best_of "$runs" "$dump" -m all -z incl -t aggr "$r")
   read -r t2 rss2 cpu2 < <(CUBEKIT_THREADS=2 best_of "$runs" "$dump" -m all -z incl -t aggr "$r")
   read -r open_s open_rss _ < <(best_of "$runs" "$dump" -w "$r")

@@ -44,3 +44,15 @@ best_of() {
   rm -f "$time_file" "$time_file.cpu" "$time_file.cpu.sum"
   echo "$best $rss $cpu"
 }
+
+# plain_pass N MMAP_SUM FILE: the plain pass the ratio scripts divide by, printed as best_of
+#   prints it: the faster of `MMAP_SUM --map FILE` and `MMAP_SUM --read FILE` (bench/mmap_sum.cpp),
+#   each the best of N runs. On a virtual machine that makes page table entries slowly, reading
+#   a file can be 2-4 times as fast as mapping it; a ratio to the slower pass would flatter.
+plain_pass() {
+  local mapped read
+  mapped=$(best_of "$1" "$2" --map "$3")
+  read=$(best_of "$1" "$2" --read "$3")
+  awk -v m="$mapped" -v r="$read" 'BEGIN { split(m, a, " "); split(r, b, " ")
+    print (b[1] + 0 < a[1] + 0 ? r : m) }'
+}

@@ -39,7 +39,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 read -r _ _ gen_p_cpu < <(best_of "$runs" "$gen" generate --size "$size" --call-paths 5000 -o "$p")
 read -r _ _ gen_z_cpu < <(best_of "$runs" "$gen" generate --size "$size" --call-paths 5000 --compress -o "$z")
 data=$("$plain" "$p" | awk '{ print $4 }')
-read -r pass_s _ _ < <(best_of "$runs" "$plain" "$p")
+read -r pass_s _ _ < <(plain_pass "$runs" "$plain" "$p")
 read -r _ _ dump_p_cpu < <(CUBEKIT_THREADS=1 best_of "$runs" "$dump" -m all -z incl -t aggr "$p")
 read -r _ _ dump_z_cpu < <(CUBEKIT_THREADS=1 best_of "$runs" "$dump" -m all -z incl -t aggr "$z")
 codec_out=$("$codecs" "$p" "$runs")

@@ -11,6 +11,7 @@
 #include <functional>
 #include <mutex>
 
+#include "core/huge_pages.hpp"
 #include "cubekit/parallel.hpp"
 #include "format/mapped_file.hpp"
 #include "format/xml_stream.hpp"
@@ -519,7 +520,12 @@ class ValueReader::Impl {
     std::vector<uint64_t>& row = values_[p.metric];
     const size_t n = model_->locations.size();
     if (!row_ready_[p.metric].load(std::memory_order_acquire)) {
-      std::call_once(row_allocated_[p.metric], [&] { row.assign(model_->cnodes.size() * n, 0); });
+      std::call_once(row_allocated_[p.metric], [&] {
+        // Huge pages: a metric of 100 MB zeroed in 4 KiB pages took ~25,000 faults of ~10 µs.
+        row.reserve(model_->cnodes.size() * n);
+        core::advise_huge_pages(row.data(), row.capacity() * sizeof(uint64_t));
+        row.assign(model_->cnodes.size() * n, 0);
+      });
       row_ready_[p.metric].store(true, std::memory_order_release);
     }
     return row.data() + p.cnode * n;

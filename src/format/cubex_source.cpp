@@ -78,6 +78,18 @@ std::vector<std::byte> CubexSource::member_copy(const TarMember& m, uint64_t siz
   return copy;
 }
 
+ReadMember CubexSource::plain_reader(const TarMember& data, const std::string& where) const {
+  // The marker is read, not looked at through the map: a file cut short since it was opened
+  // is an error.
+  const std::vector<std::byte> head = member_copy(data, 10);
+  if (head.size() < 10 || std::memcmp(head.data(), "CUBEX.DATA", 10) != 0) return {};
+  return [this, &data, where](uint64_t offset, std::span<std::byte> into) {
+    if (file_->read(data.offset + offset, into) != into.size())
+      throw FormatError(where + ": the file ends within the rows at byte " +
+                        std::to_string(offset) + " of the member (was it cut short while read?)");
+  };
+}
+
 CubexSource::StoredMetric CubexSource::stored_metric(const Model& model, const Metric& m) const {
   const std::string index_name = member_name(m, ".index");
   return {decode_index(member_copy(*tar_.find(index_name)), model.cnodes.size(),
@@ -106,6 +118,7 @@ std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Inde
   // The decoded copy is what stays in memory: the file's pages go as the rows are decoded,
   // each share of the rows giving back what lies behind it.
   const auto bytes = member_bytes(data);
+  const ReadMember read = plain_reader(data, stored.data_where);
   std::mutex mutex;
   std::list<uint64_t> released;  // one counter per share, stable addresses
   const ReleaseBehind release = [&](uint64_t share_start) {
@@ -113,9 +126,9 @@ std::shared_ptr<const SeverityMatrix> CubexSource::load(const Model& model, Inde
     released.push_back(share_start);
     return release_behind(data, released.back());
   };
-  auto matrix =
-      decode_data(bytes, stored.index, storage_order(model, m.kind), m.dtype, row_values(model),
-                  stored.data_where, release, available_threads(), uint64_t{64} << 20, columns_);
+  auto matrix = decode_data(bytes, stored.index, storage_order(model, m.kind), m.dtype,
+                            row_values(model), stored.data_where, release, available_threads(),
+                            uint64_t{64} << 20, columns_, read);
   file_->release(data.offset, data.size);
   return matrix;
 }
@@ -153,16 +166,7 @@ void CubexSource::stream_rows(const Model& model, Index metric, const RowVisitor
   const MetricIndex& index = stored.index;
   const TarMember& data = *stored.data;
   const auto bytes = member_bytes(data);
-  // Read, not looked at through the map: a file cut short since it was opened is an error.
-  const std::vector<std::byte> head = member_copy(data, 10);
-  const bool plain = head.size() == 10 && std::memcmp(head.data(), "CUBEX", 5) == 0;
-  if (plain) {
-    // Plain rows are copied through a buffer, not read where they are mapped (MappedFile::read).
-    const ReadMember read = [&](uint64_t offset, std::span<std::byte> into) {
-      if (file_->read(data.offset + offset, into) != into.size())
-        throw FormatError(stored.data_where + ": the file ends within the rows at byte " +
-                          std::to_string(offset) + " of the member (was it cut short while read?)");
-    };
+  if (const ReadMember read = plain_reader(data, stored.data_where)) {
     stream_data(bytes, index, storage_order(model, m.kind), m.dtype, row_values(model),
                 stored.data_where, placement, visit, {}, share, columns_, runs, read);
     return;

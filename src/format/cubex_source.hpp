@@ -55,6 +55,9 @@ class CubexSource : public SeveritySource {
   // The member's first `size` bytes (all by default), read from the file, not the map; throws
   // FormatError naming the member when the file has fewer.
   std::vector<std::byte> member_copy(const TarMember& m, uint64_t size = UINT64_MAX) const;
+  // For a plain data member, the reader of its bytes from the file (MappedFile::read: rows are
+  // copied, not read through the map); empty for a compressed one. `where` names the member.
+  ReadMember plain_reader(const TarMember& data, const std::string& where) const;
   // Gives back the pages of `data` below a byte count as the rows are read (every 16 MiB);
   // `released` counts what is given back already and must outlive the returned function.
   std::function<void(uint64_t)> release_behind(const TarMember& data, uint64_t& released) const;

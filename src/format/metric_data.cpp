@@ -47,6 +47,13 @@ void decode_scale_func(const std::byte* src, std::byte* dst, ByteOrder order) {
   }
 }
 
+// The member's first bytes as far as a data marker goes, read with `read` (not the map).
+std::string read_marker(const ReadMember& read, uint64_t member_bytes) {
+  std::string marker(std::min<uint64_t>(member_bytes, kDataMarker.size()), '\0');
+  read(0, std::as_writable_bytes(std::span(marker)));
+  return marker;
+}
+
 }  // namespace
 
 MetricIndex decode_index(std::span<const std::byte> bytes, size_t cnodes,
@@ -283,15 +290,31 @@ void decode_rows(std::span<const std::byte> bytes, const MetricIndex& index,
 
 }  // namespace
 
-std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
-                                            const MetricIndex& index,
-                                            const std::vector<Index>& order, DataType type,
-                                            size_t locations, const std::string& where,
-                                            const ReleaseBehind& release, unsigned threads,
-                                            uint64_t parallel_from, Columns columns) {
+std::shared_ptr<SeverityMatrix> decode_data(
+    std::span<const std::byte> bytes, const MetricIndex& index, const std::vector<Index>& order,
+    DataType type, size_t locations, const std::string& where, const ReleaseBehind& release,
+    unsigned threads, uint64_t parallel_from, Columns columns, const ReadMember& read) {
   auto matrix = std::make_shared<SeverityMatrix>(type, order.size(), columns.in(locations));
   const size_t rows = index.rows(order.size());
   const uint64_t disk_row = uint64_t{type.disk_size()} * locations;
+  // Rows the matrix holds as the file does (stored one after the other, in storage order) are
+  // read straight into it: no mapping, no copy through a buffer.
+  if (read && disk_row > 0 && disk_row == matrix->row_bytes() &&
+      columns.in(locations) == locations && row_layout_is_native(type, index.order) &&
+      rows <= (bytes.size() - std::min<size_t>(bytes.size(), 10)) / disk_row &&
+      read_marker(read, bytes.size()) == kDataMarker) {
+    matrix->reserve_rows(rows);
+    for (size_t k = 0; k < rows; ++k) matrix->add_row(order[index.sparse ? index.positions[k] : k]);
+    if (rows == 0) return matrix;
+    auto* first = const_cast<std::byte*>(matrix->row_at(0));
+    const size_t parts =
+        threads > 1 && rows * disk_row >= parallel_from ? std::min<size_t>(threads, rows) : 1;
+    parallel_for(parts, [&](size_t part) {
+      const size_t begin = rows * part / parts, end = rows * (part + 1) / parts;
+      read(10 + begin * disk_row, {first + begin * disk_row, (end - begin) * disk_row});
+    });
+    return matrix;
+  }
   // Shares of a plain member are contiguous byte ranges (threads pay off from tens of MB on).
   const bool plain = starts_with(bytes, kDataMarker);
   if (threads > 1 && plain && disk_row > 0 && rows > 1 && rows * disk_row >= parallel_from &&

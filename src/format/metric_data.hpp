@@ -32,22 +32,27 @@ struct Columns {
   size_t in(size_t locations) const { return count == SIZE_MAX ? locations - first : count; }
 };
 
+// Copies the member's bytes [offset, offset + into.size()) into `into`; throws when the file
+// cannot give them all (FormatError naming the member when it ends early).
+using ReadMember = std::function<void(uint64_t offset, std::span<std::byte> into)>;
+
 // Gives back the file's pages below a byte count of the member; one per share of the rows,
 // made for the share's first byte (`share_start`), called from the share's thread.
 using ReleaseBehind = std::function<std::function<void(uint64_t)>(uint64_t share_start)>;
 
 // Decodes a data member into a matrix. `order[p]` is the cnode stored at position p.
+// With `read` (see stream_data), the whole rows of a plain member whose memory layout is the
+// file's are read straight into the matrix, one read per share, and `bytes` is not touched.
 // `release` (may be empty) lets the file's pages go as rows are decoded: the decoded copy is
 // what stays. A plain member with at least `parallel_from` bytes of rows is decoded in
 // `threads` shares of its rows at once.
-std::shared_ptr<SeverityMatrix> decode_data(
-    std::span<const std::byte> bytes, const MetricIndex& index, const std::vector<Index>& order,
-    DataType type, size_t locations, const std::string& where, const ReleaseBehind& release = {},
-    unsigned threads = 1, uint64_t parallel_from = uint64_t{64} << 20, Columns columns = {});
-
-// Copies the member's bytes [offset, offset + into.size()) into `into`; throws when the file
-// cannot give them all (FormatError naming the member when it ends early).
-using ReadMember = std::function<void(uint64_t offset, std::span<std::byte> into)>;
+std::shared_ptr<SeverityMatrix> decode_data(std::span<const std::byte> bytes,
+                                            const MetricIndex& index,
+                                            const std::vector<Index>& order, DataType type,
+                                            size_t locations, const std::string& where,
+                                            const ReleaseBehind& release = {}, unsigned threads = 1,
+                                            uint64_t parallel_from = uint64_t{64} << 20,
+                                            Columns columns = {}, const ReadMember& read = {});
 
 // Decodes the rows of a data member one at a time into a small buffer and hands each to
 // `visit(cnode, row)`: aggregations need no matrix in memory. With RowPlacement::kAnyAddress,

@@ -88,7 +88,8 @@ constexpr size_t kLeastRegionBytes = 128;
 // become resident, the rest stays address space), with transparent huge pages asked for: a page
 // fault costs about 10 µs on a virtual machine that makes page table entries slowly, and the
 // million-location anchor's trees took ~35,000 of them (0.62-0.69 s to open; 0.38-0.48 s and
-// ~9,000 faults with huge pages for the locations, groups and coordinates).
+// ~9,000 faults with huge pages). Only for the largest vectors (call paths, locations, groups):
+// each one's last huge page is whole, which the smaller ones do not repay in peak memory.
 template <class T>
 void reserve_unfaulted(std::vector<T>& v, size_t more) {
   v.reserve(v.size() + more);
@@ -433,7 +434,7 @@ void TreeReader::topologies(const Start& s) {
     // numbers as they would have if all had the first one's count: reserved, not touched, as
     // the locations are (a vector doubling to two million numbers holds both copies).
     Topology topology;
-    reserve_unfaulted(topology.coords, bytes_left() / kLeastCoordBytes);
+    topology.coords.reserve(bytes_left() / kLeastCoordBytes);
     if (const std::string* name = t.attribute("name")) topology.name = *name;
     children(start_of(t), [&](const XmlToken& c) {
       if (c.name == "dim") return dim(c, topology);
@@ -448,8 +449,8 @@ void TreeReader::topologies(const Start& s) {
       if (best >= 0) set_coord_owner(coord, best, owner_id, where_);
       parse_coord_values(pull_.element_text(), topology, coord, where_);
       if (topology.coords.empty())  // a number takes at least 2 bytes ("0 ")
-        reserve_unfaulted(topology.values,
-                          std::min(topology.coords.capacity() * coord.count, bytes_left() / 2));
+        topology.values.reserve(
+            std::min(topology.coords.capacity() * coord.count, bytes_left() / 2));
       topology.coords.push_back(coord);
     });
     model_.topologies.push_back(std::move(topology));
@@ -700,14 +701,14 @@ size_t TreeReader::program_bytes() const {
 
 // Room for as many call paths (regions) as the program element could hold: grown by doubling,
 // a vector was copied at each growth and touched about twice its final size in fresh pages
-// (5,000 call paths: ~400 page faults of ~1,000). With huge pages, the anchor of 50,000 call
-// paths opens in 39-40 instead of 54-56 ms.
+// (5,000 call paths: ~400 page faults of ~1,000). With the regions reserved and huge pages for
+// the call paths, the anchor of 50,000 call paths opens in 39-40 instead of 54-56 ms.
 void TreeReader::reserve_cnodes() {
   reserve_unfaulted(model_.cnodes, program_bytes() / kLeastCnodeBytes);
 }
 
 void TreeReader::reserve_regions() {
-  reserve_unfaulted(model_.regions, program_bytes() / kLeastRegionBytes);
+  model_.regions.reserve(model_.regions.size() + program_bytes() / kLeastRegionBytes);
 }
 
 // Reads as read_program does, up to the first <cnode> child of <program> (parts.first_cnode)

@@ -39,7 +39,9 @@ class XmlPull {
   // passed.
   const XmlToken& next_child();
   // `release` is called with ranges [from, to) of the document read so far, about every
-  // 16 MiB: their pages may leave the resident set (a mapped anchor of hundreds of MB).
+  // 4 MiB: their pages may leave the resident set (a mapped anchor of hundreds of MB). With
+  // 16 MiB, the three or four readers of a million-location anchor held up to ~60 MB of it
+  // at once, and its peak RSS was 0.96-1.00x the anchor instead of 0.90-0.92x.
   void release_behind(std::function<void(size_t, size_t)> release) {
     release_ = std::move(release);
     released_ = stream_.position();

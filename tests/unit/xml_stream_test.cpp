@@ -399,8 +399,28 @@ TEST(XmlPull, ReleaseReadGivesBackTheRangeRead) {
   EXPECT_EQ(released[1], (std::pair<size_t, size_t>{doc.find("<d/>"), doc.size()}));
 }
 
+// While it reads, the pull reader gives back what it passed every 4 MiB, in order and whole:
+// a huge anchor's readers then keep a few MiB of it resident, not the whole of it.
+TEST(XmlPull, ReleasesWhatItPassedEveryFourMiB) {
+  std::string doc = "<a>";
+  while (doc.size() < (size_t{10} << 20)) doc += "<b>0123456789</b>";
+  doc += "</a>";
+  std::vector<std::pair<size_t, size_t>> released;
+  XmlPull pull(doc, 0, doc.size(), "doc.xml");
+  pull.release_behind([&](size_t from, size_t to) { released.emplace_back(from, to); });
+  while (pull.next().kind != XmlToken::Kind::kEof) {
+  }
+  ASSERT_EQ(released.size(), 2u);
+  EXPECT_EQ(released[0].first, 0u);
+  EXPECT_EQ(released[1].first, released[0].second);
+  for (const auto& [from, to] : released) {
+    EXPECT_GE(to - from, size_t{4} << 20);
+    EXPECT_LT(to - from, (size_t{4} << 20) + 32);  // stops at the first token past 4 MiB
+  }
+}
+
 // The readers of the call tree, the system tree and its topologies give back the pages of
-// their parts when done (about 16 MiB stay resident otherwise, per reader): the ranges
+// their parts when done (about 4 MiB stay resident otherwise, per reader): the ranges
 // released cover <program> and <system> whole.
 TEST(AnchorReaders, GiveBackTheirPartsWhenDone) {
   test::AnchorSpec spec;

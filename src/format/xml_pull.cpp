@@ -42,11 +42,7 @@ const XmlToken& XmlPull::next_child() {
 }
 
 const XmlToken& XmlPull::next() {
-  constexpr size_t kReleaseChunk = size_t{4} << 20;
-  if (release_ && stream_.position() >= released_ + kReleaseChunk) {
-    release_(released_, stream_.position());
-    released_ = stream_.position();
-  }
+  if (release_ && stream_.position() >= released_ + kReleaseChunk) release_read();
   token_.attributes.clear();
   token_.text.clear();
   token_.self_closing = false;

@@ -3,6 +3,8 @@
 // DOM reader would: an empty element is one token, errors name the document.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -39,19 +41,24 @@ class XmlPull {
   // passed.
   const XmlToken& next_child();
   // `release` is called with ranges [from, to) of the document read so far, about every
-  // 4 MiB: their pages may leave the resident set (a mapped anchor of hundreds of MB). With
-  // 16 MiB, the three or four readers of a million-location anchor held up to ~60 MB of it
-  // at once, and its peak RSS was 0.96-1.00x the anchor instead of 0.90-0.92x.
+  // kReleaseChunk bytes: their pages may leave the resident set (a mapped anchor of hundreds of
+  // MB). With 16 MiB, the three or four readers of a million-location anchor held up to ~60 MB
+  // of it at once (peak RSS 0.96-1.00x the anchor, now 0.90-0.92x).
   void release_behind(std::function<void(size_t, size_t)> release) {
     release_ = std::move(release);
-    released_ = stream_.position();
+    released_ = released_floor_ = stream_.position();
   }
   // Gives back the pages read since the last release (a reader done with its part: the pages
-  // of the call tree would stay resident while the system tree is read).
+  // of the call tree would stay resident while the system tree is read), and those of the
+  // kReleaseChunk bytes before again, down to where this reader began: of a file the kernel
+  // caches in large folios, a whole folio is mapped when one page of it is touched, pages given
+  // back before too (a freshly written million-location anchor kept ~50 MB mapped so).
   void release_read() {
-    if (release_ && stream_.position() > released_) release_(released_, stream_.position());
+    const size_t from = std::max(released_floor_, released_ - std::min(released_, kReleaseChunk));
+    if (release_ && stream_.position() > released_) release_(from, stream_.position());
     released_ = stream_.position();
   }
+  static constexpr size_t kReleaseChunk = size_t{4} << 20;
   // Reads the text up to the end tag of the element just started (nested elements skipped).
   std::string element_text();
   // The same as a view, valid until the next token: an element read whole is not copied (a
@@ -71,6 +78,7 @@ class XmlPull {
   XmlToken token_;
   std::function<void(size_t, size_t)> release_;
   size_t released_ = 0;
+  size_t released_floor_ = 0;  // where the reader was when release_behind was called
 };
 
 }  // namespace cubekit::format

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,10 +37,27 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
     }
     data_ = static_cast<const std::byte*>(p);
   }
-  fd_ = fd;
+  if (short_of_descriptors(fd))
+    ::close(fd);
+  else
+    fd_ = fd;
+}
+
+bool MappedFile::short_of_descriptors(int fd) {
+  // Descriptors are handed out lowest first, so a descriptor's number is about how many are
+  // open. Past half the limit (a tool given a thousand reports under the usual 1,024), a file
+  // keeps only its map and read() copies from there.
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) limit.rlim_cur = 1024;
+  return limit.rlim_cur != RLIM_INFINITY && static_cast<rlim_t>(fd) >= limit.rlim_cur / 2;
 }
 
 size_t MappedFile::read(uint64_t offset, std::span<std::byte> into) const {
+  if (fd_ < 0) {  // no descriptor kept: from the map
+    const size_t n = offset < size_ ? std::min<uint64_t>(into.size(), size_ - offset) : 0;
+    if (n > 0) std::memcpy(into.data(), data_ + offset, n);
+    return n;
+  }
   size_t done = 0;
   while (done < into.size()) {
     const ssize_t got =
@@ -64,7 +82,7 @@ void MappedFile::release(uint64_t offset, uint64_t size) const {
 
 MappedFile::~MappedFile() {
   if (data_ != nullptr) ::munmap(const_cast<std::byte*>(data_), size_);
-  ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void refuse_overwriting(const std::string& input, const std::string& output) {

@@ -27,9 +27,13 @@ class MappedFile {
   // many there were (fewer only at the file's end). Streaming a large member this way through
   // one small buffer maps none of its pages: on a virtual machine each page table entry made
   // for the mapping can cost more than copying the page. Throws IoError naming the path.
+  // A file opened while the process was short of descriptors keeps none: then the bytes are
+  // copied from the map (its size as when opened).
   size_t read(uint64_t offset, std::span<std::byte> into) const;
+  bool keeps_descriptor() const { return fd_ >= 0; }
 
  private:
+  static bool short_of_descriptors(int fd);
   std::string path_;
   int fd_ = -1;
   const std::byte* data_ = nullptr;

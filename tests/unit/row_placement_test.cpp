@@ -2,7 +2,9 @@
 // the memory layout, and otherwise exactly the rows kAligned gives. "Where they lie" is the
 // buffer a plain member's rows are read into (MappedFile::read) or, given its bytes alone,
 // the mapped member itself.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -357,6 +360,44 @@ TEST_F(RowPlacementTest, AFileCutShortWhileReadIsAnErrorNamingTheMember) {
                                              : ".index: the file ends within the member");
       EXPECT_NE(message.find(copy + ":" + member), std::string::npos) << message;
     }
+  }
+}
+
+// A file opened while the process is short of descriptors (past half its limit: a tool given a
+// thousand reports) keeps none and reads from its map: the same bytes, the same rows.
+TEST_F(RowPlacementTest, FilesOpenedShortOfDescriptorsReadFromTheirMap) {
+  const std::string path = generate("fd.cubex", false);
+  const Report usual = Report::open(path);
+  const format::MappedFile kept(path);
+  ASSERT_TRUE(kept.keeps_descriptor());
+  struct rlimit before {};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &before), 0);
+  const int next = ::open("/dev/null", O_RDONLY);  // the lowest free descriptor
+  ASSERT_GE(next, 0);
+  ::close(next);
+  struct rlimit low = before;
+  low.rlim_cur = static_cast<rlim_t>(next) + 4;  // the next open is past half of it
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  std::optional<format::MappedFile> short_of;
+  std::optional<Report> opened;
+  try {
+    short_of.emplace(path);
+    opened.emplace(Report::open(path));
+  } catch (...) {
+    ::setrlimit(RLIMIT_NOFILE, &before);
+    throw;
+  }
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &before), 0);
+  EXPECT_FALSE(short_of->keeps_descriptor());
+  std::vector<std::byte> a(kept.bytes().size() + 100), b(a.size());
+  EXPECT_EQ(kept.read(7, a), kept.bytes().size() - 7);
+  EXPECT_EQ(short_of->read(7, b), kept.bytes().size() - 7);
+  EXPECT_EQ(a, b);
+  for (Index m = 0; m < usual.model().metrics.size(); ++m) {
+    RowAddresses unused;
+    EXPECT_EQ(rows_of(*opened, m, RowPlacement::kAnyAddress, &unused),
+              rows_of(usual, m, RowPlacement::kAnyAddress, &unused))
+        << usual.model().metrics[m].uniq_name;
   }
 }
 

@@ -29,7 +29,8 @@ void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n);
 void fold_rows(DataType type, std::byte* const* accs, const std::byte* x, size_t stride,
                size_t count, size_t n);
 // Whether fold_row of this type accepts a row `x` at any address (integers and the doubles):
-// such rows can be folded where they lie in the mapped file, without a copy.
+// such rows can be folded where they lie (in the buffer a plain member is read into, in an
+// inflated row, in a column window's mapped bytes), without a copy of their own.
 bool fold_reads_unaligned(DataType type);
 // x[i] = x[i] · factor lane by lane, as CubeLib's Value::operator*= scales the types made of
 // several doubles (cube_diff multiplies by −1, cube_mean by 1/n): every lane of COMPLEX, RATE,

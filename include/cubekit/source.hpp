@@ -34,7 +34,8 @@ using RowRunVisitor =
 // Where a visitor accepts its rows. kAligned: aligned for the lane type (rows are copied out of
 // the file when needed). kAnyAddress: the visitor reads values with memcpy-style loads, so rows
 // that need no conversion (plain or inflated data in host byte order, memory layout = file
-// layout) are handed over where they lie, e.g. inside the mapped file: no copy at all.
+// layout) are handed over where they lie, e.g. in the buffer a plain member's rows are read
+// into: no copy of each row.
 enum class RowPlacement { kAligned, kAnyAddress };
 
 // One of `parts` contiguous shares of a metric's stored rows (in storage order), so that

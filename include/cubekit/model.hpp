@@ -133,6 +133,9 @@ const char* metric_kind_name(MetricKind kind);
 // The kind a type= text names (upper case, as written; "DERIVED" too); nullopt if none.
 std::optional<MetricKind> metric_kind_from_name(std::string_view name);
 bool is_derived(MetricKind kind);
+// Whether a stored metric's rows hold call-path inclusive values (INCLUSIVE, SIMPLE), so that
+// exclusive ones are computed by subtracting the children's.
+bool stores_inclusive(MetricKind kind);
 
 struct Metric {
   uint32_t id = 0;  // XML id; names the <id>.index / <id>.data members

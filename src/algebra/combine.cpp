@@ -17,10 +17,6 @@
 namespace cubekit {
 namespace {
 
-bool stored_inclusive(MetricKind k) {
-  return k == MetricKind::kInclusive || k == MetricKind::kSimple;
-}
-
 // Memory a term's rows are prepared in, kept from input to input and metric to metric: once
 // faulted in, its pages are not zeroed again by the kernel for the next input.
 struct TermScratch {
@@ -62,7 +58,7 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, RowPlac
   const Metric& m = input.model().metrics[metric];
   const bool derived = is_derived(m.kind);
   if (!derived && !input.has_data(metric)) return;
-  if (!derived && stored_inclusive(m.kind) == (flavour == Flavour::kInclusive))
+  if (!derived && stores_inclusive(m.kind) == (flavour == Flavour::kInclusive))
     return input.visit_rows(metric, visit, placement);
   const size_t n = input.model().locations.size();
   const size_t row_words = (m.dtype.memory_size() * n + 7) / 8;
@@ -257,7 +253,7 @@ std::optional<Term> term_of(const std::vector<const Report*>& inputs,
   Term t{inputs[i], &maps[i], from};
   if (how == Combination::kMean) t.factor = 1.0 / static_cast<double>(inputs.size());
   if (how == Combination::kDiff && i == 1) t.negate = true;
-  if (how == Combination::kFold) t.only_unfolded = stored_inclusive(metric_kind);
+  if (how == Combination::kFold) t.only_unfolded = stores_inclusive(metric_kind);
   return t;
 }
 
@@ -265,7 +261,7 @@ std::optional<Term> term_of(const std::vector<const Report*>& inputs,
 // diff take the flavour the metric stores.
 Flavour term_flavour(MetricKind kind, Combination how) {
   const bool exclusive_terms = how == Combination::kMean || how == Combination::kSum;
-  return stored_inclusive(kind) && !exclusive_terms ? Flavour::kInclusive : Flavour::kExclusive;
+  return stores_inclusive(kind) && !exclusive_terms ? Flavour::kInclusive : Flavour::kExclusive;
 }
 
 std::string metric_what(const std::string& path, const Metric& metric) {
@@ -338,7 +334,7 @@ void write_combination(const std::vector<const Report*>& inputs,
   for (Index m = 0; m < out.metrics.size(); ++m) {
     const Metric& metric = out.metrics[m];
     if (!combination_stores(metric)) continue;
-    const bool inclusive = stored_inclusive(metric.kind);
+    const bool inclusive = stores_inclusive(metric.kind);
     const Flavour flavour = term_flavour(metric.kind, how);
     const bool set = how == Combination::kMerge || (how == Combination::kFold && inclusive);
     Accumulator acc(metric.dtype, out.cnodes.size(), out.locations.size(), words);

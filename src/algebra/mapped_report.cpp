@@ -10,10 +10,6 @@
 namespace cubekit {
 namespace {
 
-bool stored_inclusive(MetricKind k) {
-  return k == MetricKind::kInclusive || k == MetricKind::kSimple;
-}
-
 class MappedSource : public SeveritySource {
  public:
   MappedSource(const Report& input, std::vector<Index> source)
@@ -72,12 +68,12 @@ class MappedSource : public SeveritySource {
   bool same_storage(const Model& model, Index metric, Index from) const {
     const Metric& to = model.metrics[metric];
     const Metric& in = input_.model().metrics[from];
-    return to.dtype == in.dtype && stored_inclusive(to.kind) == stored_inclusive(in.kind);
+    return to.dtype == in.dtype && stores_inclusive(to.kind) == stores_inclusive(in.kind);
   }
 
   Values converted_row(const Model& model, Index metric, Index from, Index cnode) const {
     const Metric& to = model.metrics[metric];
-    const Flavour call = stored_inclusive(to.kind) ? Flavour::kInclusive : Flavour::kExclusive;
+    const Flavour call = stores_inclusive(to.kind) ? Flavour::kInclusive : Flavour::kExclusive;
     const Values in = location_values(input_, from, cnode, Flavour::kInclusive, call);
     Values out(to.dtype, in.size());
     convert_values(in.type(), in.data(), to.dtype, out.data(), in.size(),

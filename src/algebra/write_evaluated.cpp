@@ -12,14 +12,10 @@
 namespace cubekit {
 namespace {
 
-bool stored_inclusive(MetricKind k) {
-  return k == MetricKind::kInclusive || k == MetricKind::kSimple;
-}
-
 // The metric's rows can be copied from the evaluated report as they are.
 bool copied_alike(const Metric& evaluated, const Metric& output) {
   return !is_derived(evaluated.kind) && evaluated.dtype == output.dtype &&
-         stored_inclusive(evaluated.kind) == stored_inclusive(output.kind);
+         stores_inclusive(evaluated.kind) == stores_inclusive(output.kind);
 }
 
 void set_attr(Model& model, const std::string& key, const std::string& value) {
@@ -101,7 +97,7 @@ void write_evaluated(const Report& evaluated, std::shared_ptr<const Model> outpu
       evaluated.drop(e);
     } else {
       if (!engine) engine.emplace(evaluated);
-      const Flavour call = stored_inclusive(out.kind) ? Flavour::kInclusive : Flavour::kExclusive;
+      const Flavour call = stores_inclusive(out.kind) ? Flavour::kInclusive : Flavour::kExclusive;
       std::vector<std::byte> row(out.dtype.memory_size() * locations);
       for (Index c : storage_order(*output, out.kind)) {
         const Values v = engine->location_values(e, c, Flavour::kInclusive, call);

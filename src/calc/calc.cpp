@@ -68,10 +68,6 @@ std::span<const double> Values::lanes(size_t i) const {
 
 namespace {
 
-bool stored_inclusive(const Metric& m) {
-  return m.kind == MetricKind::kInclusive || m.kind == MetricKind::kSimple;
-}
-
 void require_stored(const Report& report, Index metric) {
   const Metric& m = report.model().metric(metric);
   if (is_derived(m.kind))
@@ -156,8 +152,8 @@ Values call_values(const Report& report, Index metric, Index cnode, Flavour call
   // children's for the exclusive value of inclusive storage; plus its subtree's in pre-order
   // for the inclusive value of exclusive storage.
   std::vector<Index> rows{cnode};
-  const bool subtree = !stored_inclusive(m) && call == Flavour::kInclusive;
-  if (stored_inclusive(m) && call == Flavour::kExclusive)
+  const bool subtree = !stores_inclusive(m.kind) && call == Flavour::kInclusive;
+  if (stores_inclusive(m.kind) && call == Flavour::kExclusive)
     rows.insert(rows.end(), children.begin(), children.end());
   for (std::vector<Index> stack(children.rbegin(), children.rend()); subtree && !stack.empty();) {
     const Index c = stack.back();
@@ -255,12 +251,13 @@ Values call_aggregated(const Report& report, Index metric, Flavour call,
   if (folds && m.dtype.kind() == TypeKind::kHistogram)
     throw Error(report.path() + ": metric '" + m.uniq_name +
                 "' is a HISTOGRAM: its values over all locations cannot come from row folds");
-  if (m.dtype.kind() == TypeKind::kHistogram && !stored_inclusive(m) && call == Flavour::kInclusive)
+  if (m.dtype.kind() == TypeKind::kHistogram && !stores_inclusive(m.kind) &&
+      call == Flavour::kInclusive)
     return histogram_inclusive(report, metric);
   Values sums = folds ? folds(report, metric) : row_sums(report, metric);
-  if (stored_inclusive(m) == (call == Flavour::kInclusive)) return sums;
+  if (stores_inclusive(m.kind) == (call == Flavour::kInclusive)) return sums;
   Values out(m.dtype, model.cnodes.size());
-  if (stored_inclusive(m)) {  // exclusive = own ⊖ each child's
+  if (stores_inclusive(m.kind)) {  // exclusive = own ⊖ each child's
     for (Index c = 0; c < model.cnodes.size(); ++c) {
       plus_rows(m.dtype, out.at(c), sums.at(c), 1);
       for (Index k : model.cnodes[c].children) minus_rows(m.dtype, out.at(c), sums.at(k), 1);
@@ -333,9 +330,9 @@ bool location_scalars(const Report& report, Index metric, Index cnode, Flavour c
   const Model& model = report.model();
   const Metric& m = model.metric(metric);
   (void)model.cnode(cnode);  // LookupError when out of range
-  const bool own_only = stored_inclusive(m) == (call_flavour == Flavour::kInclusive);
+  const bool own_only = stores_inclusive(m.kind) == (call_flavour == Flavour::kInclusive);
   const bool is_double = m.dtype.kind() == TypeKind::kDouble;
-  const bool minus_children = stored_inclusive(m) && call_flavour == Flavour::kExclusive;
+  const bool minus_children = stores_inclusive(m.kind) && call_flavour == Flavour::kExclusive;
   if (is_derived(m.kind) || !m.dtype.is_single_number()) return false;
   if (!own_only && !(minus_children && is_double)) return false;  // a subtree's sum, or integers'
 

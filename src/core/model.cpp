@@ -46,6 +46,10 @@ bool is_derived(MetricKind kind) {
          kind == MetricKind::kPrederivedExclusive;
 }
 
+bool stores_inclusive(MetricKind kind) {
+  return kind == MetricKind::kInclusive || kind == MetricKind::kSimple;
+}
+
 namespace {
 
 template <class T>

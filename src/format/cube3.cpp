@@ -64,7 +64,7 @@ struct Context {
   }
 };
 
-std::string text_of(const pugi::xml_node& node, const char* child) {
+std::string child_text(const pugi::xml_node& node, const char* child) {
   return node.child(child).child_value();
 }
 
@@ -98,9 +98,9 @@ uint32_t parse_id(const pugi::xml_node& node, const char* what, const Context& c
 // <name> and <rank> are each optional; CubeLib names an unnamed entity "<Kind> <rank>".
 void name_and_rank(const pugi::xml_node& node, const char* kind, const Context& ctx,
                    SharedText& name, int64_t& rank) {
-  if (node.child("rank")) rank = integer_of(text_of(node, "rank"), node, "rank", ctx);
+  if (node.child("rank")) rank = integer_of(child_text(node, "rank"), node, "rank", ctx);
   // An empty <name/> counts as none, as in CubeLib: "Process 3", "Thread 0".
-  name = text_of(node, "name");
+  name = child_text(node, "name");
   if (name.empty()) name = std::string(kind) + " " + std::to_string(rank);
 }
 
@@ -130,9 +130,9 @@ void parse_process(const pugi::xml_node& node, Index parent, Model& model, const
 Index add_system_node(const pugi::xml_node& node, Index parent, Model& model, const Context& ctx) {
   SystemNode s;
   s.id = parse_id(node, "system tree node Id", ctx);
-  s.name = text_of(node, "name");
+  s.name = child_text(node, "name");
   s.class_name = node.name();
-  s.descr = text_of(node, "descr");
+  s.descr = child_text(node, "descr");
   s.parent = parent;
   const Index self = static_cast<Index>(model.system_nodes.size());
   model.system_nodes.push_back(std::move(s));

@@ -8,8 +8,6 @@
 namespace cubekit::format {
 namespace {
 
-constexpr size_t kBlock = 512;
-
 std::string_view field(const std::byte* block, size_t offset, size_t length) {
   const char* p = reinterpret_cast<const char*>(block) + offset;
   size_t n = 0;
@@ -18,7 +16,7 @@ std::string_view field(const std::byte* block, size_t offset, size_t length) {
 }
 
 bool is_zero_block(const std::byte* block) {
-  return std::all_of(block, block + kBlock, [](std::byte b) { return b == std::byte{0}; });
+  return std::all_of(block, block + kTarBlock, [](std::byte b) { return b == std::byte{0}; });
 }
 
 // Octal text (NUL/space padded) or GNU base-256 (high bit of the first byte set).
@@ -48,7 +46,7 @@ bool parse_size(const std::byte* block, uint64_t& out) {
 bool checksum_ok(const std::byte* block) {
   const auto* p = reinterpret_cast<const unsigned char*>(block);
   unsigned sum = 0;
-  for (size_t i = 0; i < kBlock; ++i) sum += (i >= 148 && i < 156) ? ' ' : p[i];
+  for (size_t i = 0; i < kTarBlock; ++i) sum += (i >= 148 && i < 156) ? ' ' : p[i];
   uint64_t stored = 0;
   size_t i = 148;
   while (i < 156 && p[i] == ' ') ++i;
@@ -62,7 +60,7 @@ bool has_ustar_magic(const std::byte* block) {
 }
 
 uint64_t padded(uint64_t size) {
-  return (size + kBlock - 1) / kBlock * kBlock;
+  return (size + kTarBlock - 1) / kTarBlock * kTarBlock;
 }
 
 // The value of `key` in pax records "<len> key=value\n".
@@ -91,7 +89,7 @@ bool pax_value(std::string_view records, std::string_view key, std::string& out)
 }  // namespace
 
 bool looks_like_tar(std::span<const std::byte> bytes) {
-  if (bytes.size() < kBlock) return false;
+  if (bytes.size() < kTarBlock) return false;
   return has_ustar_magic(bytes.data()) || checksum_ok(bytes.data());
 }
 
@@ -99,7 +97,7 @@ TarIndex TarIndex::scan(std::span<const std::byte> archive, const std::string& f
   TarIndex index;
   const uint64_t end = archive.size();
   if (end == 0) throw FormatError(file + ": empty file, expected a .cubex tar archive");
-  if (end < kBlock)
+  if (end < kTarBlock)
     throw FormatError(file + ": " + std::to_string(end) +
                       " bytes, too short for a tar header (512 bytes); not a .cubex archive");
   uint64_t offset = 0;
@@ -107,10 +105,10 @@ TarIndex TarIndex::scan(std::span<const std::byte> archive, const std::string& f
   uint64_t pax_size = 0;
   bool have_pax_size = false;
   bool seen_header = false;
-  while (offset + kBlock <= end) {
+  while (offset + kTarBlock <= end) {
     const std::byte* block = archive.data() + offset;
     if (is_zero_block(block)) {
-      offset += kBlock;
+      offset += kTarBlock;
       continue;
     }
     uint64_t size = 0;
@@ -125,7 +123,7 @@ TarIndex TarIndex::scan(std::span<const std::byte> archive, const std::string& f
     }
     seen_header = true;
     const char type = static_cast<char>(block[156]);
-    const uint64_t content = offset + kBlock;
+    const uint64_t content = offset + kTarBlock;
     if (have_pax_size) size = pax_size;
     if (size > end - content)
       throw FormatError(file + ": member '" + std::string(field(block, 0, 100)) + "' at offset " +

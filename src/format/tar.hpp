@@ -11,6 +11,9 @@
 
 namespace cubekit::format {
 
+// A tar archive is a sequence of 512-byte blocks: headers, and contents padded to whole blocks.
+inline constexpr size_t kTarBlock = 512;
+
 struct TarMember {
   std::string name;
   uint64_t offset = 0;  // of the content, from the start of the archive

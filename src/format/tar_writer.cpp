@@ -12,11 +12,11 @@
 
 #include "cubekit/error.hpp"
 #include "format/chunked_file_writer.hpp"
+#include "format/tar.hpp"
 
 namespace cubekit::format {
 namespace {
 
-constexpr size_t kBlock = 512;
 constexpr uint64_t kMaxOctalSize = 077777777777ull;  // 11 octal digits: 8 GiB - 1
 
 void octal(char* field, size_t width, uint64_t value) {
@@ -77,7 +77,7 @@ void TarWriter::write_at(uint64_t offset, const void* bytes, size_t n) {
 }
 
 void TarWriter::header(const std::string& name, uint64_t size, char type, char* b) const {
-  std::memset(b, 0, kBlock);
+  std::memset(b, 0, kTarBlock);
   std::memcpy(b, name.data(), std::min<size_t>(name.size(), 100));
   octal(b + 100, 8, 0644);
   octal(b + 108, 8, 0);
@@ -91,7 +91,7 @@ void TarWriter::header(const std::string& name, uint64_t size, char type, char* 
   std::memcpy(b + 297, "users", 5);
   std::memset(b + 148, ' ', 8);
   unsigned sum = 0;
-  for (size_t i = 0; i < kBlock; ++i) sum += static_cast<unsigned char>(b[i]);
+  for (size_t i = 0; i < kTarBlock; ++i) sum += static_cast<unsigned char>(b[i]);
   std::snprintf(b + 148, 8, "%06o", sum);  // six digits, NUL, then the blank left in place
   b[155] = ' ';
 }
@@ -108,18 +108,18 @@ void TarWriter::begin_member(const std::string& name, uint64_t max_size) {
   pax_ = max_size > kMaxOctalSize;
   if (pax_) {
     // A fixed-width "size" record, patched at the end: "29 size=<20 digits>\n".
-    char block[kBlock];
+    char block[kTarBlock];
     header("PaxHeader/" + name.substr(0, 90), 29, 'x', block);
-    pax_at_ = written_ + kBlock;
-    write_raw(block, kBlock);
-    char records[kBlock] = {};
+    pax_at_ = written_ + kTarBlock;
+    write_raw(block, kTarBlock);
+    char records[kTarBlock] = {};
     std::snprintf(records, sizeof records, "29 size=%020llu\n", 0ull);
-    write_raw(records, kBlock);
+    write_raw(records, kTarBlock);
   }
   header_at_ = written_;
-  char block[kBlock];
+  char block[kTarBlock];
   header(name, 0, '0', block);
-  write_raw(block, kBlock);
+  write_raw(block, kTarBlock);
   content_start_ = written_;
 }
 
@@ -153,21 +153,21 @@ void TarWriter::erase(uint64_t offset, uint64_t n) {
 
 void TarWriter::end_member() {
   const uint64_t size = member_size();
-  char block[kBlock];
+  char block[kTarBlock];
   header(member_, size, '0', block);
-  write_at(header_at_, block, kBlock);
+  write_at(header_at_, block, kTarBlock);
   if (pax_) {
     char record[30];
     std::snprintf(record, sizeof record, "29 size=%020llu\n",
                   static_cast<unsigned long long>(size));
     write_at(pax_at_, record, 29);
   }
-  static const char zeros[kBlock] = {};
-  write_raw(zeros, (kBlock - size % kBlock) % kBlock);
+  static const char zeros[kTarBlock] = {};
+  write_raw(zeros, (kTarBlock - size % kTarBlock) % kTarBlock);
 }
 
 void TarWriter::finish() {
-  static const char zeros[2 * kBlock] = {};
+  static const char zeros[2 * kTarBlock] = {};
   write_raw(zeros, sizeof zeros);
   flush();
   out_.reset();

@@ -53,7 +53,7 @@ struct ExtrapMultiModel {
 // y = 1 and the points (8, 8) and (32, 16), "gaps" without the points (32, 16), (16, 2) and
 // (4, 8), and "three" the three-parameter series. Extra-P leaves out the call paths whose rows
 // are all zero.
-const ExtrapMultiModel kGenerated[] = {
+const ExtrapMultiModel kGeneratedMulti[] = {
     {"generated",
      "main",
      "time",
@@ -499,7 +499,7 @@ const ExtrapMultiModel kGenerated[] = {
      0.8790427227114633},
 };
 
-void expect_close(double ours, double extrap, double residue, const std::string& what) {
+void expect_close_multi(double ours, double extrap, double residue, const std::string& what) {
   EXPECT_NEAR(ours, extrap, 1e-6 * std::abs(extrap) + residue) << what;
 }
 
@@ -523,7 +523,7 @@ void expect_model(const PerformanceModel& m, const ExtrapMultiModel& e, const st
     expected[factors_key(factors)] = t.coefficient;
     scale = std::max(scale, std::abs(t.coefficient));
   }
-  expect_close(m.constant, e.constant, 1e-12 * scale, what);
+  expect_close_multi(m.constant, e.constant, 1e-12 * scale, what);
   ASSERT_EQ(m.terms.size(), e.terms.size()) << what;
   for (const ModelTerm& t : m.terms) {
     std::vector<std::pair<std::string, std::pair<double, int>>> factors;
@@ -531,17 +531,17 @@ void expect_model(const PerformanceModel& m, const ExtrapMultiModel& e, const st
       factors.push_back({f.parameter, {f.exponent(), f.log_exponent}});
     const auto it = expected.find(factors_key(factors));
     ASSERT_NE(it, expected.end()) << what << ": Extra-P has no term " << factors_key(factors);
-    expect_close(t.coefficient, it->second, 1e-12 * scale, what);
+    expect_close_multi(t.coefficient, it->second, 1e-12 * scale, what);
   }
-  expect_close(m.rss, e.rss, 1e-12 * scale * scale, what + " (RSS)");
-  expect_close(m.smape, e.smape, 1e-9, what + " (SMAPE)");
-  expect_close(m.adjusted_r2, e.adjusted_r2, 0, what + " (adjusted R^2)");
+  expect_close_multi(m.rss, e.rss, 1e-12 * scale * scale, what + " (RSS)");
+  expect_close_multi(m.smape, e.smape, 1e-9, what + " (SMAPE)");
+  expect_close_multi(m.adjusted_r2, e.adjusted_r2, 0, what + " (adjusted R^2)");
 }
 
 // Compares the models of `series` with the expectations labelled `label`; returns how many.
-size_t expect_extrap_models(const Series& series, const SeriesOptions& options,
-                            const ExtrapMultiModel* begin, const ExtrapMultiModel* end,
-                            const std::string& label) {
+size_t expect_extrap_multi_models(const Series& series, const SeriesOptions& options,
+                                  const ExtrapMultiModel* begin, const ExtrapMultiModel* end,
+                                  const std::string& label) {
   std::map<std::string, CallPathModel> ours;
   for (CallPathModel& m : model_series(series, options).models) {
     std::string key;
@@ -592,30 +592,30 @@ void drop_points(const std::filesystem::path& folder, bool (*drop)(int, int)) {
 }
 
 TEST(ExtrapMultiParameter, GeneratedSeriesGivesExtrapsModels) {
-  const auto* begin = std::begin(kGenerated);
-  const auto* end = std::end(kGenerated);
+  const auto* begin = std::begin(kGeneratedMulti);
+  const auto* end = std::end(kGeneratedMulti);
   test::TempDir folder("extrap-series");
   write_series(folder.path().string(), generated_spec());
   const Series full = read_series_folder(folder.path().string());
   ASSERT_EQ(full.parameters, (std::vector<std::string>{"x", "y"}));
-  expect_extrap_models(full, {}, begin, end, "generated");
+  expect_extrap_multi_models(full, {}, begin, end, "generated");
   SeriesOptions median;
   median.measure = Measure::kMedian;
-  expect_extrap_models(full, median, begin, end, "generated-median");
+  expect_extrap_multi_models(full, median, begin, end, "generated-median");
 
   test::TempDir cross("extrap-series");
   write_series(cross.path().string(), generated_spec());
   drop_points(cross.path(), [](int x, int y) {
     return x != 2 && y != 1 && !(x == 8 && y == 8) && !(x == 32 && y == 16);
   });
-  expect_extrap_models(read_series_folder(cross.path().string()), {}, begin, end, "cross");
+  expect_extrap_multi_models(read_series_folder(cross.path().string()), {}, begin, end, "cross");
 
   test::TempDir gaps("extrap-series");
   write_series(gaps.path().string(), generated_spec());
   drop_points(gaps.path(), [](int x, int y) {
     return (x == 32 && y == 16) || (x == 16 && y == 2) || (x == 4 && y == 8);
   });
-  expect_extrap_models(read_series_folder(gaps.path().string()), {}, begin, end, "gaps");
+  expect_extrap_multi_models(read_series_folder(gaps.path().string()), {}, begin, end, "gaps");
 }
 
 TEST(ExtrapMultiParameter, ThreeParameterSeriesGivesExtrapsModels) {
@@ -630,8 +630,8 @@ TEST(ExtrapMultiParameter, ThreeParameterSeriesGivesExtrapsModels) {
                {{"main", "comm"}, "time", "log2(p)*n^0.5+t^2"},
                {{"main", "calc"}, "time", "n^2*t/p"}};
   write_series(folder.path().string(), spec);
-  expect_extrap_models(read_series_folder(folder.path().string()), {}, std::begin(kGenerated),
-                       std::end(kGenerated), "three");
+  expect_extrap_multi_models(read_series_folder(folder.path().string()), {},
+                             std::begin(kGeneratedMulti), std::end(kGeneratedMulti), "three");
 }
 
 }  // namespace

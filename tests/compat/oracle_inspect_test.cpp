@@ -34,19 +34,19 @@ constexpr ToolSteps kToolSteps[] = {
     {"regioninfo", "cube_regioninfo"}, {"test_", "cube_test"}, {"sanity", "cube_sanity"},
 };
 
-struct Case {
+struct InspectCase {
   std::string name;
   std::string tool;
   fs::path step;   // oracle files <step>.cmd / .out / .rc
   fs::path input;  // the real report
 };
 
-void PrintTo(const Case& c, std::ostream* os) {
+void PrintTo(const InspectCase& c, std::ostream* os) {
   *os << c.name;
 }
 
-std::vector<Case> inspect_cases() {
-  std::vector<Case> cases;
+std::vector<InspectCase> inspect_cases() {
+  std::vector<InspectCase> cases;
   if (shared_dir().empty()) return cases;
   for (const auto& dir : fs::directory_iterator(shared_dir() / "oracle")) {
     const std::string folder = dir.path().filename();
@@ -60,14 +60,14 @@ std::vector<Case> inspect_cases() {
     }
   }
   std::sort(cases.begin(), cases.end(),
-            [](const Case& a, const Case& b) { return a.name < b.name; });
+            [](const InspectCase& a, const InspectCase& b) { return a.name < b.name; });
   return cases;
 }
 
 // Steps whose output differs from the original, each with the reason; everything else must
 // match byte for byte. Listed steps exit with `exit_code`, or the original's code when it is -1.
 // Where the original crashed or refused, cubekit answers (tests below check the values).
-struct KnownDifference {
+struct InspectDifference {
   const char* name;
   const char* reason;
   bool same_lines = false;  // only the order of some lines differs: the sorted lines must match
@@ -87,7 +87,7 @@ constexpr const char* kHistogramSanityRefusal =
 constexpr const char* kNoNodeCrash =
     "the original segfaults after \"Number of nodes: 0\" (no system node of class node); "
     "cubekit prints every line, checked in CubeInfo.BasicsWithoutNodes";
-constexpr KnownDifference kKnownDifferences[] = {
+constexpr InspectDifference kInspectDifferences[] = {
     {"pycubexr__test_only_files__cube-values_example.cubex/info", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_l", kHistogramRefusal, false, 0},
     {"pycubexr__test_only_files__cube-values_example.cubex/info_b", kHistogramRefusal, false, 0},
@@ -129,8 +129,8 @@ constexpr RightWhereOriginalFails kRightWhereOriginalFails[] = {
      "std::length_error); cubekit names file and metric, exit 1"},
 };
 
-const KnownDifference* known_difference(const Case& c) {
-  for (const KnownDifference& k : kKnownDifferences)
+const InspectDifference* inspect_difference(const InspectCase& c) {
+  for (const InspectDifference& k : kInspectDifferences)
     if (c.name == k.name) return &k;
   return nullptr;
 }
@@ -146,8 +146,9 @@ std::vector<std::string> sorted_lines(const std::string& text) {
 // The exit code cubekit must give: a known difference's, else the original's, where the original's
 // -1 (255) on errors is cubekit's 1 (README: bad input exits 1) and a crash (134, 139) is what
 // kRightWhereOriginalFails says.
-int expected_exit_code(const Case& c) {
-  if (const KnownDifference* k = known_difference(c); k && k->exit_code >= 0) return k->exit_code;
+int expected_exit_code(const InspectCase& c) {
+  if (const InspectDifference* k = inspect_difference(c); k && k->exit_code >= 0)
+    return k->exit_code;
   const int original = std::stoi(read_file(c.step.string() + ".rc"));
   if (original == 255) return 1;
   if (original != 134 && original != 139) return original;
@@ -158,10 +159,10 @@ int expected_exit_code(const Case& c) {
   return original;
 }
 
-class OracleInspect : public ::testing::TestWithParam<Case> {};
+class OracleInspect : public ::testing::TestWithParam<InspectCase> {};
 
 TEST_P(OracleInspect, OutputAndExitCodeEqualOriginal) {
-  const Case& c = GetParam();
+  const InspectCase& c = GetParam();
   ASSERT_TRUE(fs::exists(c.input)) << c.input;
   std::vector<std::string> args = command_words(read_file(c.step.string() + ".cmd"));
   ASSERT_GE(args.size(), 2u);
@@ -182,7 +183,7 @@ TEST_P(OracleInspect, OutputAndExitCodeEqualOriginal) {
     result.out.replace(at, ours.size(), theirs);
   EXPECT_EQ(result.exit_code, expected_exit_code(c)) << result.err;
   const int original = std::stoi(read_file(c.step.string() + ".rc"));
-  const KnownDifference* k = known_difference(c);
+  const InspectDifference* k = inspect_difference(c);
   if (!k && (original == 134 || original == 139)) return;  // no reference output
   std::string expected = read_file(c.step.string() + ".out");
   // cube_sanity overwrites its progress with '\r' and colours its verdicts on a terminal; the
@@ -200,14 +201,14 @@ TEST_P(OracleInspect, OutputAndExitCodeEqualOriginal) {
     }
     // A listed difference must still be one: the list says what is open, no more.
     if (result.out == expected && result.exit_code == original)
-      ADD_FAILURE() << c.name << " now matches: remove it from kKnownDifferences";
+      ADD_FAILURE() << c.name << " now matches: remove it from kInspectDifferences";
     GTEST_SKIP() << "known difference: " << k->reason;
   }
   if (result.out != expected) ADD_FAILURE() << first_difference(result.out, expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Oracle, OracleInspect, ::testing::ValuesIn(inspect_cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
+                         [](const ::testing::TestParamInfo<InspectCase>& info) {
                            std::string n = info.param.name;
                            for (char& ch : n)
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';

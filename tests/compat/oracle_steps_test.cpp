@@ -170,11 +170,11 @@ bool is_fixed_inclusify_crash(const Step& s) {
 // Steps whose output still differs from the original's, each with the reason (deliberate ones
 // are explained in docs/compatibility.md). Each entry must still differ: a fix that makes it
 // match fails the test until the entry is removed.
-struct KnownDifference {
+struct StepDifference {
   const char* step;  // <folder>/<step>
   const char* reason;
 };
-constexpr KnownDifference kKnownDifferences[] = {
+constexpr StepDifference kStepDifferences[] = {
     {"cubelib__test__test1.1__equal.cube/canonize_p_m12_f_l",
      "DELIBERATE: the original aborts (rc 134) on these Cube 3 documents; cubekit writes the "
      "canonized report (docs/algebra_tools.md)"},
@@ -258,8 +258,8 @@ constexpr KnownDifference kKnownDifferences[] = {
      "instead of subtracting them; cubekit subtracts, as for every type (docs/compatibility.md)"},
 };
 
-const char* known_difference(const std::string& name) {
-  for (const KnownDifference& k : kKnownDifferences)
+const char* step_difference_known(const std::string& name) {
+  for (const StepDifference& k : kStepDifferences)
     if (name == k.step) return k.reason;
   return nullptr;
 }
@@ -284,8 +284,8 @@ TEST_P(OracleSteps, OutputEqualsOriginal) {
       if (!f.is_symlink() && f.path().extension() == ".cubex")
         differences += dumps_difference(s.dir, f.path());
   }
-  if (const char* reason = known_difference(s.name)) {
-    EXPECT_NE(differences, "") << s.name << " now matches: remove it from kKnownDifferences";
+  if (const char* reason = step_difference_known(s.name)) {
+    EXPECT_NE(differences, "") << s.name << " now matches: remove it from kStepDifferences";
     GTEST_SKIP() << "known difference: " << reason;
   }
   EXPECT_EQ(differences, "");

@@ -61,7 +61,7 @@ cubekit::ServerOptions over(const fs::path& root) {
 }
 
 // A printed number (6 significant digits, or an integer) and an exact one agree.
-bool agrees(const std::string& printed, double exact) {
+bool agrees_printed(const std::string& printed, double exact) {
   char* end = nullptr;
   const double p = std::strtod(printed.c_str(), &end);
   if (*end != '\0') return true;  // not a single number (histograms, tuples): checked elsewhere
@@ -141,7 +141,7 @@ TEST(ServerApi, ValuesEqualTheOriginalDumps) {
           got[pair[0].get<uint32_t>()] = pair[1].is_null() ? NAN : pair[1].get<double>();
         for (const auto& [cnode, text] : rows) {
           ASSERT_TRUE(got.count(cnode)) << report << " " << metric << " cnode " << cnode;
-          EXPECT_TRUE(agrees(text, got[cnode]))
+          EXPECT_TRUE(agrees_printed(text, got[cnode]))
               << report << " " << step << " " << metric << " cnode " << cnode << ": original "
               << text << ", API " << got[cnode];
           ++compared;
@@ -179,7 +179,7 @@ TEST(ServerApi, PerLocationValuesEqualAnotherReader) {
       const size_t location = std::stoul(f[1]);
       ASSERT_LT(location, values.size());
       EXPECT_EQ(values[location][0].get<size_t>(), location);
-      EXPECT_TRUE(agrees(f[3], values[location][1].get<double>()))
+      EXPECT_TRUE(agrees_printed(f[3], values[location][1].get<double>()))
           << flavour << " cnode " << f[0] << " location " << f[1] << ": " << f[3] << " vs "
           << values[location][1];
       ++compared;
@@ -215,12 +215,13 @@ TEST(ServerApi, FlatProfileEqualsTheOriginal) {
       const auto r = std::find_if(regions.begin(), regions.end(),
                                   [&](const json& x) { return x["id"] == region; });
       ASSERT_NE(r, regions.end());
-      EXPECT_TRUE(agrees(m[3], (*r)["excl"].get<double>())) << metric << " region " << region;
+      EXPECT_TRUE(agrees_printed(m[3], (*r)["excl"].get<double>()))
+          << metric << " region " << region;
       ++compared;
     } else if (std::regex_match(line, m, kSub)) {
       const auto r = std::find_if(regions.begin(), regions.end(),
                                   [&](const json& x) { return x["id"] == region; });
-      EXPECT_TRUE(agrees(m[1], (*r)["subroutines"].get<double>()))
+      EXPECT_TRUE(agrees_printed(m[1], (*r)["subroutines"].get<double>()))
           << metric << " region " << region;
       ++compared;
     }
@@ -255,8 +256,9 @@ TEST(ServerApi, ExpressionsAndStatistics) {
   EXPECT_EQ(s["max"].get<double>(), v.back());
   EXPECT_NEAR(s["mean"].get<double>(), (v[0] + v[1] + v[2] + v[3]) / 4, 1e-12);
   EXPECT_NEAR(s["median"].get<double>(), (v[1] + v[2]) / 2, 1e-12);
-  EXPECT_TRUE(agrees("0.853407", v[0]) || agrees("0.853407", v[1]) || agrees("0.853407", v[2]) ||
-              agrees("0.853407", v[3]));  // incl.csv, cnode 0, thread 0
+  EXPECT_TRUE(agrees_printed("0.853407", v[0]) || agrees_printed("0.853407", v[1]) ||
+              agrees_printed("0.853407", v[2]) ||
+              agrees_printed("0.853407", v[3]));  // incl.csv, cnode 0, thread 0
 }
 
 // per_location=1 with a list of call paths: each row is what cnode=ID gives for that one.
@@ -412,7 +414,8 @@ TEST(ServerApi, TreesAndDiff) {
                         .second;
   ASSERT_EQ(kids["cnodes"].size(), 4u);
   EXPECT_EQ(kids["cnodes"][0]["name"], "signed char");
-  EXPECT_TRUE(agrees("60.001", kids["cnodes"][0]["incl"].get<double>()));  // dump_all_incl_aggr
+  EXPECT_TRUE(
+      agrees_printed("60.001", kids["cnodes"][0]["incl"].get<double>()));  // dump_all_incl_aggr
 
   // x1 minus x10 of one Extra-P series: same call tree, values differ.
   const std::string a = "extrap/single_parameter/mm.x1y1z1.r1.cubex",

@@ -18,7 +18,7 @@
 namespace cubekit {
 namespace {
 
-const double kBig = std::ldexp(1.0, 53);  // 2^53, where the doubles are 2 apart
+const double kTwoTo53 = std::ldexp(1.0, 53);  // 2^53, where the doubles are 2 apart
 
 // Call paths r → {a, p}, p → {q}, one location, metric "time" DOUBLE stored inclusive:
 // r 3, a 2, p 0, q −2^53, so the exclusive values are r 1, a 2, p 2^53, q −2^53 (all exact).
@@ -28,7 +28,7 @@ Report sample(const std::string& path) {
   test::add_call_tree(*model, {"r", "a", "p", "q"}, {kNoIndex, 0, 0, 2});
   test::add_one_machine(*model, {1});
   model->finalize(path);
-  const double inclusive[] = {3, 2, 0, -kBig};
+  const double inclusive[] = {3, 2, 0, -kTwoTo53};
   ReportWriter writer(path, model);
   writer.begin_metric(0);
   for (Index c : storage_order(*model, MetricKind::kInclusive))
@@ -87,7 +87,7 @@ TEST(CombinationOrder, MeanAddsInputAfterInput) {
   const Report out = Report::open(out_path);
   EXPECT_EQ(stored(out, "r"), 4);
   EXPECT_EQ(stored(out, "a"), 2);
-  EXPECT_EQ(stored(out, "q"), -kBig);
+  EXPECT_EQ(stored(out, "q"), -kTwoTo53);
 }
 
 // Call paths r → {a, b}, two locations, "visits" UINT64 stored inclusive; a call path whose

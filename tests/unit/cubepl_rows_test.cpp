@@ -51,7 +51,7 @@ class Lanes : public Environment {
   std::vector<double> m_, time_, a1_, a2_;
 };
 
-CompileContext context() {
+CompileContext row_context() {
   CompileContext c;
   c.find_metric = [](std::string_view name) -> std::optional<Index> {
     if (name == "m") return 0;
@@ -63,7 +63,7 @@ CompileContext context() {
 
 Ast parse(const std::string& text) {
   VariableNames names;
-  const CompileContext names_of_metrics = context();  // the parser keeps a reference to it
+  const CompileContext names_of_metrics = row_context();  // the parser keeps a reference to it
   detail::Parser parser(text, 0, text.size(), names_of_metrics, names);
   return parser.parse_program();
 }
@@ -244,7 +244,7 @@ TEST(CubePLRows, WhichProgramsTakeTheRowPath) {
 // Program::evaluate takes the row path for such programs: nested evaluations share the
 // thread's buffers, and a 1-lane evaluation gives the scalar.
 TEST(CubePLRows, ProgramEvaluateUsesRows) {
-  const Program p = compile("metric::time() / metric::m() + 1", context());
+  const Program p = compile("metric::time() / metric::m() + 1", row_context());
   Globals globals;
   Lanes one({4}, {2}, {}, {});
   EXPECT_EQ(p.evaluate(one, globals), 1.5);

@@ -29,8 +29,8 @@ namespace {
 using test::AnchorSpec;
 using test::TarBuilder;
 
-constexpr Flavour kIncl = Flavour::kInclusive;
-constexpr Flavour kExcl = Flavour::kExclusive;
+constexpr Flavour kInclusiveFlavour = Flavour::kInclusive;
+constexpr Flavour kExclusiveFlavour = Flavour::kExclusive;
 
 // The default anchor's data (tar_builder.hpp): time rows of cnodes 0..2 for two locations,
 // visits rows of cnodes 0 and 2.
@@ -219,7 +219,7 @@ TEST_F(HostileInput, LongExpressionInAReportEvaluates) {
   const Report report = Report::open(path);
   MetricEngine engine(report);
   const Index hostile = 2;
-  EXPECT_EQ(engine.aggregated_values(hostile, kIncl, kExcl).scalar(0), 4.0);
+  EXPECT_EQ(engine.aggregated_values(hostile, kInclusiveFlavour, kExclusiveFlavour).scalar(0), 4.0);
   const auto r = test::run_tool("cube_dump",
                                 {"-m", "hostile", "-z", "excl", "-t", "aggr", "-s", "csv2", path});
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -286,7 +286,7 @@ TEST_F(HostileInput, DerivedMetricChainAtTheBoundEvaluates) {
   MetricEngine engine(report);
   const Index last = *report.model().metric_by_uniq_name("d90");
   // time inclusive over both locations: 1.5 + 2.5 + 3 + 4 + 0.25 + 0.75 = 12.
-  const Values v = engine.aggregated_values(last, kIncl, kIncl);
+  const Values v = engine.aggregated_values(last, kInclusiveFlavour, kInclusiveFlavour);
   EXPECT_EQ(v.scalar(0), 12.0);
 }
 
@@ -303,7 +303,7 @@ TEST_F(HostileInput, EnvInAReportNeedsTheUsersConsent) {
   MetricEngineOptions refused;
   refused.report_env = false;
   MetricEngine closed(report, {}, refused);
-  EXPECT_EQ(closed.aggregated_values(hostile, kIncl, kIncl).scalar(0), 0.0);
+  EXPECT_EQ(closed.aggregated_values(hostile, kInclusiveFlavour, kInclusiveFlavour).scalar(0), 0.0);
   ASSERT_EQ(closed.warnings().size(), 1u);
   EXPECT_EQ(closed.warnings()[0],
             "1:17: env() gives \"\" here: expressions stored in a report do not read the "
@@ -311,14 +311,14 @@ TEST_F(HostileInput, EnvInAReportNeedsTheUsersConsent) {
   MetricEngineOptions allowed;
   allowed.report_env = true;
   MetricEngine open(report, {}, allowed);
-  EXPECT_EQ(open.aggregated_values(hostile, kIncl, kIncl).scalar(0), 42.0);
+  EXPECT_EQ(open.aggregated_values(hostile, kInclusiveFlavour, kInclusiveFlavour).scalar(0), 42.0);
   // The user's own expression (cube_dump -m) reads it whatever the report's setting.
   MetricEngine own(
       report,
       {{"mine",
         "{ ${r} = 0; if (env(\"CUBEKIT_TEST_SECRET\") eq \"42\") { ${r} = 43; }; return ${r}; }"}},
       refused);
-  EXPECT_EQ(own.aggregated_values(3, kIncl, kIncl).scalar(0), 43.0);
+  EXPECT_EQ(own.aggregated_values(3, kInclusiveFlavour, kInclusiveFlavour).scalar(0), 43.0);
   // The tools: off by default, on with CUBEKIT_CUBEPL_ENV=1.
   const std::vector<std::string> args = {"-m", "hostile", "-t", "aggr", "-s", "csv2", path};
   EXPECT_EQ(test::run_tool("cube_dump", args).out, "Cnode ID,hostile\n0,0\n1,0\n2,0\n");
@@ -395,11 +395,11 @@ TEST_F(HostileInput, SubMetricOfAnotherNumberTypeIsConverted) {
   const Report report = Report::open(path);
   MetricEngine engine(report);
   // main, location 0 and 1, call-exclusive: time 1.5, 2.5 minus visits 1, 2.
-  const Values v = engine.location_values(0, 0, kExcl, kExcl);
+  const Values v = engine.location_values(0, 0, kExclusiveFlavour, kExclusiveFlavour);
   EXPECT_EQ(v.scalar(0), 0.5);
   EXPECT_EQ(v.scalar(1), 0.5);
   // Aggregated, call-inclusive: time [12, 7, 1] minus visits [19, 0, 16].
-  const Values a = engine.aggregated_values(0, kExcl, kIncl);
+  const Values a = engine.aggregated_values(0, kExclusiveFlavour, kInclusiveFlavour);
   EXPECT_EQ(a.scalar(0), -7.0);
   EXPECT_EQ(a.scalar(1), 7.0);
   EXPECT_EQ(a.scalar(2), -15.0);
@@ -416,13 +416,13 @@ TEST_F(HostileInput, SubMetricOfAnotherKindIsRefused) {
                               "another kind";
   MetricEngine engine(report);
   try {
-    engine.location_values(0, 0, kExcl, kExcl);
+    engine.location_values(0, 0, kExclusiveFlavour, kExclusiveFlavour);
     ADD_FAILURE() << "subtracted";
   } catch (const FormatError& e) {
     EXPECT_EQ(std::string(e.what()), message);
   }
   // Metric-inclusive values do not subtract: they stay available.
-  EXPECT_EQ(engine.location_values(0, 0, kIncl, kExcl).scalar(0), 1.5);
+  EXPECT_EQ(engine.location_values(0, 0, kInclusiveFlavour, kExclusiveFlavour).scalar(0), 1.5);
   const auto r = test::run_tool("cube_dump", {"-m", "time", "-x", "excl", path});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "cube_dump: " + message + "\n");

@@ -25,7 +25,7 @@ void put(Values& v, size_t i, T x) {
 }
 
 template <class F>
-std::string error_of(F f) {
+std::string error_message_of(F f) {
   try {
     f();
   } catch (const Error& e) {
@@ -40,14 +40,17 @@ TEST(ValuesTyped, IntegersKeepTheirWidthAndSign) {
   EXPECT_EQ(u.uint64(0), 0u);
   EXPECT_EQ(u.uint64(1), UINT64_MAX);
   EXPECT_EQ(u.number(1), 18446744073709551615.0);
-  EXPECT_EQ(error_of([&] { u.int64(1); }), "a value of type UINT64 is not a signed integer");
-  EXPECT_EQ(error_of([&] { u.lanes(1); }), "a value of type UINT64 is not a value kept as doubles");
+  EXPECT_EQ(error_message_of([&] { u.int64(1); }),
+            "a value of type UINT64 is not a signed integer");
+  EXPECT_EQ(error_message_of([&] { u.lanes(1); }),
+            "a value of type UINT64 is not a value kept as doubles");
 
   Values s(DataType(TypeKind::kInt8), 1);
   put<int8_t>(s, 0, -5);
   EXPECT_EQ(s.int64(0), -5);
   EXPECT_EQ(s.number(0), -5.0);
-  EXPECT_EQ(error_of([&] { s.uint64(0); }), "a value of type INT8 is not an unsigned integer");
+  EXPECT_EQ(error_message_of([&] { s.uint64(0); }),
+            "a value of type INT8 is not an unsigned integer");
 }
 
 TEST(ValuesTyped, DoublesAndMultiLaneValues) {
@@ -56,7 +59,8 @@ TEST(ValuesTyped, DoublesAndMultiLaneValues) {
   EXPECT_EQ(d.number(0), 2.5);
   ASSERT_EQ(d.lanes(0).size(), 1u);
   EXPECT_EQ(d.lanes(0)[0], 2.5);
-  EXPECT_EQ(error_of([&] { d.uint64(0); }), "a value of type DOUBLE is not an unsigned integer");
+  EXPECT_EQ(error_message_of([&] { d.uint64(0); }),
+            "a value of type DOUBLE is not an unsigned integer");
 
   Values c(DataType(TypeKind::kComplex), 2);
   const double z[2] = {3.0, -4.0};
@@ -64,17 +68,18 @@ TEST(ValuesTyped, DoublesAndMultiLaneValues) {
   ASSERT_EQ(c.lanes(1).size(), 2u);
   EXPECT_EQ(c.lanes(1)[0], 3.0);
   EXPECT_EQ(c.lanes(1)[1], -4.0);
-  EXPECT_EQ(error_of([&] { c.number(1); }), "a value of type COMPLEX is not a single number");
+  EXPECT_EQ(error_message_of([&] { c.number(1); }),
+            "a value of type COMPLEX is not a single number");
 
   Values f(DataType(TypeKind::kScaleFunc), 1);
-  EXPECT_EQ(error_of([&] { f.lanes(0); }),
+  EXPECT_EQ(error_message_of([&] { f.lanes(0); }),
             "a value of type SCALE_FUNC is not a value kept as doubles");
 }
 
 TEST(ValuesTyped, IndexBeyondTheEndIsALookupError) {
   Values v(DataType(TypeKind::kDouble), 3);
   EXPECT_THROW(v.number(3), LookupError);
-  EXPECT_EQ(error_of([&] { v.lanes(7); }), "no value at index 7: there are 3");
+  EXPECT_EQ(error_message_of([&] { v.lanes(7); }), "no value at index 7: there are 3");
 }
 
 TEST(ModelLookup, IndicesOutOfRangeAreLookupErrors) {
@@ -82,10 +87,11 @@ TEST(ModelLookup, IndicesOutOfRangeAreLookupErrors) {
   model.metrics.resize(2);
   model.cnodes.resize(1);
   EXPECT_EQ(&model.metric(1), &model.metrics[1]);
-  EXPECT_EQ(error_of([&] { model.metric(2); }), "no metric at index 2: the report has 2");
-  EXPECT_EQ(error_of([&] { model.cnode(5); }), "no call path at index 5: the report has 1");
-  EXPECT_EQ(error_of([&] { model.region(0); }), "no region at index 0: the report has 0");
-  EXPECT_EQ(error_of([&] { model.location(0); }), "no location at index 0: the report has 0");
+  EXPECT_EQ(error_message_of([&] { model.metric(2); }), "no metric at index 2: the report has 2");
+  EXPECT_EQ(error_message_of([&] { model.cnode(5); }), "no call path at index 5: the report has 1");
+  EXPECT_EQ(error_message_of([&] { model.region(0); }), "no region at index 0: the report has 0");
+  EXPECT_EQ(error_message_of([&] { model.location(0); }),
+            "no location at index 0: the report has 0");
 }
 
 TEST(ModelLookup, CallPathByRegionNamesBacktracksOverNamesHoldingASlash) {
@@ -97,7 +103,7 @@ TEST(ModelLookup, CallPathByRegionNamesBacktracksOverNamesHoldingASlash) {
   EXPECT_EQ(model.find_call_path("x/b/c"), 3u);
   EXPECT_EQ(model.find_call_path("x/b/c/e"), 4u);
   EXPECT_EQ(model.find_call_path("y"), 5u);
-  EXPECT_EQ(error_of([&] { model.find_call_path("x/d"); }),
+  EXPECT_EQ(error_message_of([&] { model.find_call_path("x/d"); }),
             "no call path 'x/d' in the report (region names from a root, joined by '/')");
   EXPECT_THROW(model.find_call_path("x/"), LookupError);
   EXPECT_THROW(model.find_call_path(""), LookupError);
@@ -124,15 +130,15 @@ TEST_F(EngineOnCallTree, BadIndicesAreLookupErrorsNamingTheReport) {
   const Index n = static_cast<Index>(engine.metric_count());
   const std::string no_metric = path_ + ": no metric at index " + std::to_string(n) +
                                 ": the engine knows " + std::to_string(n);
-  EXPECT_EQ(error_of([&] { engine.metric(n); }), no_metric);
-  EXPECT_EQ(
-      error_of([&] { engine.aggregated_values(n, Flavour::kInclusive, Flavour::kInclusive); }),
-      no_metric);
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(error_message_of([&] { engine.metric(n); }), no_metric);
+  EXPECT_EQ(error_message_of(
+                [&] { engine.aggregated_values(n, Flavour::kInclusive, Flavour::kInclusive); }),
+            no_metric);
+  EXPECT_EQ(error_message_of([&] {
               engine.location_values(visits_, 18, Flavour::kInclusive, Flavour::kInclusive);
             }),
             "no call path at index 18: the report has 18");
-  EXPECT_EQ(error_of([&] { engine.stored_values(visits_, 99); }),
+  EXPECT_EQ(error_message_of([&] { engine.stored_values(visits_, 99); }),
             "no call path at index 99: the report has 18");
   EXPECT_THROW(engine.system_values(visits_, 18, Flavour::kInclusive, Flavour::kInclusive),
                LookupError);
@@ -176,11 +182,12 @@ TEST_F(EngineOnCallTree, OneValueOfACallPathFoundByItsRegionNames) {
   const Index a3 = model.find_call_path("test.x/main/signed char/a3");
   EXPECT_EQ(a3, cnode(5));
   EXPECT_EQ(engine.value(visits_, a3, in, ex, 0), 3.0);
-  EXPECT_EQ(error_of([&] { engine.value(visits_, a3, in, ex, 1); }),
+  EXPECT_EQ(error_message_of([&] { engine.value(visits_, a3, in, ex, 1); }),
             "no location at index 1: the report has 1");
-  EXPECT_EQ(error_of([&] { engine.value(visits_, 18, in, in); }),
+  EXPECT_EQ(error_message_of([&] { engine.value(visits_, 18, in, in); }),
             "no call path at index 18: the report has 18");
-  EXPECT_EQ(error_of([&] { model.find_metric("tiem"); }), "no metric named 'tiem' in the report");
+  EXPECT_EQ(error_message_of([&] { model.find_metric("tiem"); }),
+            "no metric named 'tiem' in the report");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ set(CUBEKIT_PUBLIC_HEADERS
   error.hpp=core
   model.hpp=core
   parallel.hpp=core
+  process_heap.hpp=core
   severity.hpp=core
   source.hpp=core
   report.hpp=io

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "cubekit/process_heap.hpp"
+
 #include "command_line.hpp"
 #include "run_guarded.hpp"
 #include "run_in_job.hpp"
@@ -37,6 +39,8 @@ void usage() {
 // anywhere in a tool prints its text and ends it with its status; run_guarded takes the rest.
 // stdout is not flushed first: the originals' interleaving of the two streams stays.
 int run(const Tool& tool, int argc, char** argv) {
+  // The heap in huge pages, except for the server: it runs long and gives memory back.
+  if (tool.name != "serve") cubekit::use_huge_page_heap();
   const std::string name(tool.link_name);
   return cubekit::cli::run_in_job(name, argc, argv, [&] {
     return cubekit::cli::run_guarded(name.c_str(), [&] {

@@ -1,6 +1,7 @@
-// Large buffers of row values (a decoded metric, an accumulator): transparent huge pages asked
-// for, which cuts page faults about 20-fold (docs/benchmarks.md), and no zeroing by the program
-// when they grow (every user writes the values before reading them).
+// Transparent huge pages, which cut page faults about 20-fold (docs/benchmarks.md): asked for
+// large buffers of row values (a decoded metric, an accumulator), which are not zeroed by the
+// program when they grow (every user writes the values before reading them), and for the heaps
+// of the tools' worker threads (cubekit/process_heap.hpp).
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,20 @@ namespace cubekit::core {
 // Asks for transparent huge pages over the whole 2 MiB pages inside [p, p + bytes) when the
 // range is large (the machine's setting is often "madvise"). Only a hint; failure changes nothing.
 void advise_huge_pages(const void* p, size_t bytes);
+
+// Held by each worker thread of parallel_for while it runs: after use_huge_page_heap
+// (cubekit/process_heap.hpp), the blocks the thread allocates lie in huge pages too; else
+// nothing.
+class WorkerHeap {
+ public:
+  WorkerHeap();
+  ~WorkerHeap();
+  WorkerHeap(const WorkerHeap&) = delete;
+  WorkerHeap& operator=(const WorkerHeap&) = delete;
+
+ private:
+  void* head_ = nullptr;  // the part of the thread's heap that cannot be huge pages, unused
+};
 
 // Uninitialised 64-bit words that keep their memory from one use to the next: pages once
 // faulted in are not faulted and zeroed by the kernel again (a fresh allocation per metric and

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/huge_pages.hpp"
+
 namespace cubekit {
 namespace {
 
@@ -67,7 +69,10 @@ void parallel_for(size_t n, const std::function<void(size_t)>& job, unsigned thr
   for (unsigned t = 1; t < threads; ++t) {
     try {
       if (auto hook = thread_start_hook.load()) hook();
-      pool.emplace_back(worker);
+      pool.emplace_back([&worker] {
+        const core::WorkerHeap heap;
+        worker();
+      });
     } catch (const std::system_error&) {
       break;  // fewer threads, same result
     }

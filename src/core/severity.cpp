@@ -1,22 +1,10 @@
 #include "cubekit/severity.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 
 #include "core/huge_pages.hpp"
 
 namespace cubekit {
-
-void core::advise_huge_pages(const void* p, size_t bytes) {
-  constexpr size_t kHuge = size_t{2} << 20;
-  if (bytes < 4 * kHuge) return;
-  const auto begin = reinterpret_cast<uintptr_t>(p);
-  const uintptr_t aligned = (begin + kHuge - 1) & ~(kHuge - 1);
-  const uintptr_t end = begin + bytes;
-  if (end > aligned + kHuge)
-    ::madvise(reinterpret_cast<void*>(aligned), (end - aligned) & ~(kHuge - 1), MADV_HUGEPAGE);
-}
 
 SeverityMatrix::SeverityMatrix(DataType type, size_t cnodes, size_t locations)
     : type_(type),

@@ -6,12 +6,12 @@
 # the engine's shared caches. Any report fails the run (halt_on_error); nothing of ours is
 # suppressed (tests/tsan.supp names the one uninstrumented library that is, and why).
 # Two suites are left to the other builds: Oracle/OracleSteps and Oracle/OracleInspect compare
-# each tool's output with CubeLib's, one instrumented process or more per oracle step (2,870 steps, 60 %
-# of this stage's time on a machine whose page faults are slow). The threads those processes
-# start are the parallel_for loops of decoding, calc, cube_dump and the algebra, which the suites
-# run here start too, in process and through the tools (OracleDump, AlgebraOracle, the dump
-# option tests, Real/RoundTrip). Both suites run in the README's build and under ASan + UBSan.
-# CUBEKIT_TSAN_FILTER=* runs them here as well.
+# each tool's output with CubeLib's, one instrumented process or more per oracle step (2,870
+# steps, 60 % of this stage's time on a machine whose page faults are slow). The threads those
+# processes start are the parallel_for loops of decoding, calc, cube_dump and the algebra, which
+# the suites run here start too, in process and through the tools (OracleDump, AlgebraOracle,
+# the dump option tests, Real/RoundTrip). Both suites run in the README's build and under ASan +
+# UBSan. CUBEKIT_TSAN_FILTER=* runs them here as well (any gtest filter: the tests it names).
 # Usage: tsan.sh [--build-only] [BUILD_DIR] (default build-tsan). --build-only stops after the
 # build (scripts/sanitizers.sh builds while the fuzzers run). Line tables only, as the ASan build
 # (sanitizers.sh says why): the race reports' stacks name file and line.

@@ -19,13 +19,6 @@ constexpr int kHeapGrowth = 1 << 30;         // the heap's first growth, advised
 constexpr int kLargestHeapBlock = 32 << 20;  // glibc's cap for M_MMAP_THRESHOLD on 64 bits
 constexpr size_t kWorkerHeapGrowth = size_t{30} << 20;  // below kLargestHeapBlock
 
-constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    true;
-#else
-    false;
-#endif
-
 uintptr_t huge_page_above(uintptr_t address) {
   return (address + kHugePage - 1) & ~(kHugePage - 1);
 }
@@ -73,7 +66,7 @@ core::WorkerHeap::~WorkerHeap() {
 
 bool use_huge_page_heap() {
   const char* setting = std::getenv("CUBEKIT_HUGE_PAGES");
-  if (kSanitized || (setting && std::strcmp(setting, "0") == 0)) return false;
+  if (core::kSanitizerAllocator || (setting && std::strcmp(setting, "0") == 0)) return false;
   ::mallopt(M_MMAP_THRESHOLD, kLargestHeapBlock);
   ::mallopt(M_TRIM_THRESHOLD, kHeapGrowth + kLargestHeapBlock);  // the growth is kept
   ::mallopt(M_TOP_PAD, kHeapGrowth);

@@ -10,6 +10,21 @@
 
 namespace cubekit::core {
 
+// Whether a sanitizer's allocator replaces glibc's in this build (ASan, TSan, MSan): GCC says so
+// with __SANITIZE_ADDRESS__ and __SANITIZE_THREAD__, clang only through __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitizerAllocator = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+inline constexpr bool kSanitizerAllocator = true;
+#else
+inline constexpr bool kSanitizerAllocator = false;
+#endif
+#else
+inline constexpr bool kSanitizerAllocator = false;
+#endif
+
 // Asks for transparent huge pages over the whole 2 MiB pages inside [p, p + bytes) when the
 // range is large (the machine's setting is often "madvise"). Only a hint; failure changes nothing.
 void advise_huge_pages(const void* p, size_t bytes);

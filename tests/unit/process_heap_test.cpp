@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "cubekit/parallel.hpp"
 #include "cubekit/process_heap.hpp"
 #include "test_support.hpp"
@@ -23,12 +24,7 @@
 namespace cubekit {
 namespace {
 
-constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    true;
-#else
-    false;
-#endif
+constexpr bool kSanitized = core::kSanitizerAllocator;
 
 // The kernel's transparent huge page mode ("always", "madvise" or "never"): the one in brackets.
 std::string huge_page_mode() {

@@ -163,8 +163,34 @@ XmlStream::XmlStream(std::string_view document, size_t from) : doc_(document), p
   attributes_.reserve(8);
 }
 
+XmlStream::XmlStream(std::string_view window, size_t from, size_t base)
+    : XmlStream(window, from - base) {
+  base_ = base;
+}
+
+void XmlStream::move_window(std::string_view window, size_t base) {
+  size_t bytes = 0;
+  for (const std::string_view name : names_) bytes += name.size();
+  auto kept = std::make_unique<char[]>(std::max<size_t>(bytes, 1));
+  char* at = kept.get();
+  for (std::string_view& name : names_) {
+    std::memcpy(at, name.data(), name.size());
+    name = std::string_view(at, name.size());
+    at += name.size();
+  }
+  kept_names_ = std::move(kept);  // the array moves with its address
+  const size_t position = base_ + pos_, token = base_ + token_offset_;
+  doc_ = window;
+  base_ = base;
+  pos_ = position - base;
+  token_offset_ = token > base ? token - base : 0;
+  name_ = text_ = {};
+  attributes_.clear();
+  window_ = {};
+}
+
 void XmlStream::fail(size_t at, const std::string& what) const {
-  throw XmlSyntaxError(at, what);
+  throw XmlSyntaxError(base_ + at, what);
 }
 
 std::string_view XmlStream::attribute(std::string_view name) const {
@@ -445,11 +471,12 @@ void XmlStream::skip_element() {
   }
 }
 
-void XmlStream::pass_leaves(std::string_view name) {
+void XmlStream::pass_leaves(std::string_view name, size_t until) {
   const char* p = doc_.data() + pos_;
   const char* const end = doc_.data() + doc_.size();
+  const char* const last = until <= base_ ? p : doc_.data() + std::min(until - base_, doc_.size());
   LeafTags tags;
-  while (leaf_at(p, end, name, window_, tags)) p += tags.end_begin + name.size() + 3;
+  while (p < last && leaf_at(p, end, name, window_, tags)) p += tags.end_begin + name.size() + 3;
   pos_ = static_cast<size_t>(p - doc_.data());
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -42,6 +43,10 @@ class XmlStream {
   // (the document's start, or an element's start tag to read just that element: stop at its
   // kEnd, where depth() is 0 again). Throws XmlSyntaxError.
   explicit XmlStream(std::string_view document, size_t from = 0);
+  // The same over a window onto a longer document: `window` holds its bytes from offset `base`
+  // on, and `from` is an offset into the document. Offsets in and out stay the document's; the
+  // end of the window is the end of the input until move_window.
+  XmlStream(std::string_view window, size_t from, size_t base);
 
   // The next token. An empty element (<a/>) is a kStart followed by its kEnd. Comments,
   // processing instructions and the DOCTYPE are passed over. At the end of the input every
@@ -59,8 +64,14 @@ class XmlStream {
   const std::vector<XmlAttribute>& attributes() const { return attributes_; }
   std::string_view attribute(std::string_view name) const;
   // Byte offset where the last token began, and where scanning goes on.
-  size_t token_offset() const { return token_offset_; }
-  size_t position() const { return pos_; }
+  size_t token_offset() const { return base_ + token_offset_; }
+  size_t position() const { return base_ + pos_; }
+  // The document offset where the window (the input) ends.
+  size_t window_end() const { return base_ + doc_.size(); }
+  // Goes on in `window`, the document's bytes from `base` on, which must hold the position:
+  // the names of the open elements are kept (copied), the last token's name, text and
+  // attributes are gone. For a reader that refills its buffer between tokens.
+  void move_window(std::string_view window, size_t base);
   // Elements open after the last token (a kStart counts its own element).
   size_t depth() const { return names_.size(); }
 
@@ -87,11 +98,15 @@ class XmlStream {
   // read (and checked) by another XmlStream — an anchor's topologies, read ahead.
   void continue_after(size_t end) {
     names_.pop_back();
-    pos_ = end;
+    pos_ = end - base_;
   }
   // Inside an open element (its start tag read): goes on at `at`, its content before that having
   // been read (and checked) by other XmlStreams — PERI's data read in ranges by several threads.
-  void continue_at(size_t at) { pos_ = at; }
+  void continue_at(size_t at) { pos_ = at - base_; }
+  // Passes over the leaves `<NAME ...>TEXT</NAME>` that follow (leaf_in's form), stopping at the
+  // first thing of any other form, which next() then reads, or at the first leaf that begins at
+  // or after the document offset `until`.
+  void pass_leaves(std::string_view name, size_t until = SIZE_MAX);
 
  public:
   // Where '<', '>' and quotes stand in the 64 bytes from `from` (bit i: from[i]): the leaf
@@ -110,14 +125,13 @@ class XmlStream {
   std::string_view scan_name(size_t& at) const;
   void pass_over_quoted(size_t& at) const;
   void pass_leaf_text(std::string_view name);  // skip_element's, after a start tag
-  // Passes over the leaves `<NAME ...>TEXT</NAME>` that follow (leaf_in_64's form), stopping
-  // at the first thing of any other form, which the caller's generic loop then reads.
-  void pass_leaves(std::string_view name);
 
-  std::string_view doc_;
+  std::string_view doc_;  // the document, or the window onto it that begins at base_
+  size_t base_ = 0;
   size_t pos_ = 0;
   size_t token_offset_ = 0;
   std::vector<std::string_view> names_;  // of the open elements, outermost first
+  std::unique_ptr<char[]> kept_names_;   // what names_ views after move_window
   std::string_view name_, text_;
   bool cdata_ = false;
   bool pending_end_ = false;  // an empty element's kEnd comes next

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <span>
 
 #include "core/huge_pages.hpp"
 #include "cubekit/parallel.hpp"
@@ -60,6 +61,72 @@ bool parse_number(std::string_view text, T& value) {
   return ec == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
+// A thread's copy of part of the document, for reading by guessed ranges: copied with
+// MappedFile::read (from the text when there is no file), not read through the map — on a
+// virtual machine the page table entries a mapping needs can cost several times the copy
+// (docs/peri-xml.md). Two buffers are used in turn, so that a stream moving on to the next
+// window still finds its open elements' names in the one it leaves.
+class DocumentWindow {
+ public:
+  DocumentWindow(std::string_view text, const format::MappedFile* mapped, size_t capacity)
+      : text_(text),
+        mapped_(mapped != nullptr && mapped->keeps_descriptor() ? mapped : nullptr),
+        capacity_(capacity),
+        slack_(std::min(capacity / 4, kMaxSlack)) {}
+
+  // A stream over the window from document offset `at` on.
+  XmlStream stream(size_t at) {
+    const std::string_view bytes = cover(at, slack_);  // before base_ is read: it may move
+    return XmlStream(bytes, at, base_);
+  }
+  // Whether a stream reading this window has fewer than slack bytes left before its end, the
+  // document going on: it moves on (refill) where no view into the window is still held.
+  bool low(const XmlStream& xml) const {
+    return xml.window_end() < text_.size() && xml.window_end() - xml.position() < slack_;
+  }
+  void refill(XmlStream& xml) {
+    const size_t at = xml.position();
+    xml.move_window(load(at), at);
+  }
+  // The document offset before which a stream's run of leaves stops for a refill.
+  size_t refill_point(const XmlStream& xml) const {
+    return xml.window_end() < text_.size() ? xml.window_end() - slack_ : SIZE_MAX;
+  }
+  // The window holding the document's bytes [at, at + need) (up to its end): the one loaded
+  // last if it does, else one loaded from `at`; base() is where it begins.
+  std::string_view cover(size_t at, size_t need) {
+    if (at < base_ || std::min(at + need, text_.size()) > base_ + view_.size()) load(at);
+    return view_;
+  }
+  size_t base() const { return base_; }
+  char byte(size_t at) { return cover(at, 1)[at - base_]; }
+
+ private:
+  static constexpr size_t kMaxSlack = size_t{64} << 10;  // longer tokens: read in order
+
+  std::string_view load(size_t from) {
+    std::unique_ptr<char[]>& buffer = buffers_[next_];
+    next_ ^= 1;
+    if (!buffer) buffer = std::make_unique_for_overwrite<char[]>(capacity_);
+    size_t n = std::min(capacity_, text_.size() - from);
+    if (mapped_ != nullptr)
+      n = mapped_->read(from, std::as_writable_bytes(std::span(buffer.get(), n)));
+    else
+      std::memcpy(buffer.get(), text_.data() + from, n);
+    base_ = from;
+    view_ = std::string_view(buffer.get(), n);
+    return view_;
+  }
+
+  std::string_view text_;
+  const format::MappedFile* mapped_;
+  size_t capacity_, slack_;
+  std::array<std::unique_ptr<char[]>, 2> buffers_;
+  size_t next_ = 0;
+  size_t base_ = 0;
+  std::string_view view_;
+};
+
 }  // namespace
 
 DataType lane_type(const Metric& m) {
@@ -98,6 +165,7 @@ class ValueReader::Impl {
     bool has_child = false;
     bool raw = false;       // text is character data as written: entities not yet replaced
     std::string_view text;  // while it has no <d> child
+    bool skip = false;      // passed over: an inclusive twin, an unknown element (in a window)
   };
   // One thread's reading.
   struct Cursor {
@@ -109,6 +177,7 @@ class ValueReader::Impl {
     size_t locked = SIZE_MAX;          // the stripe held
     std::unique_lock<std::mutex> lock;
     Index last_location = kNoIndex;
+    DocumentWindow* window = nullptr;  // set: the stream reads this window, not the map
   };
   static constexpr size_t kStripes = 256;
   static constexpr size_t kMaxBacklog = size_t{64} << 20;
@@ -168,14 +237,15 @@ class ValueReader::Impl {
           rare_ = i;
     }
     size_t count() const { return count_; }
-    size_t start(size_t r) {
+    // Range r's start, searched in `window`'s copy of the document.
+    size_t start(size_t r, DocumentWindow& window) {
       if (r == 0) return begin_;
       if (r >= count_) return std::string_view::npos;
       // Searched up to the next share's offset only (many threads, few large children: no
       // share searched through the ones after it); none there: the next range's start.
       std::call_once(found_[r], [&] {
-        const size_t at = find(share(r), r + 1 < count_ ? share(r + 1) : text_.size());
-        starts_[r] = at != std::string_view::npos ? at : start(r + 1);
+        const size_t at = find(share(r), r + 1 < count_ ? share(r + 1) : text_.size(), window);
+        starts_[r] = at != std::string_view::npos ? at : start(r + 1, window);
       });
       return starts_[r];
     }
@@ -183,16 +253,23 @@ class ValueReader::Impl {
 
    private:
     size_t share(size_t r) const { return begin_ + (text_.size() - begin_) / count_ * r; }
-    // The first pattern beginning in [from, to) (npos: none).
-    size_t find(size_t from, size_t to) const {
-      const char* const end = text_.data() + std::min(text_.size(), to + pattern_.size());
-      for (const char* p = text_.data() + from + rare_; p < end; ++p) {
-        p = static_cast<const char*>(std::memchr(p, pattern_[rare_], static_cast<size_t>(end - p)));
-        if (p == nullptr) break;
-        const char* const start = p - rare_;
-        if (static_cast<size_t>(end - start) >= pattern_.size() &&
-            std::memcmp(start, pattern_.data(), pattern_.size()) == 0)
-          return static_cast<size_t>(start - text_.data());
+    // The first pattern beginning in [from, to] (npos: none), window by window.
+    size_t find(size_t from, size_t to, DocumentWindow& window) const {
+      const size_t end = std::min(text_.size(), to + pattern_.size()), n = pattern_.size();
+      for (size_t at = from + rare_; at < end;) {  // where the rare byte may stand
+        const std::string_view bytes = window.cover(at - rare_, n);
+        const size_t base = window.base(), stop = std::min(end, base + bytes.size());
+        const void* hit = std::memchr(bytes.data() + (at - base), pattern_[rare_], stop - at);
+        if (hit == nullptr) {
+          at = stop;
+          continue;
+        }
+        const size_t start =
+            base + static_cast<size_t>(static_cast<const char*>(hit) - bytes.data()) - rare_;
+        if (start + n <= end && std::memcmp(window.cover(start, n).data() + (start - window.base()),
+                                            pattern_.data(), n) == 0)
+          return start;
+        at = start + rare_ + 1;
       }
       return std::string_view::npos;
     }
@@ -228,10 +305,13 @@ class ValueReader::Impl {
         text_, pattern, begin,
         std::min<size_t>(size_t{4} * threads, (text_.size() - begin) / range_bytes_));
     std::atomic<size_t> next_range = 0;
+    const size_t window_bytes = std::clamp(range_bytes_, size_t{1} << 10, size_t{4} << 20);
     parallel_for(
         threads,
         [&](size_t) {
+          DocumentWindow window(text_, mapped_, window_bytes);
           Cursor cursor;
+          cursor.window = &window;
           for (size_t r; !given_up() && (r = next_range++) < ranges.count();)
             read_range(cursor, ranges, r);
         },
@@ -246,30 +326,26 @@ class ValueReader::Impl {
   // Range r: the <data>'s children from its start on, up to the next range's start, which the
   // reading must land on exactly (the last range: up to </data>). Anything else — landing
   // past it, </data> before it, a comment or text beside the children, an error — gives up.
+  // Read in the cursor's window: the map's pages are not touched.
   void read_range(Cursor& cursor, RangeStarts& ranges, size_t r) {
-    const size_t from = ranges.start(r), to = ranges.start(r + 1), npos = std::string_view::npos;
-    size_t at = from, released = from;
-    while (from != npos && at != to && !given_up()) {
-      while (at < text_.size() && is_xml_space(text_[at])) ++at;
+    DocumentWindow& window = *cursor.window;
+    const size_t npos = std::string_view::npos;
+    const size_t from = ranges.start(r, window), to = ranges.start(r + 1, window);
+    for (size_t at = from; from != npos && at != to && !given_up();) {
+      while (at < text_.size() && is_xml_space(window.byte(at))) ++at;
       if (at == to) break;
-      if (at > to || at + 1 >= text_.size() || text_[at] != '<' || text_[at + 1] == '!' ||
-          text_[at + 1] == '?')
+      if (at > to || at + 1 >= text_.size() || window.byte(at) != '<' ||
+          window.byte(at + 1) == '!' || window.byte(at + 1) == '?')
         return give_up();
-      if (text_[at + 1] == '/') {  // the end of the <data> (checked by its stream)
+      if (window.byte(at + 1) == '/') {  // the end of the <data> (checked by its stream)
         if (to != npos) return give_up();
         ranges.data_end = at;
         break;
       }
-      XmlStream child(text_, at);
+      XmlStream child = window.stream(at);
       if (!read_blocks(cursor, child, 1, true)) return give_up();
       at = child.position();
-      if (mapped_ != nullptr && at - released > (16u << 20)) {
-        mapped_->release(released, at - released);
-        released = at;
-      }
     }
-    if (mapped_ != nullptr && from != npos && at > released)
-      mapped_->release(released, at - released);
   }
   bool given_up() const { return given_up_.load(std::memory_order_relaxed) || has_data_error_; }
   void give_up() { given_up_ = true; }
@@ -289,10 +365,13 @@ class ValueReader::Impl {
   bool read_blocks(Cursor& cursor, XmlStream& xml, size_t depth, bool whole_data) {
     bool ok = true;
     // The finder alone releases what it has read; with helpers the queue knows (read_data).
-    const bool release = mapped_ != nullptr && whole_data && cursor.queue == nullptr;
+    const bool release =
+        mapped_ != nullptr && whole_data && cursor.queue == nullptr && cursor.window == nullptr;
     size_t released = xml.position();
     try {
       while (read_token(cursor, xml) && xml.depth() >= depth) {
+        if (cursor.window != nullptr && cursor.window->low(xml) && !holds_text(cursor))
+          cursor.window->refill(xml);
         if (release && xml.position() - released > (16u << 20)) {
           mapped_->release(released, xml.position() - released);
           released = xml.position();
@@ -307,6 +386,13 @@ class ValueReader::Impl {
     return ok;
   }
 
+  // Whether an open <d> holds a view of its text (which a refill would leave behind).
+  static bool holds_text(const Cursor& cursor) {
+    for (const OpenD& d : cursor.open)
+      if (!d.has_child && !d.text.empty()) return true;
+    return false;
+  }
+
   static void unlock(Cursor& cursor) {
     cursor.lock = {};
     cursor.locked = SIZE_MAX;
@@ -316,12 +402,13 @@ class ValueReader::Impl {
   // the <data> it reads).
   bool read_token(Cursor& cursor, XmlStream& xml) {
     std::vector<OpenD>& open = cursor.open;
+    if (!open.empty() && open.back().skip) return pass_token(cursor, xml);
     if (!open.empty() && (cursor.queue == nullptr || open.size() != 1) && read_leaves(cursor, xml))
       return true;
     const XmlStream::Token t = xml.next();
     if (t == XmlStream::Token::kStart) {
       if (xml.name() != "d" || has_data_error_) {
-        xml.skip_element();  // unknown elements are ignored, with what they hold
+        skip(cursor, xml);  // unknown elements are ignored, with what they hold
         return true;
       }
       if (!open.empty()) open.back().has_child = true;
@@ -339,7 +426,7 @@ class ValueReader::Impl {
       d.offset = xml.token_offset();
       if (!enter(cursor, xml, d.point)) {
         open.pop_back();
-        xml.skip_element();
+        skip(cursor, xml);
       }
     } else if (t == XmlStream::Token::kText) {
       if (open.empty() || open.back().has_child) return true;
@@ -359,6 +446,21 @@ class ValueReader::Impl {
       if (!open.back().has_child && !has_data_error_) value(cursor, open.back());
       open.pop_back();
     }
+    return t != XmlStream::Token::kEndOfInput;
+  }
+
+  // Passes over the element whose start tag was just read. A stream over the whole document
+  // does so at once; one over a window token by token (pass_token), so that it can move on to
+  // the next window between them.
+  static void skip(Cursor& cursor, XmlStream& xml) {
+    if (cursor.window == nullptr) return xml.skip_element();
+    cursor.open.emplace_back().skip = true;
+  }
+  static bool pass_token(Cursor& cursor, XmlStream& xml) {
+    if (!xml.empty_element()) xml.pass_leaves("d", cursor.window->refill_point(xml));
+    const XmlStream::Token t = xml.next();
+    if (t == XmlStream::Token::kStart) cursor.open.emplace_back().skip = true;
+    if (t == XmlStream::Token::kEnd) cursor.open.pop_back();
     return t != XmlStream::Token::kEndOfInput;
   }
 
@@ -386,9 +488,17 @@ class ValueReader::Impl {
       }
       if (located || narrow(cursor, xml, id, d.point)) add_value(cursor, d);
       if (row != nullptr) row = locked_row(cursor, block);  // add_value may have taken another
-    } while (!has_data_error_ && xml.next_leaf("d", id, text));
+    } while (!has_data_error_ && next_leaf_of_run(cursor, xml, id, text));
     if (cursor.queue != nullptr) unlock(cursor);  // the finder holds no lock while it goes on
     return true;
+  }
+
+  // The next leaf of a run; a stream over a window running low moves on first (the leaves
+  // before are done with, and their parent has a child: no view is held).
+  static bool next_leaf_of_run(Cursor& cursor, XmlStream& xml, XmlAttribute& id,
+                               std::string_view& text) {
+    if (cursor.window != nullptr && cursor.window->low(xml)) cursor.window->refill(xml);
+    return xml.next_leaf("d", id, text);
   }
 
   // spc naming the thread after the last one read (exported documents list them in order,

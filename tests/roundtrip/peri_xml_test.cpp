@@ -591,6 +591,32 @@ TEST(PeriXml, WrongGuessesOfRangesAreReadAgainInOrder) {
   }
 }
 
+// Ranges are read in windows of their own (docs/peri-xml.md): 1 KiB here, with range_bytes 1.
+// What is passed over token by token there, so that the window can move on between tokens,
+// is what the reading in order skips at once: an empty inclusive twin inside a block (its
+// siblings after it count), an unknown element holding a value (it does not), and an empty
+// twin beside the children. A token longer than a window (a comment of 3,000 bytes) makes the
+// document be read again in order, with the same values.
+TEST(PeriXml, RangesReadInWindowsPassOverWhatTheReadingInOrderSkips) {
+  RangedDocument passed = ranged_document(
+      "<note><d spc=\"t1\">1000000</d></note><d metric='m.incl'/>", "<d metric=\"m.incl\"/>\n");
+  for (const char* threads : {"2", "4"}) {
+    for (size_t range_bytes : {size_t{1}, size_t{2000}}) {
+      SCOPED_TRACE(std::string(threads) + " threads, ranges of " + std::to_string(range_bytes));
+      const io::PeriDocument read = read_with_threads(passed.text, threads, range_bytes);
+      EXPECT_EQ(signed_values(read), passed.sums);
+      EXPECT_GT(read.guessed_ranges, 1u);
+      EXPECT_FALSE(read.read_again);
+    }
+  }
+  EXPECT_EQ(signed_values(read_with_threads(passed.text, "2", 0)), passed.sums);
+
+  const RangedDocument long_comment = ranged_document("<!--" + std::string(3000, 'x') + "-->", "");
+  const io::PeriDocument read = read_with_threads(long_comment.text, "2", 1);
+  EXPECT_EQ(signed_values(read), long_comment.sums);
+  EXPECT_TRUE(read.read_again);
+}
+
 TEST(PeriXml, MalformedDataReadByRangesIsToldAsInOrder) {
   auto error_of = [](const std::string& text, size_t range_bytes) -> std::string {
     try {

@@ -252,6 +252,60 @@ TEST(XmlStream, RunsOfLeavesArePassedWholeAndCheckedInside) {
     EXPECT_NE(skip_error(doc.substr(0, cut)).second, "") << cut;
 }
 
+// A stream over a window onto a document (PERI's ranges read in buffers of their own): offsets
+// in and out are the document's, and after move_window the open elements' names are still
+// known though the old window's bytes are gone.
+TEST(XmlStream, AWindowKeepsTheDocumentsOffsetsAndTheOpenNames) {
+  const std::string doc = "<r><block id=\"7\">12<x/>34</block><c>5</c></r>";
+  const size_t from = doc.find("<block");
+  std::string first = doc.substr(from, 20);
+  XmlStream xml(first, from, from);
+  ASSERT_EQ(xml.next(), Token::kStart);
+  EXPECT_EQ(xml.name(), "block");
+  EXPECT_EQ(xml.token_offset(), from);
+  EXPECT_EQ(xml.attribute("id"), "7");
+  ASSERT_EQ(xml.next(), Token::kText);
+  EXPECT_EQ(xml.text(), "12");
+  EXPECT_EQ(xml.position(), doc.find("<x/>"));
+  EXPECT_EQ(xml.window_end(), from + 20);
+
+  const size_t at = xml.position();
+  const std::string second = doc.substr(at);
+  xml.move_window(second, at);
+  first.assign(first.size(), '#');  // the old window's bytes, names included, are gone
+  std::vector<std::string> rest;
+  for (Token t; (t = xml.next()) != Token::kEnd || xml.name() != "block";)
+    rest.push_back(t == Token::kText ? std::string(xml.text()) : std::string(xml.name()));
+  EXPECT_EQ(rest, (std::vector<std::string>{"x", "x", "34"}));
+  EXPECT_EQ(xml.depth(), 0u);
+  EXPECT_EQ(xml.next(), Token::kStart);
+  EXPECT_EQ(xml.token_offset(), doc.find("<c>"));
+  // Errors name document offsets: </r> closes nothing this stream opened.
+  xml.next();
+  xml.next();
+  try {
+    xml.next();
+    ADD_FAILURE() << "</r> accepted";
+  } catch (const XmlSyntaxError& e) {
+    EXPECT_EQ(e.offset(), doc.find("</r>"));
+  }
+}
+
+// pass_leaves stops at the first leaf that begins at or after `until` (a window's refill point).
+TEST(XmlStream, PassingLeavesStopsAtAGivenOffset) {
+  // (A leaf is looked at with the 64 bytes from it: a comment after the document gives them.)
+  const std::string doc =
+      "<r><d k=\"1\">1</d><d k=\"2\">2</d><d k=\"3\">3</d></r><!--" + std::string(64, ' ') + "-->";
+  XmlStream xml(doc);
+  xml.next();
+  xml.pass_leaves("d", doc.find("<d k=\"2\"") - 1);
+  EXPECT_EQ(xml.position(), doc.find("<d k=\"2\""));
+  xml.pass_leaves("d", doc.find("<d k=\"2\""));
+  EXPECT_EQ(xml.position(), doc.find("<d k=\"2\""));
+  xml.pass_leaves("d");
+  EXPECT_EQ(xml.position(), doc.find("</r>"));
+}
+
 TEST(XmlStream, ReadsOneElementFromItsStartTag) {
   const std::string doc = "<r><a/><data><d>1</d></data><z/></r>";
   XmlStream xml(doc, doc.find("<data>"));

@@ -244,15 +244,18 @@ class ValueReader::Impl {
       // Searched up to the next share's offset only (many threads, few large children: no
       // share searched through the ones after it); none there: the next range's start.
       std::call_once(found_[r], [&] {
-        const size_t at = find(share(r), r + 1 < count_ ? share(r + 1) : text_.size(), window);
+        const size_t at = find(share(r), std::min(share(r + 1), text_.size()), window);
         starts_[r] = at != std::string_view::npos ? at : start(r + 1, window);
       });
       return starts_[r];
     }
+    // Where range r's share begins (npos for r = count()): its start is there or later.
+    size_t share(size_t r) const {
+      return r < count_ ? begin_ + (text_.size() - begin_) / count_ * r : std::string_view::npos;
+    }
     size_t data_end = std::string_view::npos;  // where </data> begins, found by the last range
 
    private:
-    size_t share(size_t r) const { return begin_ + (text_.size() - begin_) / count_ * r; }
     // The first pattern beginning in [from, to] (npos: none), window by window.
     size_t find(size_t from, size_t to, DocumentWindow& window) const {
       const size_t end = std::min(text_.size(), to + pattern_.size()), n = pattern_.size();
@@ -326,19 +329,27 @@ class ValueReader::Impl {
   // Range r: the <data>'s children from its start on, up to the next range's start, which the
   // reading must land on exactly (the last range: up to </data>). Anything else — landing
   // past it, </data> before it, a comment or text beside the children, an error — gives up.
-  // Read in the cursor's window: the map's pages are not touched.
+  // Read in the cursor's window: the map's pages are not touched. The next range's start lies
+  // in the next share or later, and is asked for only when the reading gets there: its reader
+  // has searched for it meanwhile, and no thread waits for another's search.
   void read_range(Cursor& cursor, RangeStarts& ranges, size_t r) {
     DocumentWindow& window = *cursor.window;
-    const size_t npos = std::string_view::npos;
-    const size_t from = ranges.start(r, window), to = ranges.start(r + 1, window);
-    for (size_t at = from; from != npos && at != to && !given_up();) {
+    const size_t npos = std::string_view::npos, from = ranges.start(r, window);
+    // Where `at` stands against the next range's start: before it (< 0), on it, past it.
+    auto against_next = [&](size_t at) -> int {
+      if (at < ranges.share(r + 1)) return -1;
+      const size_t to = ranges.start(r + 1, window);
+      return at < to ? -1 : at == to ? 0 : 1;
+    };
+    for (size_t at = from; from != npos && against_next(at) != 0 && !given_up();) {
       while (at < text_.size() && is_xml_space(window.byte(at))) ++at;
-      if (at == to) break;
-      if (at > to || at + 1 >= text_.size() || window.byte(at) != '<' ||
+      const int where = against_next(at);
+      if (where == 0) break;
+      if (where > 0 || at + 1 >= text_.size() || window.byte(at) != '<' ||
           window.byte(at + 1) == '!' || window.byte(at + 1) == '?')
         return give_up();
       if (window.byte(at + 1) == '/') {  // the end of the <data> (checked by its stream)
-        if (to != npos) return give_up();
+        if (ranges.start(r + 1, window) != npos) return give_up();
         ranges.data_end = at;
         break;
       }

@@ -1,5 +1,6 @@
-// The pull scanner over XML held in memory (a mapped file): one token at a time, names and
-// values as views into the document, nothing kept but the open elements' names. For the parts
+// The pull scanner over XML held in memory (a mapped file, or a window onto one that the reader
+// refills between tokens): one token at a time, names and values as views into the document,
+// nothing kept but the open elements' names. For the parts
 // of documents a DOM cannot hold — an anchor's call and system trees with millions of entries
 // (tree_reader.cpp, through XmlPull), PERI-XML's data section with one element per value
 // (pugixml's tree of a 750 MB document took 4.5 GB) — and for skipping subtrees at memchr

@@ -1,13 +1,13 @@
 // The pull scanner over XML held in memory (a mapped file, or a window onto one that the reader
 // refills between tokens): one token at a time, names and values as views into the document,
-// nothing kept but the open elements' names. For the parts
-// of documents a DOM cannot hold — an anchor's call and system trees with millions of entries
-// (tree_reader.cpp, through XmlPull), PERI-XML's data section with one element per value
-// (pugixml's tree of a 750 MB document took 4.5 GB) — and for skipping subtrees at memchr
-// speed. pugixml stays the parser of the small parts. It reads the XML 1.0 syntax documents
-// use: elements, attributes in either quote, character data with the five predefined entities
-// and character references, CDATA sections, comments, processing instructions and a DOCTYPE
-// (its internal subset is skipped, its entities are not expanded). End tags must match.
+// nothing kept but the open elements' names. For the parts of documents a DOM cannot hold — an
+// anchor's call and system trees with millions of entries (tree_reader.cpp, through XmlPull),
+// PERI-XML's data section with one element per value (pugixml's tree of a 750 MB document took
+// 4.5 GB) — and for skipping subtrees at memchr speed. pugixml stays the parser of the small parts.
+// It reads the XML 1.0 syntax documents use: elements, attributes in either quote, character data
+// with the five predefined entities and character references, CDATA sections, comments, processing
+// instructions and a DOCTYPE (its internal subset is skipped, its entities are not expanded). End
+// tags must match.
 #pragma once
 
 #include <cstddef>

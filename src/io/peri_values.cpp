@@ -79,18 +79,18 @@ class DocumentWindow {
     const std::string_view bytes = cover(at, slack_);  // before base_ is read: it may move
     return XmlStream(bytes, at, base_);
   }
-  // Whether a stream reading this window has fewer than slack bytes left before its end, the
-  // document going on: it moves on (refill) where no view into the window is still held.
-  bool low(const XmlStream& xml) const {
-    return xml.window_end() < text_.size() && xml.window_end() - xml.position() < slack_;
-  }
+  // Whether a stream reading this window is past its refill point: it moves on (refill) where
+  // no view into the window is still held.
+  bool low(const XmlStream& xml) const { return xml.position() > refill_point(xml); }
   void refill(XmlStream& xml) {
     const size_t at = xml.position();
     xml.move_window(load(at), at);
   }
-  // The document offset before which a stream's run of leaves stops for a refill.
+  // Slack bytes before the window's end, where a stream moves on to the next window (and a run
+  // of leaves stops for that); none in the document's last window.
   size_t refill_point(const XmlStream& xml) const {
-    return xml.window_end() < text_.size() ? xml.window_end() - slack_ : SIZE_MAX;
+    const size_t end = xml.window_end();
+    return end < text_.size() ? end - std::min(end, slack_) : SIZE_MAX;
   }
   // The window holding the document's bytes [at, at + need) (up to its end): the one loaded
   // last if it does, else one loaded from `at`; base() is where it begins.

@@ -9,6 +9,10 @@
 #
 #   bench/dump_ratio.sh [BUILD_DIR] [OUT_DIR]
 #
+# ALL_TYPES=1 generates the report with `--papi --all-types`: a metric of every data type
+# besides Score-P's, among them a HISTOGRAM(8) of 154 MB whose inclusive values CubeLib folds
+# over each call path's whole subtree (docs/benchmarks.md).
+#
 # ROUNDS (5) interleaved rounds, each the mean wall time of `perf stat -r REPEAT` (30) of the
 # plain pass, then of the dump (CUBEKIT_THREADS as set, default all cores). Needs `perf`
 # (Debian: linux-perf); the mean of 30 runs is steady to about 0.5 ms where single runs of
@@ -22,7 +26,10 @@ rounds=${ROUNDS:-5} repeat=${REPEAT:-30}
 command -v perf >/dev/null || { echo "bench/dump_ratio.sh: needs perf (apt-get install linux-perf)" >&2; exit 1; }
 report=$out/cubekit-dump-ratio.$$.cubex
 trap 'rm -f "$report"' EXIT
-"$build/cubekit" generate --size "${SIZE:-400MB}" --call-paths "${CALL_PATHS:-5000}" -o "$report" >/dev/null
+types=()
+[[ ${ALL_TYPES:-0} == 1 ]] && types=(--papi --all-types)
+"$build/cubekit" generate --size "${SIZE:-400MB}" --call-paths "${CALL_PATHS:-5000}" "${types[@]}" \
+  -o "$report" >/dev/null
 wall_ms() { perf stat -r "$repeat" "$@" 2>&1 >/dev/null | awk '/time elapsed/ { printf "%.2f", $1 * 1000 }'; }
 for ((r = 1; r <= rounds; ++r)); do
   mapped=$(wall_ms "$build/bench/cubekit_mmap_sum" --map "$report")

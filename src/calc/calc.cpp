@@ -222,24 +222,28 @@ Values row_sums(const Report& report, Index metric) {
 // Histogram ⊕ is not associative, so the grouping must be CubeLib's: one accumulator per cnode
 // that takes every stored value of its subtree, cnode by cnode in pre-order and location by
 // location within a cnode (checked against cube_dump 4.6). Per-cnode sums combined along the
-// tree give different bins.
+// tree give different bins. The rows stream in storage order, which for exclusive storage is
+// the pre-order: each row is folded into the accumulators of its call path and every ancestor,
+// so each accumulator takes its subtree's rows in pre-order, and no matrix is held (a fresh
+// copy of a large metric cost more than the folds of its rows). Each core streams the rows and
+// folds into the accumulators of its share of the call paths.
 Values histogram_inclusive(const Report& report, Index metric) {
   const Model& model = report.model();
   const Metric& m = model.metrics[metric];
   Values out(m.dtype, model.cnodes.size());
-  const auto matrix = report.severities(metric);
-  if (matrix == nullptr) return out;
-  for (Index c = 0; c < model.cnodes.size(); ++c) {
-    std::vector<Index> stack{c};
-    while (!stack.empty()) {
-      const Index d = stack.back();
-      stack.pop_back();
-      if (const std::byte* row = matrix->row(d))
-        fold_row(m.dtype, out.at(c), row, matrix->locations());
-      const auto& kids = model.cnodes[d].children;
-      stack.insert(stack.end(), kids.rbegin(), kids.rend());
-    }
-  }
+  const size_t locations = model.locations.size();
+  const RowPlacement placement =
+      fold_reads_unaligned(m.dtype) ? RowPlacement::kAnyAddress : RowPlacement::kAligned;
+  const size_t threads = std::min<size_t>(available_threads(), model.cnodes.size());
+  parallel_for(threads, [&](size_t share) {
+    report.visit_rows(
+        metric,
+        [&](Index c, const std::byte* row) {
+          for (Index a = c; a != kNoIndex; a = model.cnodes[a].parent)
+            if (a % threads == share) fold_row(m.dtype, out.at(a), row, locations);
+        },
+        placement);
+  });
   return out;
 }
 

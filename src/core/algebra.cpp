@@ -118,9 +118,8 @@ bool histogram_empty(const double* h) {
 
 // The n + 1 edges of n equal-width bins over [lo, hi], computed as lo + i * width like CubeLib,
 // so that equal inputs give bit-identical edges (the sweep below compares them exactly).
-void histogram_edges(double lo, double hi, size_t bins, std::vector<double>& edges) {
+void histogram_edges(double lo, double hi, size_t bins, double* edges) {
   const double width = (hi - lo) / static_cast<double>(bins);
-  edges.resize(bins + 1);
   for (size_t i = 0; i <= bins; ++i) edges[i] = lo + static_cast<double>(i) * width;
 }
 
@@ -146,21 +145,19 @@ struct EdgeMark {
   size_t index;
 };
 
-void histogram_plus(double* a, const double* b, size_t bins) {
-  if (histogram_empty(b)) return;
-  if (histogram_empty(a)) {
-    std::copy(b, b + 2 + bins, a);
-    return;
-  }
-  const double lo = std::min(a[0], b[0]);
-  const double hi = std::max(a[1], b[1]);
-  // Scratch space reused across calls: this runs once per (cnode, location) when aggregating.
-  thread_local std::vector<double> grid, b_edges, out;
-  thread_local std::vector<EdgeMark> marks;
-  thread_local std::vector<size_t> a_bin, b_bin;
-  histogram_edges(lo, hi, bins, grid);
-  histogram_edges(b[0], b[1], bins, b_edges);
+bool strictly_increasing(const double* edges, size_t n) {
+  for (size_t i = 1; i < n; ++i)
+    if (!(edges[i - 1] < edges[i])) return false;  // NaN fails too
+  return true;
+}
 
+// Where each edge of a (on the grid) and of b lies on the grid, by CubeLib's sweep: the marks
+// sorted by (position, list), each edge of a or b at the grid edge last seen before it. Used
+// where edges of one list coincide (a histogram of one point) or are NaN, so that the unstable
+// sort orders such ties as CubeLib's does.
+void locate_edges_by_sorting(const double* grid, const double* b_edges, size_t bins, size_t* a_bin,
+                             size_t* b_bin) {
+  thread_local std::vector<EdgeMark> marks;
   marks.clear();
   for (size_t i = 0; i <= bins; ++i) {
     marks.push_back({grid[i], 1, i});
@@ -173,8 +170,8 @@ void histogram_plus(double* a, const double* b, size_t bins) {
   });
   // The first mark is never inspected (CubeLib starts its sweep at the second one); it is
   // always a grid edge at lo unless all positions coincide.
-  a_bin.assign(bins + 1, 0);
-  b_bin.assign(bins + 1, 0);
+  std::fill(a_bin, a_bin + bins + 1, 0);
+  std::fill(b_bin, b_bin + bins + 1, 0);
   size_t pivot = 0;
   for (size_t m = 1; m < marks.size(); ++m) {
     const EdgeMark& mark = marks[m];
@@ -183,14 +180,54 @@ void histogram_plus(double* a, const double* b, size_t bins) {
     else
       (mark.list == 1 ? a_bin : b_bin)[mark.index] = pivot;
   }
+}
 
-  out.assign(bins, 0.0);
+// The same sweep where both lists rise strictly: no two marks of one list share a position, so
+// (position, list) orders the marks totally, the sorted order is the only one, and it is a merge
+// of the lists. The first mark is grid edge 0 (lo <= b's min, and the grid's list comes first
+// at a tie); a's edge i lies on grid edge i, b's edge j after the last grid edge at or below it.
+void locate_edges_by_merging(const double* grid, const double* b_edges, size_t bins, size_t* a_bin,
+                             size_t* b_bin) {
+  size_t pivot = 0;
+  for (size_t j = 0; j <= bins; ++j) {
+    while (pivot < bins && grid[pivot + 1] <= b_edges[j]) ++pivot;
+    b_bin[j] = pivot;
+  }
+  for (size_t i = 0; i <= bins; ++i) a_bin[i] = i;
+}
+
+// Room for one ⊕ of HISTOGRAM(bins): the operands, the two lists of edges, the result's bins
+// and where the edges lie. On the stack up to kStackBins bins (the usual histograms: no
+// allocation and no thread_local look-up per value), else in a buffer of the thread's.
+struct HistogramScratch {
+  static constexpr size_t kStackBins = 32;
+  double a[kStackBins + 2], b[kStackBins + 2], grid[kStackBins + 1], b_edges[kStackBins + 1],
+      out[kStackBins];
+  size_t a_bin[kStackBins + 1], b_bin[kStackBins + 1];
+};
+
+void histogram_plus(double* a, const double* b, size_t bins, double* grid, double* b_edges,
+                    double* out, size_t* a_bin, size_t* b_bin) {
+  if (histogram_empty(b)) return;
+  if (histogram_empty(a)) {
+    std::copy(b, b + 2 + bins, a);
+    return;
+  }
+  const double lo = std::min(a[0], b[0]);
+  const double hi = std::max(a[1], b[1]);
+  histogram_edges(lo, hi, bins, grid);
+  histogram_edges(b[0], b[1], bins, b_edges);
+  if (strictly_increasing(grid, bins + 1) && strictly_increasing(b_edges, bins + 1))
+    locate_edges_by_merging(grid, b_edges, bins, a_bin, b_bin);
+  else
+    locate_edges_by_sorting(grid, b_edges, bins, a_bin, b_bin);
+
+  std::fill(out, out + bins, 0.0);
   auto deposit = [&](size_t k, double count) {
     if (k < bins) out[k] += count;  // index n is past CubeLib's array: lost
   };
   // Moves bin i of `counts`, whose edges `edges` were located at `at`, per point 4 above.
-  auto spread = [&](const double* counts, const std::vector<double>& edges,
-                    const std::vector<size_t>& at, size_t i) {
+  auto spread = [&](const double* counts, const double* edges, const size_t* at, size_t i) {
     double share = 1.0;
     if (at[i] != at[i + 1]) {
       const double span = edges[i + 1] - edges[i];
@@ -207,19 +244,38 @@ void histogram_plus(double* a, const double* b, size_t bins) {
   }
   a[0] = lo;
   a[1] = hi;
-  std::copy(out.begin(), out.end(), a + 2);
+  std::copy(out, out + bins, a + 2);
 }
 
-// histogram_plus on values in byte memory: each copied into doubles and back.
-void histogram_plus_bytes(std::byte* a, const std::byte* b, size_t bins) {
-  thread_local std::vector<double> a_copy, b_copy;
+// a ⊕ x_0 ⊕ ... ⊕ x_{n-1} on values in byte memory (x_i at x + i * value size), each copied
+// into doubles: the accumulator once, each x_i in turn.
+void histogram_fold_bytes(std::byte* a, const std::byte* x, size_t n, size_t bins) {
   const size_t bytes = (bins + 2) * sizeof(double);
-  a_copy.resize(bins + 2);
-  b_copy.resize(bins + 2);
-  std::memcpy(a_copy.data(), a, bytes);
-  std::memcpy(b_copy.data(), b, bytes);
-  histogram_plus(a_copy.data(), b_copy.data(), bins);
-  std::memcpy(a, a_copy.data(), bytes);
+  if (bins <= HistogramScratch::kStackBins) {
+    HistogramScratch s;
+    std::memcpy(s.a, a, bytes);
+    for (size_t i = 0; i < n; ++i) {
+      std::memcpy(s.b, x + i * bytes, bytes);
+      histogram_plus(s.a, s.b, bins, s.grid, s.b_edges, s.out, s.a_bin, s.b_bin);
+    }
+    std::memcpy(a, s.a, bytes);
+    return;
+  }
+  thread_local std::vector<double> doubles;
+  thread_local std::vector<size_t> bin_of_edge;
+  doubles.resize(2 * (bins + 2) + 2 * (bins + 1) + bins);
+  bin_of_edge.resize(2 * (bins + 1));
+  double* a_copy = doubles.data();
+  double* b_copy = a_copy + bins + 2;
+  double* grid = b_copy + bins + 2;
+  double* b_edges = grid + bins + 1;
+  std::memcpy(a_copy, a, bytes);
+  for (size_t i = 0; i < n; ++i) {
+    std::memcpy(b_copy, x + i * bytes, bytes);
+    histogram_plus(a_copy, b_copy, bins, grid, b_edges, b_edges + bins + 1, bin_of_edge.data(),
+                   bin_of_edge.data() + bins + 1);
+  }
+  std::memcpy(a, a_copy, bytes);
 }
 
 }  // namespace
@@ -291,7 +347,7 @@ void plus_rows(DataType type, std::byte* acc, const std::byte* x, size_t n) {
     case TypeKind::kHistogram: {
       const size_t size = type.memory_size();
       for (size_t i = 0; i < n; ++i)
-        histogram_plus_bytes(acc + size * i, x + size * i, type.param());
+        histogram_fold_bytes(acc + size * i, x + size * i, 1, type.param());
       return;
     }
     case TypeKind::kScaleFunc:
@@ -389,6 +445,8 @@ void fold_row(DataType type, std::byte* acc, const std::byte* x, size_t n) {
       set_lane(acc, 0, m);
       return;
     }
+    case TypeKind::kHistogram:
+      return histogram_fold_bytes(acc, x, n, type.param());
     default: {
       const size_t size = type.memory_size();
       for (size_t i = 0; i < n; ++i) plus_rows(type, acc, x + i * size, 1);

@@ -12,6 +12,9 @@
 #
 # Reports go to OUT_DIR (default ${TMPDIR:-/tmp}; 5 GB needs about 16 GB free there and the
 # RAM to keep the inputs in the page cache) and are removed at the end. Best of RUNS (3).
+# CALL_PATHS (3000) sets the call tree's size; CALL_PATHS=auto lets `generate --size` pick it
+# (382,000 call paths and 64,000 regions at 400MB: the unification of the definitions then
+# weighs, docs/benchmarks.md).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,7 +37,9 @@ echo "| inputs | file MB (each) | one metric MB | physical work s | diff s | mer
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for s in $sizes; do
   a=$work/a.cubex b=$work/b.cubex
-  line=$("$gen" generate --size "$s" --call-paths 3000 -o "$a")
+  call_paths=(--call-paths "${CALL_PATHS:-3000}")
+  [[ ${CALL_PATHS:-3000} == auto ]] && call_paths=()
+  line=$("$gen" generate --size "$s" "${call_paths[@]}" -o "$a")
   cp "$a" "$b"
   # "a.cubex: 3000 call paths, 4096 locations, ..." gives one metric's size.
   metric_bytes=$(awk '{ print $2 * $5 * 8 }' <<<"$line")

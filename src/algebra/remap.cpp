@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "algebra/members.hpp"
+#include "algebra/region_lookup.hpp"
 #include "algebra/scalasca.hpp"
 #include "cubekit/derived.hpp"
 #include "cubekit/error.hpp"
@@ -42,14 +43,14 @@ void copy_program(const Model& in, Model& out) {
   out.program_title = in.program_title;
   out.cnodes = in.cnodes;
   std::vector<Index> new_region(in.regions.size(), kNoIndex);
+  RegionLookup alike(out);
   for (Index c : pre_order(in)) {
     const Region& callee = in.regions[in.cnodes[c].region];
     Index& r = new_region[in.cnodes[c].region];
     if (r != kNoIndex) continue;
-    const auto alike = std::find_if(out.regions.begin(), out.regions.end(),
-                                    [&](const Region& o) { return same_region(o, callee); });
-    r = static_cast<Index>(alike - out.regions.begin());
-    if (alike != out.regions.end()) continue;
+    r = alike.find(callee);
+    if (r != kNoIndex) continue;
+    r = static_cast<Index>(out.regions.size());
     Region region = callee;
     region.id = r;
     if (region.url.empty() && !region.descr.empty()) region.url = kRegionsUrl + region.descr;

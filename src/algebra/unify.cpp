@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "algebra/region_lookup.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/remap.hpp"
 #include "cubekit/report_algebra.hpp"
@@ -116,9 +117,9 @@ bool same_parameters(const std::vector<Parameter>& a, const std::vector<Paramete
   return true;
 }
 
-Index region_in(Model& out, const Region& r) {
-  for (Index i = 0; i < out.regions.size(); ++i)
-    if (same_region(out.regions[i], r)) return i;
+// The first region of `out` alike `r` (`regions` looks among them), else a copy of `r` added.
+Index region_in(Model& out, RegionLookup& regions, const Region& r) {
+  if (const Index alike = regions.find(r); alike != kNoIndex) return alike;
   Region copy = r;
   copy.id = static_cast<uint32_t>(out.regions.size());
   out.regions.push_back(std::move(copy));
@@ -126,10 +127,11 @@ Index region_in(Model& out, const Region& r) {
 }
 
 // A new cnode below `out_parent` (kNoIndex: a root) with the identity of `in_cnode`.
-Index copy_cnode(Model& out, const Model& in, Index in_cnode, Index out_parent) {
+Index copy_cnode(Model& out, RegionLookup& regions, const Model& in, Index in_cnode,
+                 Index out_parent) {
   const Cnode& c = in.cnodes[in_cnode];
   const Index self = append_copy(out.cnodes, c, &Cnode::parent, out_parent);
-  out.cnodes[self].region = region_in(out, in.regions[c.region]);
+  out.cnodes[self].region = region_in(out, regions, in.regions[c.region]);
   out.cnodes[self].children.clear();  // filled as the trees are merged
   if (out_parent != kNoIndex) out.cnodes[out_parent].children.push_back(self);
   return self;
@@ -147,11 +149,12 @@ bool same_call(const Model& out, Index o, const Model& in, Index c) {
 
 // CubeLib's copy_tree: the callees of `in_cnode` copied below `out_cnode`, none merged, even
 // where two of them look alike (repeated region names of Cube 3 reports).
-void copy_callees(Model& out, const Model& in, Index in_cnode, Index out_cnode, InputMapping& map) {
+void copy_callees(Model& out, RegionLookup& regions, const Model& in, Index in_cnode,
+                  Index out_cnode, InputMapping& map) {
   for (Index child : in.cnodes[in_cnode].children) {
-    const Index target = copy_cnode(out, in, child, out_cnode);
+    const Index target = copy_cnode(out, regions, in, child, out_cnode);
     map.cnode[child] = target;
-    copy_callees(out, in, child, target, map);
+    copy_callees(out, regions, in, child, target, map);
   }
 }
 
@@ -159,8 +162,8 @@ void copy_callees(Model& out, const Model& in, Index in_cnode, Index out_cnode, 
 // there is by then (the last one keeps it), and on into their callees; one without an equal is
 // copied whole. Returns whether nothing was added (CubeLib stops looking along a level below
 // which something was).
-bool merge_callees(Model& out, const Model& in, Index out_cnode, Index in_cnode,
-                   InputMapping& map) {
+bool merge_callees(Model& out, RegionLookup& regions, const Model& in, Index out_cnode,
+                   Index in_cnode, InputMapping& map) {
   bool nothing_added = true;
   for (Index child : in.cnodes[in_cnode].children) {
     bool found = false;
@@ -169,14 +172,14 @@ bool merge_callees(Model& out, const Model& in, Index out_cnode, Index in_cnode,
       if (!same_call(out, o, in, child)) continue;
       map.cnode[child] = o;
       found = true;
-      if (!in.cnodes[child].children.empty() && !merge_callees(out, in, o, child, map)) {
+      if (!in.cnodes[child].children.empty() && !merge_callees(out, regions, in, o, child, map)) {
         nothing_added = false;
         break;
       }
     }
     if (found) continue;
-    map.cnode[child] = copy_cnode(out, in, child, out_cnode);
-    copy_callees(out, in, child, map.cnode[child], map);
+    map.cnode[child] = copy_cnode(out, regions, in, child, out_cnode);
+    copy_callees(out, regions, in, child, map.cnode[child], map);
     nothing_added = false;
   }
   return nothing_added;
@@ -185,6 +188,7 @@ bool merge_callees(Model& out, const Model& in, Index out_cnode, Index in_cnode,
 // CubeLib's cnode_merge: an input root equal to a root already there (of an earlier input, or
 // an earlier root of this one) is merged into it; any other is copied with its whole tree.
 void merge_call_tree(Model& out, const Model& in, InputMapping& map) {
+  RegionLookup regions(out);
   std::vector<Index> roots = out.cnode_roots();
   for (Index root : in.cnode_roots()) {
     bool found = false;
@@ -192,12 +196,12 @@ void merge_call_tree(Model& out, const Model& in, InputMapping& map) {
       if (!same_call(out, roots[j], in, root)) continue;
       map.cnode[root] = roots[j];
       found = true;
-      if (!merge_callees(out, in, roots[j], root, map)) break;
+      if (!merge_callees(out, regions, in, roots[j], root, map)) break;
     }
     if (found) continue;
-    map.cnode[root] = copy_cnode(out, in, root, kNoIndex);
+    map.cnode[root] = copy_cnode(out, regions, in, root, kNoIndex);
     roots.push_back(map.cnode[root]);
-    copy_callees(out, in, root, map.cnode[root], map);
+    copy_callees(out, regions, in, root, map.cnode[root], map);
   }
 }
 
@@ -207,16 +211,16 @@ bool is_pruned(const std::vector<std::string>& prunes, const std::string& region
 
 // The children of `in_cnode` (copied as `out_cnode`) below `out_cnode`, except that a child
 // whose region is pruned, and everything below it, is inlined: mapped onto its caller.
-void copy_pruned_tree(Model& out, const Model& in, Index in_cnode, Index out_cnode,
-                      const std::vector<std::string>& prunes, InputMapping& map) {
+void copy_pruned_tree(Model& out, RegionLookup& regions, const Model& in, Index in_cnode,
+                      Index out_cnode, const std::vector<std::string>& prunes, InputMapping& map) {
   // out_cnode stands for an inlined in_cnode when their regions differ.
   const bool inlined =
       out.regions[out.cnodes[out_cnode].region].name != in.regions[in.cnodes[in_cnode].region].name;
   for (Index child : in.cnodes[in_cnode].children) {
     const bool prune = inlined || is_pruned(prunes, in.regions[in.cnodes[child].region].name);
-    const Index target = prune ? out_cnode : copy_cnode(out, in, child, out_cnode);
+    const Index target = prune ? out_cnode : copy_cnode(out, regions, in, child, out_cnode);
     map.cnode[child] = target;
-    copy_pruned_tree(out, in, child, target, prunes, map);
+    copy_pruned_tree(out, regions, in, child, target, prunes, map);
   }
 }
 
@@ -415,9 +419,10 @@ bool UnifiedDefinitions::add_cut_call_tree(const Model& input, InputMapping& map
     for (Index c = 0; c < input.cnodes.size(); ++c)
       if (input.regions[input.cnodes[c].region].name == root) roots.push_back(c);
   }
+  RegionLookup regions(*model_);
   for (Index c : roots) {
-    map.cnode[c] = copy_cnode(*model_, input, c, kNoIndex);
-    copy_pruned_tree(*model_, input, c, map.cnode[c], prunes, map);
+    map.cnode[c] = copy_cnode(*model_, regions, input, c, kNoIndex);
+    copy_pruned_tree(*model_, regions, input, c, map.cnode[c], prunes, map);
   }
   return !roots.empty();
 }
@@ -429,13 +434,15 @@ void UnifiedDefinitions::add_call_tree_subset(const Model& input, InputMapping& 
   map.cnode.assign(input.cnodes.size(), kNoIndex);
   if (model_->program_title.empty()) model_->program_title = input.program_title;
   // CubeLib defines the regions and call paths anew, bare (without attributes).
-  for (const Region& r : input.regions) model_->regions[region_in(*model_, r)].attrs.clear();
+  RegionLookup regions(*model_);
+  for (const Region& r : input.regions)
+    model_->regions[region_in(*model_, regions, r)].attrs.clear();
   std::vector<Index> kept_in;  // the input's kept call paths, in pre-order
   // In pre-order (a model's own order) a caller's target is known before its callees'.
   for (Index c : pre_order(input)) {
     const Index parent = input.cnodes[c].parent;
     const Index out_parent = parent == kNoIndex ? kNoIndex : map.cnode[parent];
-    map.cnode[c] = kept[c] ? copy_cnode(*model_, input, c, out_parent) : out_parent;
+    map.cnode[c] = kept[c] ? copy_cnode(*model_, regions, input, c, out_parent) : out_parent;
     if (kept[c]) {
       model_->cnodes[map.cnode[c]].attrs.clear();
       kept_in.push_back(c);

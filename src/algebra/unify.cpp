@@ -117,21 +117,37 @@ bool same_parameters(const std::vector<Parameter>& a, const std::vector<Paramete
   return true;
 }
 
-// The first region of `out` alike `r` (`regions` looks among them), else a copy of `r` added.
-Index region_in(Model& out, RegionLookup& regions, const Region& r) {
-  if (const Index alike = regions.find(r); alike != kNoIndex) return alike;
-  Region copy = r;
-  copy.id = static_cast<uint32_t>(out.regions.size());
-  out.regions.push_back(std::move(copy));
-  return static_cast<Index>(out.regions.size() - 1);
-}
+// Where each region of one input goes in `out`: the first region there alike it, else a copy
+// of it added. Asked once per input region, however many call paths call it.
+class InputRegions {
+ public:
+  InputRegions(Model& out, const Model& in)
+      : out_(out), in_(in), alike_(out), target_(in.regions.size(), kNoIndex) {}
+  Index operator()(Index region) {
+    Index& target = target_[region];
+    if (target != kNoIndex) return target;
+    const Region& r = in_.regions[region];
+    target = alike_.find(r);
+    if (target != kNoIndex) return target;
+    Region copy = r;
+    copy.id = static_cast<uint32_t>(out_.regions.size());
+    out_.regions.push_back(std::move(copy));
+    return target = static_cast<Index>(out_.regions.size() - 1);
+  }
+
+ private:
+  Model& out_;
+  const Model& in_;
+  RegionLookup alike_;
+  std::vector<Index> target_;  // by input region; kNoIndex: not asked yet
+};
 
 // A new cnode below `out_parent` (kNoIndex: a root) with the identity of `in_cnode`.
-Index copy_cnode(Model& out, RegionLookup& regions, const Model& in, Index in_cnode,
+Index copy_cnode(Model& out, InputRegions& regions, const Model& in, Index in_cnode,
                  Index out_parent) {
   const Cnode& c = in.cnodes[in_cnode];
   const Index self = append_copy(out.cnodes, c, &Cnode::parent, out_parent);
-  out.cnodes[self].region = region_in(out, regions, in.regions[c.region]);
+  out.cnodes[self].region = regions(c.region);
   out.cnodes[self].children.clear();  // filled as the trees are merged
   if (out_parent != kNoIndex) out.cnodes[out_parent].children.push_back(self);
   return self;
@@ -149,7 +165,7 @@ bool same_call(const Model& out, Index o, const Model& in, Index c) {
 
 // CubeLib's copy_tree: the callees of `in_cnode` copied below `out_cnode`, none merged, even
 // where two of them look alike (repeated region names of Cube 3 reports).
-void copy_callees(Model& out, RegionLookup& regions, const Model& in, Index in_cnode,
+void copy_callees(Model& out, InputRegions& regions, const Model& in, Index in_cnode,
                   Index out_cnode, InputMapping& map) {
   for (Index child : in.cnodes[in_cnode].children) {
     const Index target = copy_cnode(out, regions, in, child, out_cnode);
@@ -162,7 +178,7 @@ void copy_callees(Model& out, RegionLookup& regions, const Model& in, Index in_c
 // there is by then (the last one keeps it), and on into their callees; one without an equal is
 // copied whole. Returns whether nothing was added (CubeLib stops looking along a level below
 // which something was).
-bool merge_callees(Model& out, RegionLookup& regions, const Model& in, Index out_cnode,
+bool merge_callees(Model& out, InputRegions& regions, const Model& in, Index out_cnode,
                    Index in_cnode, InputMapping& map) {
   bool nothing_added = true;
   for (Index child : in.cnodes[in_cnode].children) {
@@ -188,7 +204,7 @@ bool merge_callees(Model& out, RegionLookup& regions, const Model& in, Index out
 // CubeLib's cnode_merge: an input root equal to a root already there (of an earlier input, or
 // an earlier root of this one) is merged into it; any other is copied with its whole tree.
 void merge_call_tree(Model& out, const Model& in, InputMapping& map) {
-  RegionLookup regions(out);
+  InputRegions regions(out, in);
   std::vector<Index> roots = out.cnode_roots();
   for (Index root : in.cnode_roots()) {
     bool found = false;
@@ -211,7 +227,7 @@ bool is_pruned(const std::vector<std::string>& prunes, const std::string& region
 
 // The children of `in_cnode` (copied as `out_cnode`) below `out_cnode`, except that a child
 // whose region is pruned, and everything below it, is inlined: mapped onto its caller.
-void copy_pruned_tree(Model& out, RegionLookup& regions, const Model& in, Index in_cnode,
+void copy_pruned_tree(Model& out, InputRegions& regions, const Model& in, Index in_cnode,
                       Index out_cnode, const std::vector<std::string>& prunes, InputMapping& map) {
   // out_cnode stands for an inlined in_cnode when their regions differ.
   const bool inlined =
@@ -419,7 +435,7 @@ bool UnifiedDefinitions::add_cut_call_tree(const Model& input, InputMapping& map
     for (Index c = 0; c < input.cnodes.size(); ++c)
       if (input.regions[input.cnodes[c].region].name == root) roots.push_back(c);
   }
-  RegionLookup regions(*model_);
+  InputRegions regions(*model_, input);
   for (Index c : roots) {
     map.cnode[c] = copy_cnode(*model_, regions, input, c, kNoIndex);
     copy_pruned_tree(*model_, regions, input, c, map.cnode[c], prunes, map);
@@ -434,9 +450,8 @@ void UnifiedDefinitions::add_call_tree_subset(const Model& input, InputMapping& 
   map.cnode.assign(input.cnodes.size(), kNoIndex);
   if (model_->program_title.empty()) model_->program_title = input.program_title;
   // CubeLib defines the regions and call paths anew, bare (without attributes).
-  RegionLookup regions(*model_);
-  for (const Region& r : input.regions)
-    model_->regions[region_in(*model_, regions, r)].attrs.clear();
+  InputRegions regions(*model_, input);
+  for (Index r = 0; r < input.regions.size(); ++r) model_->regions[regions(r)].attrs.clear();
   std::vector<Index> kept_in;  // the input's kept call paths, in pre-order
   // In pre-order (a model's own order) a caller's target is known before its callees'.
   for (Index c : pre_order(input)) {

@@ -164,41 +164,96 @@ bool same_call(const Model& out, Index o, const Model& in, Index c) {
 }
 
 // CubeLib's copy_tree: the callees of `in_cnode` copied below `out_cnode`, none merged, even
-// where two of them look alike (repeated region names of Cube 3 reports).
+// where two of them look alike (repeated region names of Cube 3 reports). Depth first, in the
+// order of CubeLib's recursion, with a stack of its own: a recursive program's call tree can be
+// deeper than the thread's stack (100,000 levels crashed it).
 void copy_callees(Model& out, InputRegions& regions, const Model& in, Index in_cnode,
                   Index out_cnode, InputMapping& map) {
-  for (Index child : in.cnodes[in_cnode].children) {
-    const Index target = copy_cnode(out, regions, in, child, out_cnode);
-    map.cnode[child] = target;
-    copy_callees(out, regions, in, child, target, map);
+  struct Pending {
+    Index in_cnode, out_parent;
+  };
+  std::vector<Pending> pending;
+  auto push_callees = [&](Index in_parent, Index out_parent) {
+    const std::vector<Index>& callees = in.cnodes[in_parent].children;
+    for (auto it = callees.rbegin(); it != callees.rend(); ++it)
+      pending.push_back({*it, out_parent});
+  };
+  push_callees(in_cnode, out_cnode);
+  while (!pending.empty()) {
+    const Pending next = pending.back();
+    pending.pop_back();
+    const Index target = copy_cnode(out, regions, in, next.in_cnode, next.out_parent);
+    map.cnode[next.in_cnode] = target;
+    push_callees(next.in_cnode, target);
   }
+}
+
+// One level of CubeLib's compare_tree: the callees of `in_cnode` laid onto those of `out_cnode`,
+// the next callee at `callee`, the next call path there to compare with at `candidate`.
+struct CompareLevel {
+  Index out_cnode, in_cnode;
+  size_t callee = 0, candidate = 0;
+  bool found = false;         // the callee has an equal there
+  bool nothing_added = true;  // what the level returns
+};
+
+// The level's callee is done: one without an equal is copied whole.
+void finish_callee(Model& out, InputRegions& regions, const Model& in, CompareLevel& level,
+                   InputMapping& map) {
+  if (!level.found) {
+    const Index child = in.cnodes[level.in_cnode].children[level.callee];
+    map.cnode[child] = copy_cnode(out, regions, in, child, level.out_cnode);
+    copy_callees(out, regions, in, child, map.cnode[child], map);
+    level.nothing_added = false;
+  }
+  ++level.callee;
+  level.candidate = 0;
+  level.found = false;
 }
 
 // CubeLib's compare_tree: each callee of `in_cnode` goes onto every equal callee of `out_cnode`
 // there is by then (the last one keeps it), and on into their callees; one without an equal is
 // copied whole. Returns whether nothing was added (CubeLib stops looking along a level below
-// which something was).
+// which something was). CubeLib recurses; the levels are a stack here (see copy_callees).
 bool merge_callees(Model& out, InputRegions& regions, const Model& in, Index out_cnode,
                    Index in_cnode, InputMapping& map) {
-  bool nothing_added = true;
-  for (Index child : in.cnodes[in_cnode].children) {
-    bool found = false;
-    for (size_t j = 0; j < out.cnodes[out_cnode].children.size(); ++j) {
-      const Index o = out.cnodes[out_cnode].children[j];
+  std::vector<CompareLevel> levels{{out_cnode, in_cnode}};
+  bool returned = true;  // what the level popped last returned
+  while (true) {
+    CompareLevel& level = levels.back();
+    const std::vector<Index>& callees = in.cnodes[level.in_cnode].children;
+    if (level.callee == callees.size()) {
+      returned = level.nothing_added;
+      levels.pop_back();
+      if (levels.empty()) return returned;
+      CompareLevel& caller = levels.back();
+      if (returned) {
+        ++caller.candidate;
+      } else {  // something was added below: the caller's callee is done
+        caller.nothing_added = false;
+        finish_callee(out, regions, in, caller, map);
+      }
+      continue;
+    }
+    const Index child = callees[level.callee];
+    bool descend = false;
+    for (; level.candidate < out.cnodes[level.out_cnode].children.size(); ++level.candidate) {
+      const Index o = out.cnodes[level.out_cnode].children[level.candidate];
       if (!same_call(out, o, in, child)) continue;
       map.cnode[child] = o;
-      found = true;
-      if (!in.cnodes[child].children.empty() && !merge_callees(out, regions, in, o, child, map)) {
-        nothing_added = false;
+      level.found = true;
+      if (!in.cnodes[child].children.empty()) {
+        descend = true;
         break;
       }
     }
-    if (found) continue;
-    map.cnode[child] = copy_cnode(out, regions, in, child, out_cnode);
-    copy_callees(out, regions, in, child, map.cnode[child], map);
-    nothing_added = false;
+    if (descend) {
+      const Index o = out.cnodes[level.out_cnode].children[level.candidate];
+      levels.push_back({o, child});  // `level` is not used after this
+      continue;
+    }
+    finish_callee(out, regions, in, level, map);
   }
-  return nothing_added;
 }
 
 // CubeLib's cnode_merge: an input root equal to a root already there (of an earlier input, or
@@ -226,17 +281,32 @@ bool is_pruned(const std::vector<std::string>& prunes, const std::string& region
 }
 
 // The children of `in_cnode` (copied as `out_cnode`) below `out_cnode`, except that a child
-// whose region is pruned, and everything below it, is inlined: mapped onto its caller.
+// whose region is pruned, and everything below it, is inlined: mapped onto its caller. Depth
+// first with a stack of its own (see copy_callees).
 void copy_pruned_tree(Model& out, InputRegions& regions, const Model& in, Index in_cnode,
                       Index out_cnode, const std::vector<std::string>& prunes, InputMapping& map) {
-  // out_cnode stands for an inlined in_cnode when their regions differ.
-  const bool inlined =
-      out.regions[out.cnodes[out_cnode].region].name != in.regions[in.cnodes[in_cnode].region].name;
-  for (Index child : in.cnodes[in_cnode].children) {
-    const bool prune = inlined || is_pruned(prunes, in.regions[in.cnodes[child].region].name);
-    const Index target = prune ? out_cnode : copy_cnode(out, regions, in, child, out_cnode);
-    map.cnode[child] = target;
-    copy_pruned_tree(out, regions, in, child, target, prunes, map);
+  struct Pending {
+    Index in_cnode, in_parent, out_parent;
+  };
+  std::vector<Pending> pending;
+  auto push_callees = [&](Index in_parent, Index out_parent) {
+    const std::vector<Index>& callees = in.cnodes[in_parent].children;
+    for (auto it = callees.rbegin(); it != callees.rend(); ++it)
+      pending.push_back({*it, in_parent, out_parent});
+  };
+  push_callees(in_cnode, out_cnode);
+  while (!pending.empty()) {
+    const Pending next = pending.back();
+    pending.pop_back();
+    // out_parent stands for an inlined in_parent when their regions differ.
+    const bool inlined = out.regions[out.cnodes[next.out_parent].region].name !=
+                         in.regions[in.cnodes[next.in_parent].region].name;
+    const bool prune =
+        inlined || is_pruned(prunes, in.regions[in.cnodes[next.in_cnode].region].name);
+    const Index target =
+        prune ? next.out_parent : copy_cnode(out, regions, in, next.in_cnode, next.out_parent);
+    map.cnode[next.in_cnode] = target;
+    push_callees(next.in_cnode, target);
   }
 }
 

@@ -115,7 +115,7 @@ class InfoPrinter {
     if (!columns_.empty()) out << "| ";
     for (const InfoPrintedColumn& c : columns_) out << std::setw(kColumnWidth) << c.header << " | ";
     out << "Diff-Calltree\n";
-    for (Index root : forest_.roots) print(out, root, 0);
+    for (Index root : forest_.roots) print(out, root);
     return out.str();
   }
 
@@ -134,19 +134,33 @@ class InfoPrinter {
 
   size_t descendants(Index cnode) const {
     size_t n = 0;
-    for (Index child : model_.cnodes[cnode].children) n += 1 + descendants(child);
+    std::vector<Index> pending = model_.cnodes[cnode].children;
+    while (!pending.empty()) {
+      const Index c = pending.back();
+      pending.pop_back();
+      ++n;
+      pending.insert(pending.end(), model_.cnodes[c].children.begin(),
+                     model_.cnodes[c].children.end());
+    }
     return n;
   }
 
-  void print(std::ostringstream& out, Index cnode, unsigned depth) {
-    std::vector<double> values;
-    for (const InfoPrintedColumn& c : columns_) values.push_back(c.value(cnode, false));
-    print_values(out, values);
-    out << indent(depth) << model_.regions[model_.cnodes[cnode].region].name << '\n';
-    const std::vector<Index>& shown = forest_.children[cnode];
-    const std::vector<Index>& all = model_.cnodes[cnode].children;
-    if (shown.size() != all.size()) print_left_out(out, cnode, depth);
-    for (Index child : shown) print(out, child, depth + 1);
+  // The shown subtree of `root`, depth first, with a stack of its own: a recursive program's
+  // call tree can be deeper than the thread's stack.
+  void print(std::ostringstream& out, Index root) {
+    std::vector<std::pair<Index, unsigned>> pending{{root, 0}};  // call path, depth
+    while (!pending.empty()) {
+      const auto [cnode, depth] = pending.back();
+      pending.pop_back();
+      std::vector<double> values;
+      for (const InfoPrintedColumn& c : columns_) values.push_back(c.value(cnode, false));
+      print_values(out, values);
+      out << indent(depth) << model_.regions[model_.cnodes[cnode].region].name << '\n';
+      const std::vector<Index>& shown = forest_.children[cnode];
+      const std::vector<Index>& all = model_.cnodes[cnode].children;
+      if (shown.size() != all.size()) print_left_out(out, cnode, depth);
+      for (auto it = shown.rbegin(); it != shown.rend(); ++it) pending.push_back({*it, depth + 1});
+    }
   }
 
   // The children left out, summed: inclusive values even for exclusive columns (a left-out
@@ -172,10 +186,10 @@ class InfoPrinter {
   const std::vector<InfoPrintedColumn>& columns_;
 };
 
-// Preorder: a call path at or below the threshold goes with its subtree (true); the cumulative
-// rule instead trims each parent's children.
-bool abridged_away(CallForest& forest, const CallPathValues& values, double threshold,
-                   InfoAbridge kind, Index cnode) {
+// The rule applied to one call path: true when it goes with its subtree; the cumulative rule
+// keeps it and trims its children instead.
+bool abridged_itself(CallForest& forest, const CallPathValues& values, double threshold,
+                     InfoAbridge kind, Index cnode) {
   std::vector<Index>& children = forest.children[cnode];
   if (kind == InfoAbridge::kCumulative) {
     // CubeLib 4.6 ranks the children by the parent's own value (the same for each), so its
@@ -192,14 +206,37 @@ bool abridged_away(CallForest& forest, const CallPathValues& values, double thre
       ++keep;
     }
     children.resize(keep);
-  } else {
-    const std::vector<double> v = values(cnode);
-    if (std::none_of(v.begin(), v.end(), [&](double x) { return x > threshold; })) return true;
+    return false;
   }
-  std::vector<Index> kept;
-  for (Index child : children)
-    if (!abridged_away(forest, values, threshold, kind, child)) kept.push_back(child);
-  children = kept;
+  const std::vector<double> v = values(cnode);
+  return std::none_of(v.begin(), v.end(), [&](double x) { return x > threshold; });
+}
+
+// Preorder: a call path at or below the threshold goes with its subtree (true); the cumulative
+// rule instead trims each parent's children. The levels are a stack of their own, not the
+// thread's (see InfoPrinter::print).
+bool abridged_away(CallForest& forest, const CallPathValues& values, double threshold,
+                   InfoAbridge kind, Index root) {
+  if (abridged_itself(forest, values, threshold, kind, root)) return true;
+  struct Level {
+    Index cnode;
+    size_t next = 0;            // of its children, the next to look at
+    std::vector<Index> kept{};  // of its children, those kept so far
+  };
+  std::vector<Level> levels{{root}};
+  while (!levels.empty()) {
+    Level& level = levels.back();
+    std::vector<Index>& children = forest.children[level.cnode];
+    if (level.next == children.size()) {
+      children = std::move(level.kept);
+      levels.pop_back();
+      continue;
+    }
+    const Index child = children[level.next++];
+    if (abridged_itself(forest, values, threshold, kind, child)) continue;
+    level.kept.push_back(child);
+    levels.push_back({child});  // `level` is not used after this
+  }
   return false;
 }
 
@@ -241,13 +278,34 @@ class AggrCubeSum {
     return parts;
   }
 
+  // A call path's own parts plus each child's inclusive ones (children by id), the children
+  // worked out first: children first in a stack of its own, not the thread's (a recursive
+  // program's call tree can be deeper than it).
   std::vector<double> inclusive_parts(Index cnode) {
-    std::vector<double> parts = exclusive_parts(cnode);
-    for (Index child : in_id_order(model_, model_.cnodes[cnode].children)) {
-      const std::vector<double> below = inclusive_parts(child);
+    struct Level {
+      Index cnode;
+      std::vector<Index> children;  // by id
+      size_t next = 0;
+      std::vector<double> parts{};
+    };
+    auto level_of = [&](Index c) {
+      return Level{c, in_id_order(model_, model_.cnodes[c].children), 0, exclusive_parts(c)};
+    };
+    std::vector<Level> levels;
+    levels.push_back(level_of(cnode));
+    while (true) {
+      Level& level = levels.back();
+      if (level.next < level.children.size()) {
+        const Index child = level.children[level.next++];
+        levels.push_back(level_of(child));  // `level` is not used after this
+        continue;
+      }
+      if (levels.size() == 1) return std::move(level.parts);
+      const std::vector<double> below = std::move(level.parts);
+      levels.pop_back();
+      std::vector<double>& parts = levels.back().parts;
       for (size_t i = 0; i < parts.size(); ++i) parts[i] += below[i];
     }
-    return parts;
   }
 
   static double locations_sum(const std::vector<double>& row, const std::vector<Index>& where) {

@@ -2,6 +2,7 @@
 // streamed metric by metric, call path by call path.
 #include "cubekit/peri_xml.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -86,18 +87,37 @@ class PeriWriter {
   }
 
   // ---- <code> --------------------------------------------------------------------------------
-  void cnode(Index c, int depth) {
-    const Cnode& x = model_.cnodes[c];
-    const std::string pad(2 * depth, ' ');
-    out_ << pad << "<cnode id=\"c" << x.id << "\" ref=\"r" << model_.regions[x.region].id << '"';
-    if (!x.parameters.empty()) out_ << " state=\"s" << x.id << '"';
-    if (x.children.empty()) {
-      out_ << "/>\n";
-      return;
+  // Depth first with a stack of its own: a recursive program's call tree can be deeper than
+  // the thread's stack. Call paths below kMostIndentedLevel are indented as deep as it: the
+  // document stays linear in the call paths (a chain of 100,000 took 20 GB indented in full).
+  static constexpr size_t kMostIndentedLevel = 64;
+  void cnodes(Index root) {
+    struct Step {
+      Index cnode;
+      size_t depth;
+      bool close;  // the end tag of a call path whose callees are written
+    };
+    std::vector<Step> steps{{root, 1, false}};
+    while (!steps.empty()) {
+      const Step step = steps.back();
+      steps.pop_back();
+      const Cnode& x = model_.cnodes[step.cnode];
+      const std::string pad(2 * std::min(step.depth, kMostIndentedLevel), ' ');
+      if (step.close) {
+        out_ << pad << "</cnode>\n";
+        continue;
+      }
+      out_ << pad << "<cnode id=\"c" << x.id << "\" ref=\"r" << model_.regions[x.region].id << '"';
+      if (!x.parameters.empty()) out_ << " state=\"s" << x.id << '"';
+      if (x.children.empty()) {
+        out_ << "/>\n";
+        continue;
+      }
+      out_ << ">\n";
+      steps.push_back({step.cnode, step.depth, true});
+      for (auto it = x.children.rbegin(); it != x.children.rend(); ++it)
+        steps.push_back({*it, step.depth + 1, false});
     }
-    out_ << ">\n";
-    for (Index child : x.children) cnode(child, depth + 1);
-    out_ << pad << "</cnode>\n";
   }
 
   void code() {
@@ -118,7 +138,7 @@ class PeriWriter {
       out_ << "</region>\n";
     }
     out_ << "</regions>\n<cnodes>\n";
-    for (Index root : model_.cnode_roots()) cnode(root, 1);
+    for (Index root : model_.cnode_roots()) cnodes(root);
     out_ << "</cnodes>\n</program>\n</programs>\n</code>\n";
     states();
   }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "calc/kernels.hpp"
 #include "core/huge_pages.hpp"
 #include "cubekit/algebra.hpp"
 #include "cubekit/calc.hpp"
@@ -81,6 +82,11 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, RowPlac
     input.drop(metric);
     return;
   }
+  if (!derived) {  // stored exclusive, asked inclusive
+    visit_inclusive_rows(input, metric, visit);
+    input.drop(metric);
+    return;
+  }
   MetricEngine engine(input);
   for (Index c = 0; c < input.model().cnodes.size(); ++c) {
     const Values v = engine.location_values(metric, c, Flavour::kInclusive, flavour);
@@ -89,7 +95,6 @@ void visit_flavoured(const Report& input, Index metric, Flavour flavour, RowPlac
                    input.path() + ": metric '" + m.uniq_name + "'");
     visit(c, row);
   }
-  if (!derived) input.drop(metric);
 }
 
 // One metric's values for every unified cnode and location, identity-initialised, in memory
@@ -204,33 +209,13 @@ void prepare_rows(const Term& t, DataType type, Flavour flavour, const std::stri
 
 // Sets or ⊕-es one prepared row in at its call path. With `callers_of` (the result's call tree)
 // the row is also ⊕-ed into each caller of that call path in turn, up to the root: exclusive
-// terms of a metric stored inclusive, added as CubeLib does (running_sums).
+// terms of a metric stored inclusive, added as CubeLib does (see `affordable`).
 void fold_row(Accumulator& acc, Index to, const std::byte* row, const InputMapping& map,
               bool same_columns, bool set, const Model* callers_of) {
   put_row(acc, to, row, map, same_columns, set);
   if (!callers_of) return;
   for (Index at = callers_of->cnodes[to].parent; at != kNoIndex; at = callers_of->cnodes[at].parent)
     put_row(acc, at, row, map, same_columns, set);
-}
-
-// Whether exclusive terms can be added into an inclusive result as CubeLib adds them: each term
-// at its call path and then at every caller, one term after another (input by input, call paths
-// in the input's order), so that a call path's value is one running sum over the terms of its
-// subtree. Grouping the children's subtotals instead rounds differently, and the
-// metric-exclusive residues of zeros show it (cube_cut and cube_mean of summary.cubex). The
-// running sums cost terms × depth; for trees deeper than about 256 levels on average the
-// subtotals are grouped (make_inclusive), the bound the engine's inclusive sums use
-// (docs/compatibility.md, "The order of CubeLib's arithmetic").
-bool running_sums(const Model& model) {
-  std::vector<size_t> depth(model.cnodes.size());
-  size_t work = 0;
-  for (Index c : pre_order(model)) {
-    const Index parent = model.cnodes[c].parent;
-    depth[c] = parent == kNoIndex ? 1 : depth[parent] + 1;
-    work += depth[c];
-  }
-  constexpr size_t kMaxWorkPerCallPath = 256;
-  return work <= kMaxWorkPerCallPath * model.cnodes.size() + (size_t{1} << 20);
 }
 
 // Exclusive values into inclusive ones: every row ⊕= its descendants (children before parents).
@@ -326,7 +311,14 @@ void write_combination(const std::vector<const Report*>& inputs,
   LocalRows local(inputs, maps, out, how, path);
   if (!rows) rows = &local;
   ReportWriter writer(path, definitions, options);
-  const bool affordable = running_sums(out);
+  // Exclusive terms are added into an inclusive result as CubeLib adds them: each term at its
+  // call path and then at every caller, one term after another (input by input, call paths in
+  // the input's order), so that a call path's value is one running sum over the terms of its
+  // subtree. Grouping the children's subtotals instead rounds differently, and the
+  // metric-exclusive residues of zeros show it (cube_cut and cube_mean of summary.cubex). For
+  // trees too deep for running sums the subtotals are grouped (make_inclusive), as the engine
+  // does (docs/compatibility.md, "The order of CubeLib's arithmetic").
+  const bool affordable = inclusive_sums_run(out);
   std::vector<bool> same_columns;
   for (const InputMapping& map : maps)
     same_columns.push_back(identity_mapping(map.location, out.locations.size()));

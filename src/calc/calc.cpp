@@ -143,6 +143,17 @@ bool sum_rows_in_order(const Report& report, Index metric, const std::vector<Ind
   return in_order;
 }
 
+// One past the last position of each cnode's subtree in `order`, its pre-order (where a
+// subtree is the run from the cnode's own position).
+std::vector<size_t> subtree_ends(const Model& model, const std::vector<Index>& order) {
+  std::vector<size_t> end(model.cnodes.size());
+  for (size_t i = order.size(); i-- > 0;) {
+    const auto& kids = model.cnodes[order[i]].children;
+    end[order[i]] = kids.empty() ? i + 1 : end[kids.back()];
+  }
+  return end;
+}
+
 Values call_values(const Report& report, Index metric, Index cnode, Flavour call) {
   require_stored(report, metric);
   const Model& model = report.model();
@@ -275,15 +286,8 @@ Values call_aggregated(const Report& report, Index metric, Flavour call,
   // pre-order; the cost is call paths × depth, so for trees deeper than that allows (unrolled
   // recursion) the subtotals are grouped: the same sums, up to rounding.
   const std::vector<Index> order = pre_order(model);
-  std::vector<size_t> end(model.cnodes.size());  // one past the subtree's last position
-  size_t work = 0;
-  for (size_t i = order.size(); i-- > 0;) {
-    const auto& kids = model.cnodes[order[i]].children;
-    end[order[i]] = kids.empty() ? i + 1 : end[kids.back()];
-    work += end[order[i]] - i;
-  }
-  constexpr size_t kMaxWorkPerCallPath = 256;
-  if (work <= kMaxWorkPerCallPath * order.size() + (size_t{1} << 20)) {
+  const std::vector<size_t> end = subtree_ends(model, order);
+  if (inclusive_sums_run(model)) {
     // The sums laid out in pre-order once: a subtree is then one run of values, folded by
     // fold_row (the same ⊕ steps in the same order, inlined for the single-number types)
     // instead of one plus_rows call per term.
@@ -303,6 +307,71 @@ Values call_aggregated(const Report& report, Index metric, Flavour call,
 }
 
 }  // namespace
+
+bool inclusive_sums_run(const Model& model) {
+  size_t work = 0;  // call paths × their depth
+  std::vector<size_t> depth(model.cnodes.size());
+  for (Index c : pre_order(model)) {
+    const Index parent = model.cnodes[c].parent;
+    depth[c] = parent == kNoIndex ? 1 : depth[parent] + 1;
+    work += depth[c];
+  }
+  constexpr size_t kMaxWorkPerCallPath = 256;
+  return work <= kMaxWorkPerCallPath * model.cnodes.size() + (size_t{1} << 20);
+}
+
+void visit_inclusive_rows(const Report& report, Index metric, const RowVisitor& visit) {
+  require_stored(report, metric);
+  const Model& model = report.model();
+  const DataType type = model.metrics[metric].dtype;
+  const size_t n = model.locations.size(), row_bytes = type.memory_size() * n;
+  const size_t row_words = (row_bytes + 7) / 8;
+  std::vector<uint64_t> words(row_words * (model.cnodes.size() + 1));  // the last: a sum
+  std::vector<bool> stored(model.cnodes.size(), false);
+  const auto row_of = [&](size_t c) { return reinterpret_cast<std::byte*>(&words[c * row_words]); };
+  report.visit_rows(
+      metric,
+      [&](Index c, const std::byte* row) {
+        std::memcpy(row_of(c), row, row_bytes);
+        stored[c] = true;
+      },
+      RowPlacement::kAnyAddress);
+  // call_values' first step: the identity ⊕ the call path's own row (a SCALE_FUNC row whole).
+  const auto own_row = [&](Index c, std::byte* into) {
+    set_identity(type, into, n);
+    if (stored[c] && type.kind() == TypeKind::kScaleFunc) std::memcpy(into, row_of(c), row_bytes);
+    if (stored[c] && type.kind() != TypeKind::kScaleFunc) plus_rows(type, into, row_of(c), n);
+  };
+  std::byte* sum = row_of(model.cnodes.size());
+  if (stores_inclusive(model.metrics[metric].kind)) {
+    for (Index c = 0; c < model.cnodes.size(); ++c) {
+      own_row(c, sum);
+      visit(c, sum);
+    }
+    return;
+  }
+  const std::vector<Index> order = pre_order(model);
+  if (!inclusive_sums_run(model)) {  // grouped: each row ⊕= its children's sums, in place
+    for (Index c = 0; c < model.cnodes.size(); ++c) {
+      own_row(c, sum);
+      std::memcpy(row_of(c), sum, row_bytes);
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+      if (const Index parent = model.cnodes[*it].parent; parent != kNoIndex)
+        plus_rows(type, row_of(parent), row_of(*it), n);
+    for (Index c = 0; c < model.cnodes.size(); ++c) visit(c, row_of(c));
+    return;
+  }
+  std::vector<size_t> position(order.size());
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  const std::vector<size_t> end = subtree_ends(model, order);
+  for (Index c = 0; c < model.cnodes.size(); ++c) {
+    own_row(c, sum);
+    for (size_t i = position[c] + 1; i < end[c]; ++i)
+      if (stored[order[i]]) plus_rows(type, sum, row_of(order[i]), n);
+    visit(c, sum);
+  }
+}
 
 Values stored_values(const Report& report, Index metric, Index cnode) {
   const Model& model = report.model();

@@ -24,6 +24,19 @@ Values location_values(const Report& report, Index metric, Index cnode, Flavour 
 bool location_scalars(const Report& report, Index metric, Index cnode, Flavour call_flavour,
                       std::span<double> out);
 
+// location_values(report, metric, c, Flavour::kInclusive, Flavour::kInclusive) of a stored
+// metric for every call path c in index order: visit(c, row), from one pass over the stored
+// rows (a call path at a time streamed them all for each: quadratic). Of exclusive storage each
+// row is the identity ⊕ c's own ⊕ its subtree's rows in pre-order; for trees deeper than
+// running sums allow (inclusive_sums_run) the children's subtotals are grouped instead: the
+// same sums, up to rounding. The row is valid during the call only.
+void visit_inclusive_rows(const Report& report, Index metric, const RowVisitor& visit);
+
+// Whether a call tree's inclusive sums can be CubeLib's running sums, each call path's value
+// one sum over its subtree in pre-order: they cost call paths × depth, bounded at 256 per call
+// path on average (else unrolled recursion would take hours), beyond which subtotals are grouped.
+bool inclusive_sums_run(const Model& model);
+
 // One value per cnode (indexed like Model::cnodes), aggregated over all locations. Rows are
 // aggregated first, then the tree arithmetic runs on C numbers (C×L + C work, not C×L×depth).
 Values aggregated_values(const Report& report, Index metric, Flavour metric_flavour,

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "calc/kernels.hpp"
+#include "cubekit/algebra.hpp"
 #include "cubekit/error.hpp"
 #include "cubekit/info_tree.hpp"
 
@@ -87,13 +89,10 @@ void check_negative(MetricEngine& engine, bool inclusive, SanityReporter& report
   for (Index m = 0; m < model.metrics.size(); ++m) {
     const std::string& metric = model.metrics[m].uniq_name;
     size_t count = 0;  // the original's test number within the metric
-    for (Index c = 0; c < model.cnodes.size(); ++c) {
-      // Inclusive: metric and call path inclusive; exclusive: both exclusive.
-      const Flavour flavour = inclusive ? Flavour::kInclusive : Flavour::kExclusive;
-      const Values v = engine.location_values(m, c, flavour, flavour);
+    const auto check_row = [&](Index c, DataType type, const std::byte* row, size_t stride) {
       for (size_t l = 0; l < model.locations.size(); ++l) {
         const size_t test = ++count;
-        const double value = v.scalar(l);
+        const double value = scalar(type, row + l * stride);
         std::string why;
         if (is_negative(model.metrics[m].dtype, value))
           why = std::string(inclusive ? "metric: " : "exclusive metric: ") + metric +
@@ -107,6 +106,20 @@ void check_negative(MetricEngine& engine, bool inclusive, SanityReporter& report
             },
             why.empty(), why);
       }
+    };
+    // Inclusive: metric and call path inclusive; exclusive: both exclusive. A stored metric's
+    // inclusive rows come from one pass over its rows, not one per call path.
+    if (inclusive && !is_derived(model.metrics[m].kind)) {
+      const DataType type = model.metrics[m].dtype;
+      visit_inclusive_rows(engine.report(), m, [&](Index c, const std::byte* row) {
+        check_row(c, type, row, type.memory_size());
+      });
+      continue;
+    }
+    const Flavour flavour = inclusive ? Flavour::kInclusive : Flavour::kExclusive;
+    for (Index c = 0; c < model.cnodes.size(); ++c) {
+      const Values v = engine.location_values(m, c, flavour, flavour);
+      check_row(c, v.type(), v.data(), v.stride());
     }
   }
   reporter.end();

@@ -1,7 +1,7 @@
 // The call tree as `cube_calltree` shows it (tools guide §1.5): every call path in depth-first
-// order with its depth, its path of region names and, for one metric, its value summed over
-// all locations and its share of the metric's total. A threshold hides call paths whose
-// inclusive share is below it, together with everything under them.
+// order with its depth, its caller (whence its path of region names) and, for one metric, its
+// value summed over all locations and its share of the metric's total. A threshold hides call
+// paths whose inclusive share is below it, together with everything under them.
 #pragma once
 
 #include <optional>
@@ -21,12 +21,17 @@ struct CallTreeViewOptions {
 };
 
 struct CallTreeLine {
+  static constexpr size_t kRoot = static_cast<size_t>(-1);
   Index cnode = kNoIndex;
-  unsigned depth = 0;  // roots: 0
-  std::string path;    // "/main/foo/bar": region names from the root
-  double value = 0;    // with a metric: its value (metric inclusive, `call_flavour`)
-  double share = 0;    // value / total of the metric (inclusive, all roots)
+  unsigned depth = 0;          // roots: 0
+  size_t caller_line = kRoot;  // the line of its caller in the view
+  double value = 0;            // with a metric: its value (metric inclusive, `call_flavour`)
+  double share = 0;            // value / total of the metric (inclusive, all roots)
 };
+
+// Line `line`'s path of region names from the root, "/main/foo/bar". Made when asked: held for
+// every line, the paths of a recursion n calls deep took n²/2 names.
+std::string call_tree_path(const Model& model, const std::vector<CallTreeLine>& lines, size_t line);
 
 // What kind of work a call path is, as `cube_calltree -a -c` annotates it: MPI or OMP when its
 // region's description is exactly "MPI" / "OMP"; COM (communication below) for every call

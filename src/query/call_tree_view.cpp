@@ -10,7 +10,7 @@ struct Pending {
   unsigned depth;
   size_t parent_line;  // index into the lines, or npos for a root
 };
-constexpr size_t kNoLine = static_cast<size_t>(-1);
+constexpr size_t kNoLine = CallTreeLine::kRoot;
 
 }  // namespace
 
@@ -44,6 +44,17 @@ const char* call_path_kind_name(CallPathKind kind) {
   return "USR";
 }
 
+std::string call_tree_path(const Model& model, const std::vector<CallTreeLine>& lines,
+                           size_t line) {
+  std::vector<size_t> callers;  // the line, its caller, …, the root
+  for (size_t at = line; at != CallTreeLine::kRoot; at = lines[at].caller_line)
+    callers.push_back(at);
+  std::string path;
+  for (auto it = callers.rbegin(); it != callers.rend(); ++it)
+    path += "/" + model.regions[model.cnodes[lines[*it].cnode].region].name;
+  return path;
+}
+
 std::vector<CallTreeLine> call_tree_view(MetricEngine& engine, const CallTreeViewOptions& options) {
   const Model& model = engine.report().model();
   std::optional<Values> shown, inclusive;
@@ -74,8 +85,7 @@ std::vector<CallTreeLine> call_tree_view(MetricEngine& engine, const CallTreeVie
     CallTreeLine line;
     line.cnode = p.cnode;
     line.depth = p.depth;
-    line.path = (p.parent_line == kNoLine ? std::string() : lines[p.parent_line].path) + "/" +
-                model.regions[model.cnodes[p.cnode].region].name;
+    line.caller_line = p.parent_line;
     if (values) {
       line.value = values->scalar(p.cnode);
       line.share = line.value / total;

@@ -30,20 +30,20 @@ constexpr int kLocations = 2;
 
 // main → bar → foo → bar → foo … (regions 0, 2, 1, 2, …): time 0.5 and one visit per call path and
 // location, both stored exclusive.
-std::string chain_report() {
+std::string chain_report(int depth = kDepth) {
   std::string tree;
-  for (int i = 0; i < kDepth; ++i)
+  for (int i = 0; i < depth; ++i)
     tree += "<cnode id=\"" + std::to_string(i) + "\" calleeId=\"" +
             std::to_string(i == 0 ? 0 : 1 + i % 2) + "\">\n";
-  for (int i = 0; i < kDepth; ++i) tree += "</cnode>\n";
+  for (int i = 0; i < depth; ++i) tree += "</cnode>\n";
   AnchorSpec spec;
   spec.cnodes = tree;
   TarBuilder t;
   t.add("0.data",
-        test::plain_data(test::encode_values(std::vector<double>(kDepth * kLocations, 0.5))))
+        test::plain_data(test::encode_values(std::vector<double>(depth * kLocations, 0.5))))
       .add("0.index", test::dense_index())
       .add("1.data",
-           test::plain_data(test::encode_values(std::vector<uint64_t>(kDepth * kLocations, 1))))
+           test::plain_data(test::encode_values(std::vector<uint64_t>(depth * kLocations, 1))))
       .add("1.index", test::dense_index())
       .add("anchor.xml", test::anchor_xml(spec));
   return t.finish();
@@ -139,6 +139,24 @@ TEST_F(DeepCallTree, InfoPrintsEveryLevel) {
   deepest += std::string(" * ") + regions[1 + (kDepth - 1) % 2] + "\n";
   ASSERT_GE(r.out.size(), deepest.size());
   EXPECT_EQ(r.out.substr(r.out.size() - deepest.size()), deepest);
+}
+
+// cube_calltree pads every name to the longest (the text grows as the depth squared, so a
+// shorter chain here) and with -c ends each line with the path, made when printed.
+TEST_F(DeepCallTree, CalltreePrintsEachPath) {
+  constexpr int kLevels = 500;
+  const std::string chain = dir_.write("short.cubex", chain_report(kLevels));
+  const auto r = run("cube_calltree", {"-c", chain});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string path = "/main";
+  for (int i = 1; i < kLevels; ++i) path += i % 2 == 1 ? "/bar" : "/foo";
+  const size_t width = 4 * (kLevels - 1) + 3;  // the deepest name: its bars, "  + ", "bar"
+  std::string last;
+  for (int d = 1; d < kLevels - 1; ++d) last += "  | ";
+  last += "  + bar" + std::string(width + 4 - (last.size() + 7), ' ') + path + "\n";
+  ASSERT_GE(r.out.size(), last.size());
+  EXPECT_EQ(r.out.substr(r.out.size() - last.size()), last);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), kLevels);
 }
 
 // PERI-XML indents call paths two spaces a level down to level 64, then no further: the

@@ -7,18 +7,18 @@
 #include "cubekit/report_algebra.hpp"
 
 namespace cubekit {
-namespace {
 
-// Of the fields same_region compares.
+size_t hash_combine(size_t seed, size_t part) {
+  return seed ^ (part + 0x9e3779b97f4a7c15u + (seed << 6) + (seed >> 2));
+}
+
 size_t region_hash(const Region& r) {
   size_t h = std::hash<std::string>()(r.name);
   for (size_t part : {std::hash<std::string>()(r.mod), std::hash<int64_t>()(r.begin),
                       std::hash<int64_t>()(r.end)})
-    h ^= part + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    h = hash_combine(h, part);
   return h;
 }
-
-}  // namespace
 
 Index RegionLookup::find(const Region& region) {
   for (; indexed_ < model_.regions.size(); ++indexed_)

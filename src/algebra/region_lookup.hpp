@@ -11,6 +11,10 @@
 
 namespace cubekit {
 
+// A hash of the fields same_region compares, and the step that mixes one more part into a hash.
+size_t region_hash(const Region& region);
+size_t hash_combine(size_t seed, size_t part);
+
 class RegionLookup {
  public:
   // Looks among the regions `model` has and those it gets later (the lookup catches up with

@@ -6,7 +6,9 @@
 // get ids in the order they are defined.
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -188,13 +190,54 @@ void copy_callees(Model& out, InputRegions& regions, const Model& in, Index in_c
   }
 }
 
+// Of the fields same_call compares, all but the parameters (compared when the rest agrees).
+size_t call_hash(const Model& model, Index cnode) {
+  const Cnode& c = model.cnodes[cnode];
+  return hash_combine(
+      hash_combine(region_hash(model.regions[c.region]), std::hash<std::string>()(c.mod)),
+      std::hash<int64_t>()(c.line));
+}
+
+// The callees of one call path of `out` by call_hash: their positions among its children,
+// ascending, kept up to date as callees are copied below it. Comparing each input callee with
+// all of them made merging a routine's 20,000 callees (a parameter's values, a dispatcher)
+// quadratic: cube_diff took 3.8 s.
+class CalleeIndex {
+ public:
+  static constexpr size_t kWorthIt = 64;  // fewer callees are compared one by one
+  CalleeIndex(const Model& out, Index cnode) {
+    const std::vector<Index>& callees = out.cnodes[cnode].children;
+    for (size_t j = 0; j < callees.size(); ++j) add(out, callees[j], j);
+  }
+  void add(const Model& out, Index callee, size_t position) {
+    by_call_[call_hash(out, callee)].push_back(position);
+  }
+  // The first position from `from` on of a callee that may be alike `cnode` of `in` (the same
+  // hash); SIZE_MAX when none is.
+  size_t next(const Model& in, Index cnode, size_t from) const {
+    const auto it = by_call_.find(call_hash(in, cnode));
+    if (it == by_call_.end()) return SIZE_MAX;
+    const auto at = std::lower_bound(it->second.begin(), it->second.end(), from);
+    return at == it->second.end() ? SIZE_MAX : *at;
+  }
+
+ private:
+  std::unordered_map<size_t, std::vector<size_t>> by_call_;
+};
+
 // One level of CubeLib's compare_tree: the callees of `in_cnode` laid onto those of `out_cnode`,
 // the next callee at `callee`, the next call path there to compare with at `candidate`.
 struct CompareLevel {
+  CompareLevel(const Model& out, Index out_cnode, Index in_cnode)
+      : out_cnode(out_cnode), in_cnode(in_cnode) {
+    if (out.cnodes[out_cnode].children.size() >= CalleeIndex::kWorthIt)
+      callees = std::make_unique<CalleeIndex>(out, out_cnode);
+  }
   Index out_cnode, in_cnode;
   size_t callee = 0, candidate = 0;
-  bool found = false;         // the callee has an equal there
-  bool nothing_added = true;  // what the level returns
+  bool found = false;                    // the callee has an equal there
+  bool nothing_added = true;             // what the level returns
+  std::unique_ptr<CalleeIndex> callees;  // of out_cnode, when it has many
 };
 
 // The level's callee is done: one without an equal is copied whole.
@@ -203,6 +246,8 @@ void finish_callee(Model& out, InputRegions& regions, const Model& in, CompareLe
   if (!level.found) {
     const Index child = in.cnodes[level.in_cnode].children[level.callee];
     map.cnode[child] = copy_cnode(out, regions, in, child, level.out_cnode);
+    if (level.callees)
+      level.callees->add(out, map.cnode[child], out.cnodes[level.out_cnode].children.size() - 1);
     copy_callees(out, regions, in, child, map.cnode[child], map);
     level.nothing_added = false;
   }
@@ -217,7 +262,8 @@ void finish_callee(Model& out, InputRegions& regions, const Model& in, CompareLe
 // which something was). CubeLib recurses; the levels are a stack here (see copy_callees).
 bool merge_callees(Model& out, InputRegions& regions, const Model& in, Index out_cnode,
                    Index in_cnode, InputMapping& map) {
-  std::vector<CompareLevel> levels{{out_cnode, in_cnode}};
+  std::vector<CompareLevel> levels;
+  levels.emplace_back(out, out_cnode, in_cnode);
   bool returned = true;  // what the level popped last returned
   while (true) {
     CompareLevel& level = levels.back();
@@ -238,6 +284,11 @@ bool merge_callees(Model& out, InputRegions& regions, const Model& in, Index out
     const Index child = callees[level.callee];
     bool descend = false;
     for (; level.candidate < out.cnodes[level.out_cnode].children.size(); ++level.candidate) {
+      if (level.callees) {  // straight to the next callee that may be alike
+        level.candidate = std::min(level.callees->next(in, child, level.candidate),
+                                   out.cnodes[level.out_cnode].children.size());
+        if (level.candidate == out.cnodes[level.out_cnode].children.size()) break;
+      }
       const Index o = out.cnodes[level.out_cnode].children[level.candidate];
       if (!same_call(out, o, in, child)) continue;
       map.cnode[child] = o;
@@ -249,7 +300,7 @@ bool merge_callees(Model& out, InputRegions& regions, const Model& in, Index out
     }
     if (descend) {
       const Index o = out.cnodes[level.out_cnode].children[level.candidate];
-      levels.push_back({o, child});  // `level` is not used after this
+      levels.emplace_back(out, o, child);  // `level` is not used after this
       continue;
     }
     finish_callee(out, regions, in, level, map);

@@ -84,5 +84,71 @@ TEST(RegionUnification, EachCallPathGetsTheFirstAlikeRegion) {
   EXPECT_GT(expected.size(), 2100u);  // 2,100 distinct in the first input, more in the second
 }
 
+// A root `main` (region 0) calling `callees` (regions, and the line of each call): leaves.
+std::shared_ptr<Model> main_calling(const std::vector<Region>& regions,
+                                    const std::vector<std::pair<Index, int64_t>>& callees,
+                                    uint32_t first_id) {
+  auto model = std::make_shared<Model>();
+  model->regions = regions;
+  for (uint32_t r = 0; r < regions.size(); ++r) model->regions[r].id = r;
+  Cnode root;
+  root.id = first_id;
+  root.region = 0;
+  model->cnodes.push_back(root);
+  for (const auto& [region_index, line] : callees) {
+    Cnode c;
+    c.id = first_id + static_cast<uint32_t>(model->cnodes.size());
+    c.region = region_index;
+    c.line = line;
+    c.parent = 0;
+    model->cnodes[0].children.push_back(static_cast<Index>(model->cnodes.size()));
+    model->cnodes.push_back(c);
+  }
+  return model;
+}
+
+// A routine with hundreds of callees (looked up through a hash past 64): each callee of the
+// second input goes onto the last alike callee there is by then, or is added at the end; the
+// first input's alike callees stay apart (its tree is copied). The rule applied by the test:
+// a scan of all callees there, in order.
+TEST(CalleeUnification, ManyCalleesGoOntoTheLastAlikeOne) {
+  std::vector<Region> regions{region("main", "a.c", 1, 9)};
+  for (int r = 1; r <= 120; ++r)
+    regions.push_back(region("f" + std::to_string(r % 90), "a.c", 1, 9));
+  std::vector<std::pair<Index, int64_t>> first, second;
+  for (int i = 0; i < 300; ++i) first.push_back({static_cast<Index>(1 + i % 120), i % 4});
+  for (int i = 0; i < 400; ++i) second.push_back({static_cast<Index>(1 + (i * 7) % 120), i % 5});
+  const auto a = main_calling(regions, first, 0), b = main_calling(regions, second, 1000);
+  UnifiedDefinitions unified;
+  InputMapping map_a, map_b;
+  unified.add_call_tree(*a, map_a);
+  unified.add_call_tree(*b, map_b);
+  const Model& out = unified.model();
+
+  // The callees there, as (region name, line), in order.
+  std::vector<std::pair<std::string, int64_t>> there;
+  for (const auto& [r, line] : first) there.push_back({regions[r].name, line});
+  std::vector<size_t> expected;  // by callee of the second input: its position there
+  for (const auto& [r, line] : second) {
+    size_t at = SIZE_MAX;
+    for (size_t j = 0; j < there.size(); ++j)
+      if (there[j] == std::pair{regions[r].name, line}) at = j;
+    if (at == SIZE_MAX) {
+      at = there.size();
+      there.push_back({regions[r].name, line});
+    }
+    expected.push_back(at);
+  }
+  ASSERT_EQ(out.cnodes.size(), 1 + there.size());
+  const std::vector<Index>& callees = out.cnodes[map_a.cnode[0]].children;
+  ASSERT_EQ(callees.size(), there.size());
+  for (size_t j = 0; j < there.size(); ++j) {
+    EXPECT_EQ(out.regions[out.cnodes[callees[j]].region].name, there[j].first);
+    EXPECT_EQ(out.cnodes[callees[j]].line, there[j].second);
+  }
+  for (size_t k = 0; k < second.size(); ++k)
+    ASSERT_EQ(map_b.cnode[1 + k], callees[expected[k]]) << "callee " << k << " of the second";
+}
+
 }  // namespace
 }  // namespace cubekit

@@ -63,42 +63,62 @@ struct HeapUse {
   long worker_faults = -1;      // while a worker thread of parallel_for wrote its blocks
 };
 
-// In a child process (the heap setting is for a whole process): calls use_huge_page_heap, then
-// writes blocks on the main thread and on a worker thread of parallel_for, reported through a
-// pipe.
-HeapUse heap_use_in_child(bool disabled) {
+// The probe runs in a fresh process: this test binary again, asked for the calling test alone,
+// with kProbeFd naming the pipe to report through. A forked child inherited the heap of the
+// tests run before it, whose free chunks malloc hands out before the heap the probe grows: the
+// test failed in one order of the tests and passed in another.
+constexpr const char* kProbeFd = "CUBEKIT_TEST_HEAP_PROBE_FD";
+
+// In the probe's process: calls use_huge_page_heap, then writes blocks on the main thread and
+// on a worker thread of parallel_for; reports through the pipe and ends the process.
+void probe_if_asked() {
+  const char* fd_text = std::getenv(kProbeFd);
+  if (fd_text == nullptr) return;
+  const int fd = std::atoi(fd_text);
+  HeapUse use;
+  use.set_up = use_huge_page_heap();
+  std::vector<char*> blocks;
+  use.faults = faults_writing_blocks(blocks);
+  const auto heap_end = reinterpret_cast<uintptr_t>(::sbrk(0));
+  use.blocks_in_heap = true;
+  for (char* b : blocks) use.blocks_in_heap &= reinterpret_cast<uintptr_t>(b) < heap_end;
+  // Two jobs that wait (up to 10 s, not forever: a thread may fail to start) for each other:
+  // one runs on the worker thread. Only with the heap set up (a sanitizer's runtime may not
+  // start threads the same way).
+  const std::thread::id main_thread = std::this_thread::get_id();
+  std::atomic<int> started{0};
+  std::vector<char*> worker_blocks;
+  if (use.set_up)
+    parallel_for(
+        2,
+        [&](size_t) {
+          ++started;
+          const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+          while (started < 2 && std::chrono::steady_clock::now() < give_up)
+            std::this_thread::yield();
+          if (std::this_thread::get_id() != main_thread)
+            use.worker_faults = faults_writing_blocks(worker_blocks);
+        },
+        2);
+  const bool written = ::write(fd, &use, sizeof use) == sizeof use;
+  ::_exit(written ? 0 : 1);
+}
+
+// Runs the probe (see kProbeFd) for the test `test_name`, with the setting off when `disabled`.
+HeapUse heap_use_in_fresh_process(const std::string& test_name, bool disabled) {
   int pipe_ends[2];
   if (::pipe(pipe_ends) != 0) return {};
   const pid_t pid = ::fork();
   if (pid == 0) {
+    ::close(pipe_ends[0]);
     if (disabled) ::setenv("CUBEKIT_HUGE_PAGES", "0", 1);
-    HeapUse use;
-    use.set_up = use_huge_page_heap();
-    std::vector<char*> blocks;
-    use.faults = faults_writing_blocks(blocks);
-    const auto heap_end = reinterpret_cast<uintptr_t>(::sbrk(0));
-    use.blocks_in_heap = true;
-    for (char* b : blocks) use.blocks_in_heap &= reinterpret_cast<uintptr_t>(b) < heap_end;
-    // Two jobs that wait (up to 10 s, not forever: a thread may fail to start) for each other:
-    // one runs on the worker thread. Only with the heap set up (a sanitizer's runtime may not
-    // start threads in a forked child).
-    const std::thread::id main_thread = std::this_thread::get_id();
-    std::atomic<int> started{0};
-    std::vector<char*> worker_blocks;
-    if (use.set_up)
-      parallel_for(
-          2,
-          [&](size_t) {
-            ++started;
-            const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-            while (started < 2 && std::chrono::steady_clock::now() < give_up)
-              std::this_thread::yield();
-            if (std::this_thread::get_id() != main_thread)
-              use.worker_faults = faults_writing_blocks(worker_blocks);
-          },
-          2);
-    const bool written = ::write(pipe_ends[1], &use, sizeof use) == sizeof use;
-    ::_exit(written ? 0 : 1);
+    ::setenv(kProbeFd, std::to_string(pipe_ends[1]).c_str(), 1);
+    // The one test, whatever shard of the tests this process runs, and no report file.
+    for (const char* name : {"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX", "GTEST_OUTPUT"})
+      ::unsetenv(name);
+    const std::string filter = "--gtest_filter=ProcessHeap." + test_name;
+    ::execl("/proc/self/exe", "cubekit_tests", filter.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
   }
   ::close(pipe_ends[1]);
   HeapUse use;
@@ -111,7 +131,8 @@ HeapUse heap_use_in_child(bool disabled) {
 }
 
 TEST(ProcessHeap, BlocksLieInTheHeapInHugePages) {
-  const HeapUse use = heap_use_in_child(false);
+  probe_if_asked();
+  const HeapUse use = heap_use_in_fresh_process("BlocksLieInTheHeapInHugePages", false);
   if (kSanitized) {
     EXPECT_FALSE(use.set_up) << "the sanitizers' allocators are not glibc's: nothing to set up";
     return;
@@ -129,7 +150,9 @@ TEST(ProcessHeap, BlocksLieInTheHeapInHugePages) {
 }
 
 TEST(ProcessHeap, ZeroInTheEnvironmentLeavesMallocAlone) {
-  EXPECT_FALSE(heap_use_in_child(true).set_up);
+  probe_if_asked();
+  const HeapUse use = heap_use_in_fresh_process("ZeroInTheEnvironmentLeavesMallocAlone", true);
+  EXPECT_FALSE(use.set_up);
 }
 
 // The tools call it: opening an anchor of 20,000 call paths faults a fraction of the pages it

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
+import cubekit
 from cubekit.pycubexr import CubexParser
 from cubekit.pycubexr.classes import CNode, Metric, MetricValues
 from cubekit.pycubexr.classes.metric import MetricType
@@ -250,3 +251,25 @@ def test_derived_metrics_and_cube3_files_beyond_pycubexr():
         metric = cube3.get_metrics()[0]
         values = cube3.get_metric_values(metric)
         assert values.num_locations() == len(cube3.get_locations())
+
+
+def test_call_tree_deeper_than_pythons_recursion_limit(workdir, capsys):
+    """A recursion 3,000 calls deep (Python stops recursing at 1,000): printed level by level."""
+    depth = 3000
+    b = cubekit.ReportBuilder()
+    visits = b.add_metric("visits", dtype="UINT64", kind="EXCLUSIVE", unit="occ")
+    main, fib = b.add_region("main"), b.add_region("fib")
+    parent = b.add_cnode(main)
+    for _ in range(depth - 1):
+        parent = b.add_cnode(fib, parent=parent)
+    b.add_location("thread 0", b.add_location_group("rank 0", b.add_system_node("machine")))
+    b.set_values(visits, np.ones((depth, 1), dtype=np.uint64))
+    b.save(workdir / "chain.cubex")
+    with CubexParser(str(workdir / "chain.cubex")) as cubex:
+        lines = cubex.get_calltree().splitlines()
+        assert len(lines) == depth
+        assert lines[0] == "main" and lines[1] == "-fib" and lines[-1] == "-" * (depth - 1) + "fib"
+        cubex.print_calltree()
+        printed = capsys.readouterr().out.splitlines()
+        assert len(printed) == depth
+        assert printed[0] == " main" and printed[-1] == "\t" * (depth - 1) + " fib"

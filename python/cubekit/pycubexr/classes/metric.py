@@ -42,9 +42,14 @@ class Metric:
         return {cid: position for position, cid in self.tree_index_to_cid_map.items()}
 
     def get_all_children(self, with_self: bool = True) -> List["Metric"]:
-        found = [self] if with_self else []
-        for child in self.childs:
-            found.extend(child.get_all_children())
+        """This metric (unless with_self=False) and every one below it, in pre-order; a list as
+        the stack (metric trees nest up to 1,000 levels, Python's recursion stops about there)."""
+        found = []
+        pending = [self] if with_self else list(reversed(self.childs))
+        while pending:
+            metric = pending.pop()
+            found.append(metric)
+            pending.extend(reversed(metric.childs))
         return found
 
     def __repr__(self):

@@ -246,24 +246,25 @@ class CubexParser:
             found.extend(root.all_locations())
         return found
 
+    def _depth_first(self, start: CNode, depth: int):
+        """(call path, depth) below and with `start`, in pre-order. A list as the stack, not
+        Python's: a recursion in the measured program can be deeper than its limit."""
+        pending = [(start, depth)]
+        while pending:
+            node, at = pending.pop()
+            yield node, at
+            pending.extend((child, at + 1) for child in reversed(node.get_children()))
+
     def get_calltree(self, indent: int = 0, cnode: CNode = None) -> str:
         """The call tree as text, one region name per line, "-" per level."""
         start = cnode if cnode is not None else self._root_cnodes[0]
-        lines = []
-
-        def walk(node, depth):
-            lines.append("-" * depth + self.get_region(node).name + "\n")
-            for child in node.get_children():
-                walk(child, depth + 1)
-
-        walk(start, indent)
-        return "".join(lines)
+        return "".join("-" * depth + self.get_region(node).name + "\n"
+                       for node, depth in self._depth_first(start, indent))
 
     def print_calltree(self, indent: int = 0, cnode: CNode = None) -> None:
         start = cnode if cnode is not None else self._root_cnodes[0]
-        print("\t" * indent, self.get_region(start).name)
-        for child in start.get_children():
-            self.print_calltree(indent + 1, cnode=child)
+        for node, depth in self._depth_first(start, indent):
+            print("\t" * depth, self.get_region(node).name)
 
     def _tar_file_members(self) -> List[str]:
         return [name for name, _ in self._report.members]

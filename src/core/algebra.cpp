@@ -251,29 +251,28 @@ void histogram_plus(double* a, const double* b, size_t bins, double* grid, doubl
 // into doubles: the accumulator once, each x_i in turn.
 void histogram_fold_bytes(std::byte* a, const std::byte* x, size_t n, size_t bins) {
   const size_t bytes = (bins + 2) * sizeof(double);
-  if (bins <= HistogramScratch::kStackBins) {
-    HistogramScratch s;
-    std::memcpy(s.a, a, bytes);
-    for (size_t i = 0; i < n; ++i) {
-      std::memcpy(s.b, x + i * bytes, bytes);
-      histogram_plus(s.a, s.b, bins, s.grid, s.b_edges, s.out, s.a_bin, s.b_bin);
-    }
-    std::memcpy(a, s.a, bytes);
-    return;
+  // The scratch space: on the stack up to kStackBins bins, else the thread's own buffers.
+  HistogramScratch on_stack;
+  double *a_copy = on_stack.a, *b_copy = on_stack.b, *grid = on_stack.grid,
+         *b_edges = on_stack.b_edges, *out = on_stack.out;
+  size_t *a_bin = on_stack.a_bin, *b_bin = on_stack.b_bin;
+  if (bins > HistogramScratch::kStackBins) {
+    thread_local std::vector<double> doubles;
+    thread_local std::vector<size_t> bin_of_edge;
+    doubles.resize(2 * (bins + 2) + 2 * (bins + 1) + bins);
+    bin_of_edge.resize(2 * (bins + 1));
+    a_copy = doubles.data();
+    b_copy = a_copy + bins + 2;
+    grid = b_copy + bins + 2;
+    b_edges = grid + bins + 1;
+    out = b_edges + bins + 1;
+    a_bin = bin_of_edge.data();
+    b_bin = a_bin + bins + 1;
   }
-  thread_local std::vector<double> doubles;
-  thread_local std::vector<size_t> bin_of_edge;
-  doubles.resize(2 * (bins + 2) + 2 * (bins + 1) + bins);
-  bin_of_edge.resize(2 * (bins + 1));
-  double* a_copy = doubles.data();
-  double* b_copy = a_copy + bins + 2;
-  double* grid = b_copy + bins + 2;
-  double* b_edges = grid + bins + 1;
   std::memcpy(a_copy, a, bytes);
   for (size_t i = 0; i < n; ++i) {
     std::memcpy(b_copy, x + i * bytes, bytes);
-    histogram_plus(a_copy, b_copy, bins, grid, b_edges, b_edges + bins + 1, bin_of_edge.data(),
-                   bin_of_edge.data() + bins + 1);
+    histogram_plus(a_copy, b_copy, bins, grid, b_edges, out, a_bin, b_bin);
   }
   std::memcpy(a, a_copy, bytes);
 }

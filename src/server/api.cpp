@@ -665,7 +665,7 @@ namespace {
 // One row of /diff: a call path's region path and its index in report a and in report b
 // (kNoIndex where the report lacks it), with both values.
 struct DiffRow {
-  const std::string* path;
+  std::string path;
   Index a_cnode, b_cnode;
   double a, b;
 };
@@ -674,7 +674,7 @@ json diff_row_json(const DiffRow& r, const Model& a, const Model& b) {
   const auto id = [](const Model& m, Index c) {
     return c == kNoIndex ? json(nullptr) : json(m.cnodes[c].id);
   };
-  return {{"path", *r.path},
+  return {{"path", r.path},
           {"a_cnode", id(a, r.a_cnode)},
           {"b_cnode", id(b, r.b_cnode)},
           {"a", r.a},
@@ -721,18 +721,19 @@ std::string Api::diff(const Params& p) {
   const auto va = a->aggregated(q), vb = b->aggregated(q);
   const auto matching = a->matching(*b);
   const auto paths_a = a->region_paths();
-  const std::vector<std::string>&pa = paths_a->of_cnode, &pb = matching->other_paths->of_cnode;
+  const OpenReport::RegionPaths &pa = *paths_a, &pb = *matching->other_paths;
   const std::string* listed = param(p, "cnodes");
-  std::vector<Index> of_a(pa.size());
+  std::vector<Index> of_a(pa.label.size());
   std::iota(of_a.begin(), of_a.end(), Index{0});
   if (listed) of_a = cnode_list(a->model(), *listed);
   std::vector<DiffRow> rows;
   for (Index c : of_a) {
     const Index bc = matching->in_other[c];
-    rows.push_back({&pa[c], c, bc, (*va)[c], bc == kNoIndex ? 0.0 : (*vb)[bc]});
+    rows.push_back({pa.path(a->model(), c), c, bc, (*va)[c], bc == kNoIndex ? 0.0 : (*vb)[bc]});
   }
   if (!listed)
-    for (Index c : matching->only_in_other) rows.push_back({&pb[c], kNoIndex, c, 0.0, (*vb)[c]});
+    for (Index c : matching->only_in_other)
+      rows.push_back({pb.path(b->model(), c), kNoIndex, c, 0.0, (*vb)[c]});
   if (param(p, "top")) keep_largest_differences(rows, count_param(p, "top", 0, kMaxListedIds));
   json out = json::array();
   for (const DiffRow& r : rows) out.push_back(diff_row_json(r, a->model(), b->model()));

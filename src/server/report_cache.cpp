@@ -253,33 +253,24 @@ std::vector<double> OpenReport::per_location(const MetricQuery& q, Index cnode) 
 
 namespace {
 
-// Each call path's region path and the call path of each (OpenReport::region_paths()).
+// Each call path's label and the call path of each (caller, label) (OpenReport::region_paths()).
 std::shared_ptr<const OpenReport::RegionPaths> build_region_paths(const Model& m) {
   auto paths = std::make_shared<OpenReport::RegionPaths>();
-  paths->of_cnode.resize(m.cnodes.size());
-  // Without copies of names and paths beyond the paths themselves: 100,000 call paths took
-  // 180 ms under load with a map of copied strings per call path.
+  paths->label.resize(m.cnodes.size());
   std::unordered_map<std::string_view, int> seen;
-  auto name_children = [&](const std::vector<Index>& kids, std::string_view prefix) {
+  auto name_children = [&](const std::vector<Index>& kids) {
     seen.clear();
     for (Index k : kids) {
       const std::string& name = m.regions[m.cnodes[k].region].name;
       const int n = kids.size() > 1 ? ++seen[name] : 1;
-      std::string& path = paths->of_cnode[k];
-      path.reserve(prefix.size() + name.size() + (n > 1 ? 8 : 0));
-      path.append(prefix).append(name);
-      if (n > 1) path.append("#").append(std::to_string(n));
+      paths->label[k] = n > 1 ? name + "#" + std::to_string(n) : name;
     }
   };
-  name_children(m.cnode_roots(), "");
-  std::string prefix;
-  for (Index c = 0; c < m.cnodes.size(); ++c) {  // pre-order: parents are named first
-    if (m.cnodes[c].children.empty()) continue;
-    prefix.assign(paths->of_cnode[c]).append("/");
-    name_children(m.cnodes[c].children, prefix);
-  }
+  name_children(m.cnode_roots());
+  for (Index c = 0; c < m.cnodes.size(); ++c) name_children(m.cnodes[c].children);
   paths->cnode_of.reserve(m.cnodes.size());
-  for (Index c = 0; c < m.cnodes.size(); ++c) paths->cnode_of.emplace(paths->of_cnode[c], c);
+  for (Index c = 0; c < m.cnodes.size(); ++c)
+    paths->cnode_of.emplace(OpenReport::RegionPaths::Step{m.cnodes[c].parent, paths->label[c]}, c);
   return paths;
 }
 
@@ -300,6 +291,15 @@ std::shared_ptr<const FlatProfileShape> OpenReport::flat_profile_shape() {
 std::shared_ptr<const CallGraphShape> OpenReport::call_graph_shape() {
   return call_graph_shape_.get(
       [&] { return std::make_shared<const CallGraphShape>(cubekit::call_graph_shape(model())); });
+}
+
+std::string OpenReport::RegionPaths::path(const Model& model, Index cnode) const {
+  std::vector<Index> steps;  // the call path, its caller, ..., its root
+  for (Index c = cnode; c != kNoIndex; c = model.cnodes[c].parent) steps.push_back(c);
+  std::string text;
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it)
+    text.append(it == steps.rbegin() ? "" : "/").append(label[*it]);
+  return text;
 }
 
 std::shared_ptr<const OpenReport::RegionPaths> OpenReport::region_paths() {
@@ -344,17 +344,25 @@ bool OpenReport::has_call_graph_shape() {
 
 namespace {
 
-// How `ours` call paths match `theirs` by region path (OpenReport::matching()).
+// How `ours` call paths (of `model`) match `theirs` by region path (OpenReport::matching()):
+// step by step from the roots, a call path's partner the one below its caller's partner with
+// the same label.
 std::shared_ptr<const OpenReport::Matching> match(
-    const OpenReport::RegionPaths& ours, std::shared_ptr<const OpenReport::RegionPaths> theirs) {
+    const Model& model, const OpenReport::RegionPaths& ours,
+    std::shared_ptr<const OpenReport::RegionPaths> theirs) {
   auto m = std::make_shared<OpenReport::Matching>();
-  m->in_other.assign(ours.of_cnode.size(), kNoIndex);
-  std::vector<bool> matched(theirs->of_cnode.size());
-  for (Index c = 0; c < ours.of_cnode.size(); ++c)
-    if (const auto it = theirs->cnode_of.find(ours.of_cnode[c]); it != theirs->cnode_of.end()) {
+  m->in_other.assign(ours.label.size(), kNoIndex);
+  std::vector<bool> matched(theirs->label.size());
+  for (Index c : pre_order(model)) {  // a caller's partner is known before its callees'
+    const Index caller = model.cnodes[c].parent;
+    if (caller != kNoIndex && m->in_other[caller] == kNoIndex) continue;
+    const Index their_caller = caller == kNoIndex ? kNoIndex : m->in_other[caller];
+    if (const auto it = theirs->cnode_of.find({their_caller, ours.label[c]});
+        it != theirs->cnode_of.end()) {
       m->in_other[c] = it->second;
       matched[it->second] = true;
     }
+  }
   for (Index c = 0; c < matched.size(); ++c)
     if (!matched[c]) m->only_in_other.push_back(c);
   m->other_paths = std::move(theirs);
@@ -377,7 +385,7 @@ std::shared_ptr<const OpenReport::Matching> OpenReport::matching(OpenReport& oth
           }
         return std::nullopt;
       },
-      [&] { return match(*region_paths(), theirs); },
+      [&] { return match(model(), *region_paths(), theirs); },
       [&](std::shared_ptr<const Matching> m) {
         matchings_.push_front(m);
         if (matchings_.size() > kMaxMatchingsKept) matchings_.pop_back();

@@ -125,12 +125,26 @@ class OpenReport {
   // kMaxFlatShapeEntries call paths (null: larger, each flat profile finds its own).
   std::shared_ptr<const FlatProfileShape> flat_profile_shape();
   // Each call path's region path ("main/foo/bar", a region met twice below one parent "#2",
-  // "#3", ...: unique) and the call path of each path: how /diff matches the call paths of two
-  // reports. Computed on first use and kept (a diff of 100,000 call paths asked for again for
-  // each few rows of a viewer).
+  // "#3", ...: unique): how /diff matches the call paths of two reports. Held as each call
+  // path's last step, its label, and the call path of each (caller, label): the paths
+  // themselves grow as the square of the depth (a recursion 100,000 calls deep: 20 GB).
+  // Computed on first use and kept (a diff of 100,000 call paths asked for again for each few
+  // rows of a viewer).
   struct RegionPaths {
-    std::vector<std::string> of_cnode;
-    std::unordered_map<std::string_view, Index> cnode_of;  // views of of_cnode
+    struct Step {
+      Index caller;  // kNoIndex: a root
+      std::string_view label;
+      bool operator==(const Step&) const = default;
+    };
+    struct StepHash {
+      size_t operator()(const Step& s) const {
+        return std::hash<std::string_view>()(s.label) ^ (size_t{s.caller} * 0x9e3779b97f4a7c15u);
+      }
+    };
+    std::vector<std::string> label;                      // by call path
+    std::unordered_map<Step, Index, StepHash> cnode_of;  // views of label
+    // "main/foo/bar" of call path `cnode` of `model` (the model the labels were made of).
+    std::string path(const Model& model, Index cnode) const;
   };
   std::shared_ptr<const RegionPaths> region_paths();
   // How this report's call paths match another's by region path (/diff): for each call path of

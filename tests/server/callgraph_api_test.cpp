@@ -296,6 +296,40 @@ TEST(DiffApi, TheMatchingIsKeptPerPairOfReports) {
   EXPECT_EQ(s.get(q)["values"], first);
 }
 
+// A chain `depth` call paths deep (main → f → f → …), time 1 each.
+void write_chain(const std::filesystem::path& file, size_t depth) {
+  auto model = std::make_shared<Model>();
+  test::add_metric(*model, "time", "DOUBLE", MetricKind::kExclusive);
+  std::vector<Index> region_of(depth, 1), parent_of(depth);
+  region_of[0] = 0;
+  for (size_t c = 0; c < depth; ++c) parent_of[c] = c == 0 ? kNoIndex : static_cast<Index>(c - 1);
+  test::add_regions_and_calls(*model, {"main", "f"}, region_of, parent_of);
+  test::add_one_machine(*model, {1});
+  const std::vector<double> time(depth, 1.0);
+  test::write_first_metric(file.string(), model, time.data());
+}
+
+// Recursions thousands of calls deep match level by level (their paths are not held: they
+// grow as the square of the depth), and a row's path is spelled out when asked for.
+TEST(DiffApi, DeepChainsMatchLevelByLevel) {
+  test::TempDir dir("deep-diff");
+  constexpr size_t kDepth = 20000;
+  write_chain(dir.path() / "a.cubex", kDepth);
+  write_chain(dir.path() / "b.cubex", kDepth - 1);
+  server::DecodeBudget budget(uint64_t{1} << 30, uint64_t{1} << 30);
+  server::ReportCache cache(uint64_t{1} << 30, budget);
+  const auto a = cache.get(dir.path() / "a.cubex", "a.cubex");
+  const auto b = cache.get(dir.path() / "b.cubex", "b.cubex");
+  const auto matching = a->matching(*b);
+  std::vector<Index> expected(kDepth);
+  for (size_t c = 0; c < kDepth; ++c) expected[c] = c + 1 < kDepth ? Index(c) : kNoIndex;
+  EXPECT_EQ(matching->in_other, expected);
+  EXPECT_TRUE(matching->only_in_other.empty());
+  std::string deepest = "main";
+  for (size_t c = 1; c < kDepth; ++c) deepest += "/f";
+  EXPECT_EQ(a->region_paths()->path(a->model(), kDepth - 1), deepest);
+}
+
 // What the viewer asks when a report opens (/diff's `prepare=1`): the likely partner opened,
 // both reports' values decoded and kept, the matching made, before any /diff asks for rows;
 // the kept matching is the one worked out above.

@@ -328,6 +328,16 @@ TEST(DiffApi, DeepChainsMatchLevelByLevel) {
   std::string deepest = "main";
   for (size_t c = 1; c < kDepth; ++c) deepest += "/f";
   EXPECT_EQ(a->region_paths()->path(a->model(), kDepth - 1), deepest);
+  // Through the API: every row differs by 1 (b lacks the deepest call path), so the earliest
+  // comes first; the rows asked for by id spell out their paths.
+  SmallServer s;
+  std::filesystem::copy_file(dir.path() / "a.cubex", s.dir.path() / "a.cubex");
+  std::filesystem::copy_file(dir.path() / "b.cubex", s.dir.path() / "b.cubex");
+  const std::string q = "diff?a=a.cubex&b=b.cubex&metric=time&calltree=incl";
+  EXPECT_EQ(s.get(q + "&top=1")["values"],
+            json({diff_row("main", 0, 0, double{kDepth}, double{kDepth - 1})}));
+  EXPECT_EQ(s.get(q + "&cnodes=" + std::to_string(kDepth - 1))["values"],
+            json({diff_row(deepest.c_str(), kDepth - 1, nullptr, 1, 0)}));
 }
 
 // What the viewer asks when a report opens (/diff's `prepare=1`): the likely partner opened,

@@ -335,9 +335,9 @@ TEST(DiffApi, DeepChainsMatchLevelByLevel) {
   std::filesystem::copy_file(dir.path() / "b.cubex", s.dir.path() / "b.cubex");
   const std::string q = "diff?a=a.cubex&b=b.cubex&metric=time&calltree=incl";
   EXPECT_EQ(s.get(q + "&top=1")["values"],
-            json({diff_row("main", 0, 0, double{kDepth}, double{kDepth - 1})}));
+            json::array({diff_row("main", 0, 0, double{kDepth}, double{kDepth - 1})}));
   EXPECT_EQ(s.get(q + "&cnodes=" + std::to_string(kDepth - 1))["values"],
-            json({diff_row(deepest.c_str(), kDepth - 1, nullptr, 1, 0)}));
+            json::array({diff_row(deepest.c_str(), kDepth - 1, nullptr, 1, 0)}));
 }
 
 // What the viewer asks when a report opens (/diff's `prepare=1`): the likely partner opened,

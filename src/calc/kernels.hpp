@@ -26,7 +26,8 @@ bool location_scalars(const Report& report, Index metric, Index cnode, Flavour c
 
 // location_values(report, metric, c, Flavour::kInclusive, Flavour::kInclusive) of a stored
 // metric for every call path c in index order: visit(c, row), from one pass over the stored
-// rows (a call path at a time streamed them all for each: quadratic). Of exclusive storage each
+// rows (asked a call path at a time, each a sum over its subtree: quadratic in a chain's
+// depth, with no bound switching to grouped subtotals). Of exclusive storage each
 // row is the identity ⊕ c's own ⊕ its subtree's rows in pre-order; for trees deeper than
 // running sums allow (inclusive_sums_run) the children's subtotals are grouped instead: the
 // same sums, up to rounding. The row is valid during the call only.

@@ -138,8 +138,9 @@ void ReportWriter::write_row(Index cnode, const std::byte* values) {
     throw Error(s.tar.path() + ": metric '" + s.model->metrics[s.metric].uniq_name +
                 "': rows must come in storage order (cnode " +
                 std::to_string(s.model->cnodes[cnode].id) + " is out of order)");
+  // A row of no locations is the identity (and memcmp must not see its null pointers).
   if (s.options.skip_identity_rows &&
-      std::memcmp(values, s.identity.data(), s.identity.size()) == 0)
+      (s.identity.empty() || std::memcmp(values, s.identity.data(), s.identity.size()) == 0))
     return;
   // Rows whose memory layout is the file's go to the file as they are: no staging copy.
   const std::byte* disk = values;

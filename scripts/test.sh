@@ -9,16 +9,17 @@ bash scripts/setup.sh
 
 # The gtest tests run as shards, a process each (tests/CMakeLists.txt says why); their JUnit
 # files count them one by one at the end.
-echo "== formatting (scripts/check_format.sh)"
+echo "== [${SECONDS} s] formatting (scripts/check_format.sh)"
 bash scripts/check_format.sh
-echo "== build and test (RelWithDebInfo)"
+echo "== [${SECONDS} s] build (RelWithDebInfo)"
 bash scripts/build.sh -DCUBEKIT_TEST_SHARDS=4
+echo "== [${SECONDS} s] test"
 rm -rf build/gtest build/pytest.xml
 bash scripts/ctest_in_fresh_tmpdir.sh build
-echo "== the README's main job (scripts/example.sh)"
+echo "== [${SECONDS} s] the README's main job (scripts/example.sh)"
 bash scripts/example.sh >/dev/null
 
-echo "== the viewer in headless Chromium (tests/browser)"
+echo "== [${SECONDS} s] the viewer in headless Chromium (tests/browser)"
 bash tests/browser/run.sh build
 
 scripts/count_tests.py build

@@ -198,16 +198,15 @@ size_t call_hash(const Model& model, Index cnode) {
       std::hash<int64_t>()(c.line));
 }
 
-// The callees of one call path of `out` by call_hash: their positions among its children,
-// ascending, kept up to date as callees are copied below it. Comparing each input callee with
-// all of them made merging a routine's 20,000 callees (a parameter's values, a dispatcher)
-// quadratic: cube_diff took 3.8 s.
-class CalleeIndex {
+// Sibling call paths of `out` (one call path's callees, or the roots) by call_hash: their
+// positions among the siblings, ascending, kept up to date as siblings are copied in. Comparing
+// each input callee with all of them made merging a routine's 20,000 callees (a parameter's
+// values, a dispatcher) quadratic: cube_diff took 3.8 s.
+class SiblingIndex {
  public:
   static constexpr size_t kWorthIt = 64;  // fewer callees are compared one by one
-  CalleeIndex(const Model& out, Index cnode) {
-    const std::vector<Index>& callees = out.cnodes[cnode].children;
-    for (size_t j = 0; j < callees.size(); ++j) add(out, callees[j], j);
+  SiblingIndex(const Model& out, const std::vector<Index>& siblings) {
+    for (size_t j = 0; j < siblings.size(); ++j) add(out, siblings[j], j);
   }
   void add(const Model& out, Index callee, size_t position) {
     by_call_[call_hash(out, callee)].push_back(position);
@@ -230,14 +229,14 @@ class CalleeIndex {
 struct CompareLevel {
   CompareLevel(const Model& out, Index out_cnode, Index in_cnode)
       : out_cnode(out_cnode), in_cnode(in_cnode) {
-    if (out.cnodes[out_cnode].children.size() >= CalleeIndex::kWorthIt)
-      callees = std::make_unique<CalleeIndex>(out, out_cnode);
+    if (out.cnodes[out_cnode].children.size() >= SiblingIndex::kWorthIt)
+      callees = std::make_unique<SiblingIndex>(out, out.cnodes[out_cnode].children);
   }
   Index out_cnode, in_cnode;
   size_t callee = 0, candidate = 0;
-  bool found = false;                    // the callee has an equal there
-  bool nothing_added = true;             // what the level returns
-  std::unique_ptr<CalleeIndex> callees;  // of out_cnode, when it has many
+  bool found = false;                     // the callee has an equal there
+  bool nothing_added = true;              // what the level returns
+  std::unique_ptr<SiblingIndex> callees;  // of out_cnode, when it has many
 };
 
 // The level's callee is done: one without an equal is copied whole.
@@ -308,13 +307,16 @@ bool merge_callees(Model& out, InputRegions& regions, const Model& in, Index out
 }
 
 // CubeLib's cnode_merge: an input root equal to a root already there (of an earlier input, or
-// an earlier root of this one) is merged into it; any other is copied with its whole tree.
+// an earlier root of this one) is merged into it; any other is copied with its whole tree. The
+// roots there are found by their hash: compared one by one, 100,000 roots (a root per thread
+// or per task, as some measurement systems write) took 10^10 comparisons.
 void merge_call_tree(Model& out, const Model& in, InputMapping& map) {
   InputRegions regions(out, in);
   std::vector<Index> roots = out.cnode_roots();
+  SiblingIndex alike(out, roots);
   for (Index root : in.cnode_roots()) {
     bool found = false;
-    for (size_t j = 0; j < roots.size(); ++j) {
+    for (size_t j = alike.next(in, root, 0); j != SIZE_MAX; j = alike.next(in, root, j + 1)) {
       if (!same_call(out, roots[j], in, root)) continue;
       map.cnode[root] = roots[j];
       found = true;
@@ -323,6 +325,7 @@ void merge_call_tree(Model& out, const Model& in, InputMapping& map) {
     if (found) continue;
     map.cnode[root] = copy_cnode(out, regions, in, root, kNoIndex);
     roots.push_back(map.cnode[root]);
+    alike.add(out, roots.back(), roots.size() - 1);
     copy_callees(out, regions, in, root, map.cnode[root], map);
   }
 }

@@ -5,6 +5,8 @@
 // ones within an input, across inputs, and regions that differ in one of the four fields only.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -148,6 +150,98 @@ TEST(CalleeUnification, ManyCalleesGoOntoTheLastAlikeOne) {
   }
   for (size_t k = 0; k < second.size(); ++k)
     ASSERT_EQ(map_b.cnode[1 + k], callees[expected[k]]) << "callee " << k << " of the second";
+}
+
+// Roots (`regions` index, line), each calling one callee: region `callee_region` at the line
+// given, or none when the line is negative.
+std::shared_ptr<Model> roots_with_callees(const std::vector<Region>& regions,
+                                          const std::vector<std::array<int64_t, 3>>& roots,
+                                          Index callee_region, uint32_t first_id) {
+  auto model = std::make_shared<Model>();
+  model->regions = regions;
+  for (uint32_t r = 0; r < regions.size(); ++r) model->regions[r].id = r;
+  for (const auto& [region_index, line, callee_line] : roots) {
+    Cnode root;
+    root.id = first_id + static_cast<uint32_t>(model->cnodes.size());
+    root.region = static_cast<Index>(region_index);
+    root.line = line;
+    const Index at = static_cast<Index>(model->cnodes.size());
+    model->cnodes.push_back(root);
+    if (callee_line < 0) continue;
+    Cnode callee;
+    callee.id = root.id + 1;
+    callee.region = callee_region;
+    callee.line = callee_line;
+    callee.parent = at;
+    model->cnodes[at].children.push_back(static_cast<Index>(model->cnodes.size()));
+    model->cnodes.push_back(callee);
+  }
+  return model;
+}
+
+// Hundreds of roots (found through a hash): each root of either input goes onto the alike root
+// there is by then, an earlier root of its own input included, its callee onto that root's
+// alike callee or after its callees; any other root is added at the end. The rule applied by
+// the test: a scan of all roots there, in order.
+TEST(RootUnification, ManyRootsGoOntoTheAlikeRoot) {
+  std::vector<Region> regions{region("g", "a.c", 1, 9)};
+  for (int r = 1; r <= 150; ++r)
+    regions.push_back(region("f" + std::to_string(r % 110), "a.c", 1, 9));
+  std::vector<std::array<int64_t, 3>> first, second;
+  for (int i = 0; i < 500; ++i) first.push_back({1 + i % 150, i % 3, i % 7 == 0 ? -1 : i % 2});
+  for (int i = 0; i < 600; ++i)
+    second.push_back({1 + (i * 7) % 150, i % 4, i % 5 == 0 ? -1 : i % 3});
+  const auto a = roots_with_callees(regions, first, 0, 0);
+  const auto b = roots_with_callees(regions, second, 0, 5000);
+  UnifiedDefinitions unified;
+  InputMapping map_a, map_b;
+  unified.add_call_tree(*a, map_a);
+  unified.add_call_tree(*b, map_b);
+  const Model& out = unified.model();
+
+  const std::vector<Index> roots = out.cnode_roots();  // in the order they were added
+  // The roots there as (region name, line), each with its callees' lines, in order.
+  std::vector<std::pair<std::string, int64_t>> there;
+  std::vector<std::vector<int64_t>> callee_lines;
+  auto expect = [&](const Model& input, const InputMapping& map,
+                    const std::vector<std::array<int64_t, 3>>& input_roots) {
+    Index c = 0;
+    for (const auto& [region_index, line, callee_line] : input_roots) {
+      const std::pair<std::string, int64_t> call{regions[region_index].name, line};
+      size_t at = SIZE_MAX;
+      for (size_t j = 0; j < there.size() && at == SIZE_MAX; ++j)
+        if (there[j] == call) at = j;
+      if (at == SIZE_MAX) {
+        at = there.size();
+        there.push_back(call);
+        callee_lines.emplace_back();
+      }
+      ASSERT_LT(at, roots.size());
+      ASSERT_EQ(map.cnode[c], roots[at]) << "root " << input.cnodes[c].id;
+      std::vector<int64_t>& lines = callee_lines[at];
+      if (callee_line >= 0) {
+        const auto callee = std::find(lines.begin(), lines.end(), callee_line);
+        const size_t k = callee - lines.begin();
+        if (callee == lines.end()) lines.push_back(callee_line);
+        ASSERT_LT(k, out.cnodes[roots[at]].children.size()) << "root " << input.cnodes[c].id;
+        ASSERT_EQ(map.cnode[c + 1], out.cnodes[roots[at]].children[k]);
+      }
+      c += callee_line < 0 ? 1 : 2;
+    }
+  };
+  expect(*a, map_a, first);
+  expect(*b, map_b, second);
+  ASSERT_EQ(roots.size(), there.size());
+  for (size_t j = 0; j < there.size(); ++j) {
+    EXPECT_EQ(out.regions[out.cnodes[roots[j]].region].name, there[j].first) << "root " << j;
+    EXPECT_EQ(out.cnodes[roots[j]].line, there[j].second) << "root " << j;
+    std::vector<int64_t> lines;
+    for (Index callee : out.cnodes[roots[j]].children) lines.push_back(out.cnodes[callee].line);
+    EXPECT_EQ(lines, callee_lines[j]) << "the callees of root " << j;
+  }
+  // Past the hash's threshold many times over, and most roots went onto alike ones.
+  EXPECT_GT(there.size(), 4 * 64u);
+  EXPECT_LT(there.size(), (first.size() + second.size()) / 2);
 }
 
 }  // namespace

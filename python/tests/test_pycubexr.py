@@ -48,6 +48,14 @@ def test_call_tree_structure(call_tree):
     region = call_tree.get_region(call_tree.get_cnode(5))
     assert [c.id for c in call_tree.get_cnodes_for_region(region.id)] == [5]
 
+    def nested(c):  # pyCubexR's repr, recursive as there (this tree is four levels deep)
+        inner = ", ".join(nested(child) for child in c.get_children())
+        return f"CNode<{c.id}, region:<{c.callee_region_id}, {c.region.name}>, children:[{inner}]>"
+    assert repr(roots[0]) == nested(roots[0])
+    bare, child = CNode(_id=1, callee_region_id=3), CNode(_id=2, callee_region_id=4)
+    bare.add_child(child)
+    assert repr(bare) == "CNode<1, region_id:3, children:[CNode<2, region_id:4, children:[]>]>"
+
 
 def test_call_path_objects_are_made_when_first_asked_for():
     # Reading values needs only the ids; the objects come on demand, even after closing.
@@ -273,3 +281,12 @@ def test_call_tree_deeper_than_pythons_recursion_limit(workdir, capsys):
         printed = capsys.readouterr().out.splitlines()
         assert len(printed) == depth
         assert printed[0] == " main" and printed[-1] == "\t" * (depth - 1) + " fib"
+        # pyCubexR's repr nests each call path's children in its text; built here from the
+        # deepest call path up.
+        chain = cubex.all_cnodes()
+        assert len(chain) == depth
+        expected = "[]"
+        for cnode in reversed(chain):
+            expected = (f"[CNode<{cnode.id}, region:<{cnode.callee_region_id}, "
+                        f"{cnode.region.name}>, children:{expected}>]")
+        assert repr(chain[0]) == expected[1:-1]

@@ -1,5 +1,7 @@
 from typing import List, Optional
 
+from cubekit.pycubexr.utils.tree import pre_order
+
 
 class CNode:
     """A call path: id, callee_region_id, region, parameters {key: value}, parent, children."""
@@ -20,16 +22,26 @@ class CNode:
 
     def get_all_children(self, with_self: bool = True) -> List["CNode"]:
         """This call path (unless with_self=False) and every one below it, in pre-order."""
-        found = []
-        pending = [self] if with_self else list(reversed(self._children))
-        while pending:
-            node = pending.pop()
-            found.append(node)
-            pending.extend(reversed(node._children))
-        return found
+        return pre_order(self, CNode.get_children, with_self)
 
     def __repr__(self):
-        if self.region is None:
-            return f"CNode<{self.id}, region_id:{self.callee_region_id}, children:{self._children}>"
-        return (f"CNode<{self.id}, region:<{self.callee_region_id}, {self.region.name}>, "
-                f"children:{self._children}>")
+        """pyCubexR's text: the call path with its children's texts nested in it, made with a
+        list as the stack (see pre_order)."""
+        parts = []
+        pending = [self]  # call paths and the texts between them, the next one last
+        while pending:
+            item = pending.pop()
+            if isinstance(item, str):
+                parts.append(item)
+                continue
+            if item.region is None:
+                parts.append(f"CNode<{item.id}, region_id:{item.callee_region_id}, children:[")
+            else:
+                parts.append(f"CNode<{item.id}, region:<{item.callee_region_id}, "
+                             f"{item.region.name}>, children:[")
+            pending.append("]>")
+            for i in reversed(range(len(item._children))):
+                pending.append(item._children[i])
+                if i > 0:
+                    pending.append(", ")
+        return "".join(parts)

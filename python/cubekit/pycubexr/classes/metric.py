@@ -1,6 +1,8 @@
 import warnings
 from typing import List
 
+from cubekit.pycubexr.utils.tree import pre_order
+
 
 class MetricType:
     """Metric kinds. pyCubexR knows INCLUSIVE and EXCLUSIVE; cubekit also reads the others."""
@@ -42,15 +44,9 @@ class Metric:
         return {cid: position for position, cid in self.tree_index_to_cid_map.items()}
 
     def get_all_children(self, with_self: bool = True) -> List["Metric"]:
-        """This metric (unless with_self=False) and every one below it, in pre-order; a list as
-        the stack (metric trees nest up to 1,000 levels, Python's recursion stops about there)."""
-        found = []
-        pending = [self] if with_self else list(reversed(self.childs))
-        while pending:
-            metric = pending.pop()
-            found.append(metric)
-            pending.extend(reversed(metric.childs))
-        return found
+        """This metric (unless with_self=False) and every one below it, in pre-order (metric
+        trees nest up to 1,000 levels)."""
+        return pre_order(self, lambda metric: metric.childs, with_self)
 
     def __repr__(self):
         return f"Metric<{self.__dict__}>"

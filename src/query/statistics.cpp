@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace cubekit {
 
@@ -65,11 +66,20 @@ double LocationStatistics::median() const {
   return (height_[count_ / 2 - 1] + height_[count_ / 2]) / 2;
 }
 
-std::vector<Index> cnodes_of_region(const Model& model, std::string_view name) {
-  std::vector<Index> found;
+std::vector<std::vector<Index>> cnodes_of_regions(const Model& model,
+                                                  const std::vector<std::string>& names) {
+  std::unordered_map<std::string_view, std::vector<size_t>> asked;  // name → its positions
+  for (size_t i = 0; i < names.size(); ++i) asked[names[i]].push_back(i);
+  std::vector<std::vector<Index>> found(names.size());
+  auto add = [&](std::string_view name, Index cnode) {
+    const auto it = asked.find(name);
+    if (it != asked.end())
+      for (size_t i : it->second) found[i].push_back(cnode);
+  };
   for (Index c = 0; c < model.cnodes.size(); ++c) {
     const Region& r = model.regions[model.cnodes[c].region];
-    if (r.name == name || r.mangled_name == name) found.push_back(c);
+    add(r.name, c);
+    if (r.mangled_name != r.name) add(r.mangled_name, c);
   }
   return found;
 }

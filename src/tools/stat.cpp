@@ -438,10 +438,11 @@ std::string summary(const Report& report, Options& o, const PerLocation& split =
     run.top_n(*visits, *time);
     return run.out.str();
   }
-  for (const std::string& name : o.routines) {
-    const std::vector<Index> found = cnodes_of_region(model, name);
-    if (found.empty()) throw Error(o.file + ": no call path of a region named '" + name + "'");
-    run.cnodes.insert(run.cnodes.end(), found.begin(), found.end());
+  const std::vector<std::vector<Index>> found = cnodes_of_regions(model, o.routines);
+  for (size_t i = 0; i < o.routines.size(); ++i) {
+    if (found[i].empty())
+      throw Error(o.file + ": no call path of a region named '" + o.routines[i] + "'");
+    run.cnodes.insert(run.cnodes.end(), found[i].begin(), found[i].end());
   }
   if (run.metrics.empty()) throw Error(o.file + ": the report has no metrics");
   o.statistics ? run.statistics() : run.plain();

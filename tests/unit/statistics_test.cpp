@@ -1,8 +1,12 @@
 // LocationStatistics (cube_stat -%): exact moments and extremes, P² quartile estimates; the
 // expected numbers are worked out by hand from the algorithm's steps (Jain & Chlamtac 1985).
+// cnodes_of_regions (cube_stat -r): the call paths of each routine asked for.
 #include "cubekit/statistics.hpp"
 
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 namespace cubekit {
 namespace {
@@ -52,6 +56,31 @@ TEST(LocationStatistics, NewMinimumMovesTheLowestMarker) {
   for (double v : {10.0, 20.0, 30.0, 40.0, 50.0, 0.0}) s.add(v);
   EXPECT_DOUBLE_EQ(s.minimum(), 0);
   EXPECT_DOUBLE_EQ(s.maximum(), 50);
+}
+
+// Regions: 0 "main", 1 "foo" mangled "_Z3foov", 2 "bar", 3 "foo" again (another module). Call
+// paths 0-5 call regions 0, 1, 2, 3, 1, 2; a name finds a call path by its region's name or its
+// mangled name, each once, in model order; a name asked twice has its call paths twice.
+TEST(CnodesOfRegions, EachNameGetsItsCallPathsInModelOrder) {
+  Model model;
+  for (const auto& [name, mangled] : std::vector<std::pair<std::string, std::string>>{
+           {"main", "main"}, {"foo", "_Z3foov"}, {"bar", "bar"}, {"foo", "foo"}}) {
+    Region r;
+    r.id = static_cast<uint32_t>(model.regions.size());
+    r.name = name;
+    r.mangled_name = mangled;
+    model.regions.push_back(r);
+  }
+  for (Index region : {0, 1, 2, 3, 1, 2}) {
+    Cnode c;
+    c.id = static_cast<uint32_t>(model.cnodes.size());
+    c.region = region;
+    model.cnodes.push_back(c);
+  }
+  const std::vector<std::vector<Index>> found =
+      cnodes_of_regions(model, {"foo", "_Z3foov", "bar", "nope", "main", "foo"});
+  const std::vector<std::vector<Index>> expected{{1, 3, 4}, {1, 4}, {2, 5}, {}, {0}, {1, 3, 4}};
+  EXPECT_EQ(found, expected);
 }
 
 }  // namespace

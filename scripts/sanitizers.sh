@@ -21,7 +21,8 @@ CXX=clang++ CC=clang cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=De
 ninja -C build-sanitize
 # LeakSanitizer checks the test processes' exits and one tool start in four
 # (CUBEKIT_TEST_LEAK_CHECK_EVERY, tests/test_support.cpp says why): the oracle suites' 2,900
-# steps start thousands of tools, and the check at each exit made this stage 40 % longer.
+# steps start thousands of tools, and the check at each exit was about 40 % of their time (an
+# eighth of OracleInspect: 16.6 s with it, 9.7 s without).
 echo "== [${SECONDS} s] the tests under ASan + UBSan"
 bash scripts/ctest_in_fresh_tmpdir.sh build-sanitize env ASAN_OPTIONS=detect_leaks=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CUBEKIT_TEST_LEAK_CHECK_EVERY=4
